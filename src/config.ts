@@ -1,0 +1,50 @@
+// The environment, parsed once into a typed Config; nothing else reads process.env.
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  logLevel: string;
+  rateLimitPerMinute: number;
+  maxBodyBytes: number;
+  maxDelayMs: number;
+  /** Database connections in the PostgreSQL pool. */
+  dbPoolSize: number;
+  /** PostgreSQL statement timeout; also how long a request may wait for the database. */
+  dbStatementTimeoutMs: number;
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const databaseUrl = env.DATABASE_URL || 'sqlite:./data/rulekeeper.db';
+  if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be sqlite:PATH or postgres://…');
+  }
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  return {
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host: env.HOST || '127.0.0.1',
+    databaseUrl,
+    logLevel,
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200, 0, 1_000_000_000),
+    maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 1_073_741_824),
+    maxDelayMs: integer(env, 'MAX_DELAY_MS', 60_000, 0, 86_400_000),
+    dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
+    dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 5000, 1, 3_600_000),
+  };
+}

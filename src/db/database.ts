@@ -1,0 +1,75 @@
+// Opens the database named by DATABASE_URL (embedded SQLite or PostgreSQL) behind one Kysely interface,
+// and runs the migrations.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.js';
+import * as initial from './migrations/0001-initial.js';
+import type { Db, Tables } from './tables.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Db;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+/** Every migration, in order. Listed in code so that the compiled service needs no migration folder. */
+const migrations: Record<string, Migration> = {
+  '0001-initial': initial,
+};
+
+// PostgreSQL returns BIGINT as a string to protect precision; our timestamps fit a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dbPoolSize' | 'dbStatementTimeoutMs'>,
+): Database {
+  const url = config.databaseUrl;
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length);
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    const sqlite = new SQLite(file);
+    // WAL with synchronous=FULL: a commit is on disk before it is acknowledged, crash or power cut.
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = FULL');
+    // The CLI and the server may share the file: wait for the other's write lock instead of failing.
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('foreign_keys = ON');
+    const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { db, dialect: 'sqlite', close: () => db.destroy() };
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: config.dbPoolSize,
+    statement_timeout: config.dbStatementTimeoutMs,
+    connectionTimeoutMillis: config.dbStatementTimeoutMs,
+  });
+  // An idle client losing its server must not crash the process; the next query reports the outage.
+  pool.on('error', () => {});
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+/** Brings the schema up to date; safe when several instances start at once (Kysely locks the migration). */
+export async function migrate(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}
+
+/** True when the database answers a trivial query. */
+export async function ping(db: Db): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,69 @@
+// Row types of every table, as Kysely sees them. Booleans are 0/1 integers and timestamps epoch
+// milliseconds, so that SQLite and PostgreSQL read and write the same values through the same code.
+import type { Kysely, Selectable } from 'kysely';
+
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  owner_user_id: string;
+  created_at: number;
+}
+
+export interface UsersTable {
+  id: string;
+  name: string;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  /** SHA-256 of the key, hex; the key itself is never stored. */
+  key_hash: string;
+  user_id: string;
+  workspace_id: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface GroupsTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  status: string;
+  is_favourite: number;
+  created_by: string;
+  last_modified_by: string;
+  creation_date: number;
+  modification_date: number;
+}
+
+export interface RulesTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  /** The name lower-cased by the service, for case-insensitive search that behaves alike on both databases. */
+  name_search: string;
+  description: string;
+  status: string;
+  rule_type: string;
+  /** null when ungrouped; a foreign key, so a rule can never point at a missing group. */
+  group_id: string | null;
+  /** The canonical pairs as JSON text. */
+  pairs: string;
+  created_by: string;
+  last_modified_by: string;
+  creation_date: number;
+  modification_date: number;
+}
+
+export interface Tables {
+  workspaces: WorkspacesTable;
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  groups: GroupsTable;
+  rules: RulesTable;
+}
+
+export type Db = Kysely<Tables>;
+export type GroupRow = Selectable<GroupsTable>;
+export type RuleRow = Selectable<RulesTable>;

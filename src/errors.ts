@@ -1,0 +1,51 @@
+// The one error table: every error the API can answer, by stable code, with its status and message.
+
+export const errorTable = {
+  RULE_PAYLOAD_INVALID: { status: 400, message: 'Rule Payload is invalid' },
+  RULE_PAIRS_INVALID: { status: 400, message: 'Rule pairs are invalid' },
+  RULE_TYPE_UPDATE_NOT_ALLOWED: { status: 400, message: 'Rule Type update not allowed' },
+  GROUP_PAYLOAD_INVALID: { status: 400, message: 'Invalid Group Payload' },
+  GROUP_NAME_REQUIRED: { status: 400, message: 'Group Name Required' },
+  INVALID_GROUP_ID: { status: 400, message: 'Invalid Group Id' },
+  INVALID_QUERY: { status: 400, message: 'Invalid query' },
+  API_KEY_REQUIRED: { status: 401, message: 'API key required' },
+  API_KEY_INVALID: { status: 401, message: 'Invalid API key' },
+  UNAUTHORIZED_ACTION: { status: 403, message: 'Unauthorized action' },
+  RULE_NOT_FOUND: { status: 404, message: 'Rule not found' },
+  GROUP_NOT_FOUND: { status: 404, message: 'Group not found' },
+  ROUTE_NOT_FOUND: { status: 404, message: 'Route not found' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
+  IDEMPOTENCY_KEY_REUSED: { status: 409, message: 'Idempotency key reused with a different request' },
+  PRECONDITION_FAILED: { status: 412, message: 'Precondition failed' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'Payload too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported media type' },
+  RATE_LIMITED: { status: 429, message: 'Too many requests' },
+  INTERNAL: { status: 500, message: 'Internal server error' },
+  UNAVAILABLE: { status: 503, message: 'Service unavailable' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof errorTable;
+
+/** One problem in a request: `path` is a JSON Pointer into the request body (or query), `message` says what is wrong. */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(errorTable[code].message);
+    this.name = 'AppError';
+    this.status = errorTable[code].status;
+  }
+}
+
+/** Escapes one JSON Pointer reference token (RFC 6901). */
+export function pointerToken(key: string | number): string {
+  return String(key).replace(/~/g, '~0').replace(/\//g, '~1');
+}

@@ -1,0 +1,47 @@
+// Generated ids, API keys and timestamps.
+import { createHash, randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
+
+/** `length` characters of [0-9a-z] from a cryptographic source, without modulo bias. */
+export function randomSuffix(length = 5): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      // 252 = 7 * 36: bytes above it would favour the first letters.
+      if (byte < 252 && out.length < length) out += ALPHABET[byte % 36];
+    }
+  }
+  return out;
+}
+
+/**
+ * Calls `insert` with fresh ids until one is not taken (it answers false when the id exists: stores
+ * insert with ON CONFLICT DO NOTHING, which leaves a PostgreSQL transaction usable). With 36^5
+ * suffixes, collisions happen at scale and must never reach the caller.
+ */
+export async function withFreshId(prefix: string, insert: (id: string) => Promise<boolean>): Promise<string> {
+  for (let attempt = 1; attempt <= 50; attempt++) {
+    const id = `${prefix}_${randomSuffix()}`;
+    if (await insert(id)) return id;
+  }
+  throw new Error(`no free ${prefix} id after 50 attempts`);
+}
+
+/** A new API key: 32 random bytes (256 bits), prefixed so that secret scanners can spot it. */
+export function newApiKey(): string {
+  return `rk_${randomBytes(32).toString('base64url')}`;
+}
+
+/**
+ * Keys carry 256 bits of entropy, so a fast hash is enough to make a stolen table useless; lookup by
+ * hash also means no comparison of secrets byte by byte.
+ */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** The next modificationDate: now, but always after the previous one, even within one millisecond. */
+export function nextTimestamp(previous = 0): number {
+  return Math.max(Date.now(), previous + 1);
+}

@@ -1,0 +1,67 @@
+// Schemas of groups: what a client may write, what it reads back, and the list query.
+import { type Static, Type } from '@sinclair/typebox';
+import { compile } from '../../validation.js';
+import { PageQuery, Status, Timestamp } from '../shared/schemas.js';
+
+export const GROUP_ID_PATTERN = /^Group_[A-Za-z0-9]{1,32}$/;
+
+export const GroupWrite = Type.Object(
+  {
+    name: Type.Optional(
+      Type.String({
+        description: 'Required on create; 1 to 256 characters after trimming.',
+        examples: ['Checkout mocks'],
+      }),
+    ),
+    status: Type.Optional(Type.Union(Status.anyOf, { description: '`Active` (the default) or `Inactive`.' })),
+    isFavourite: Type.Optional(Type.Boolean({ description: 'Defaults to false.' })),
+  },
+  { additionalProperties: false },
+);
+export type GroupWrite = Static<typeof GroupWrite>;
+export const checkGroupWrite = compile(GroupWrite);
+
+/** Fields of a group response that a client may send back; they are ignored. */
+export const GROUP_READ_ONLY = new Set([
+  'id',
+  'objectType',
+  'creationDate',
+  'modificationDate',
+  'createdBy',
+  'lastModifiedBy',
+  'currentOwnerId',
+  'ruleCount',
+  'activeRuleCount',
+]);
+
+export const Group = Type.Object(
+  {
+    id: Type.String({ examples: ['Group_k3v9x'] }),
+    name: Type.String(),
+    status: Status,
+    isFavourite: Type.Boolean(),
+    objectType: Type.Literal('group'),
+    creationDate: Timestamp,
+    modificationDate: Timestamp,
+    createdBy: Type.String({ description: 'User id of the key that created the group.' }),
+    lastModifiedBy: Type.String({ description: 'User id of the key that last changed the group.' }),
+    currentOwnerId: Type.String({ description: "The workspace owner's user id." }),
+  },
+  { $id: 'Group' },
+);
+export type Group = Static<typeof Group>;
+
+export const GroupListItem = Type.Object(
+  {
+    ...Group.properties,
+    ruleCount: Type.Integer({ description: 'Rules in the group.' }),
+    activeRuleCount: Type.Integer({ description: 'Active rules in the group.' }),
+  },
+  { $id: 'GroupListItem' },
+);
+export type GroupListItem = Static<typeof GroupListItem>;
+
+export const GroupParams = Type.Object({ id: Type.String({ examples: ['Group_k3v9x'] }) });
+
+export const GroupListQuery = Type.Object(PageQuery, { additionalProperties: false });
+export const checkGroupListQuery = compile(GroupListQuery);

@@ -1,0 +1,135 @@
+// The rules of groups: validation, workspace access, ungrouping on delete.
+import type { Db, GroupRow } from '../../db/tables.js';
+import { AppError, type ErrorDetail } from '../../errors.js';
+import { nextTimestamp, withFreshId } from '../../ids.js';
+import type { Principal } from '../keys/keys-store.js';
+import { accessible } from '../shared/access.js';
+import { type Paged, pageOf, readListQuery } from '../shared/list.js';
+import { deferred, readPayload } from '../shared/payload.js';
+import {
+  checkGroupListQuery,
+  checkGroupWrite,
+  GROUP_ID_PATTERN,
+  GROUP_READ_ONLY,
+  type Group,
+  type GroupListItem,
+  type GroupWrite,
+} from './groups-schemas.js';
+import type { GroupsStore } from './groups-store.js';
+
+const MAX_NAME = 256;
+
+export function toGroup(row: GroupRow, principal: Principal): Group {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status as Group['status'],
+    isFavourite: row.is_favourite === 1,
+    objectType: 'group',
+    creationDate: row.creation_date,
+    modificationDate: row.modification_date,
+    createdBy: row.created_by,
+    lastModifiedBy: row.last_modified_by,
+    currentOwnerId: principal.ownerUserId,
+  };
+}
+
+/** The payload of a POST (`creating`) or PUT, or the error it deserves; names are trimmed. */
+function readGroupWrite(body: unknown, creating: boolean): GroupWrite {
+  const payload = readPayload(body, checkGroupWrite, 'GROUP_PAYLOAD_INVALID', GROUP_READ_ONLY);
+  if (payload.name !== undefined) payload.name = payload.name.trim();
+  if (payload.name === '' || (creating && payload.name === undefined)) {
+    throw new AppError('GROUP_NAME_REQUIRED', [{ path: '/name', message: 'a non-blank name is required' }]);
+  }
+  if (payload.name !== undefined && payload.name.length > MAX_NAME) {
+    const detail: ErrorDetail = { path: '/name', message: `must be at most ${MAX_NAME} characters` };
+    throw new AppError('GROUP_PAYLOAD_INVALID', [detail]);
+  }
+  return payload;
+}
+
+/** Decision 2: a group path id must look like one before anything else is looked at. */
+function checkGroupId(id: string): void {
+  if (!GROUP_ID_PATTERN.test(id)) {
+    throw new AppError('INVALID_GROUP_ID', [
+      { path: '/id', message: 'must be Group_ followed by 1 to 32 letters or digits' },
+    ]);
+  }
+}
+
+export function createGroupsService({ db, groupsStore }: { db: Db; groupsStore: GroupsStore }) {
+  async function findAccessible(trx: Db, principal: Principal, id: string, lock = false): Promise<GroupRow> {
+    checkGroupId(id);
+    return accessible(await groupsStore.find(trx, id, lock), principal, 'GROUP_NOT_FOUND');
+  }
+
+  return {
+    async get(principal: Principal, id: string): Promise<Group> {
+      return toGroup(await findAccessible(db, principal, id), principal);
+    },
+
+    async list(principal: Principal, query: unknown): Promise<Paged<GroupListItem>> {
+      const { offset, pageSize } = readListQuery(query, checkGroupListQuery);
+      const [rows, total] = await Promise.all([
+        groupsStore.list(principal.workspaceId, offset, pageSize),
+        groupsStore.count(principal.workspaceId),
+      ]);
+      const counts = await groupsStore.ruleCounts(rows.map((row) => row.id));
+      const items = rows.map((row) => {
+        const count = counts.get(row.id);
+        return {
+          ...toGroup(row, principal),
+          ruleCount: count?.total ?? 0,
+          activeRuleCount: count?.active ?? 0,
+        };
+      });
+      return pageOf(items, total, offset);
+    },
+
+    async create(principal: Principal, body: unknown): Promise<Group> {
+      const input = readGroupWrite(body, true);
+      const now = Date.now();
+      const row: GroupRow = {
+        id: '',
+        workspace_id: principal.workspaceId,
+        name: input.name ?? '',
+        status: input.status ?? 'Active',
+        is_favourite: input.isFavourite ? 1 : 0,
+        created_by: principal.userId,
+        last_modified_by: principal.userId,
+        creation_date: now,
+        modification_date: now,
+      };
+      row.id = await withFreshId('Group', (id) => groupsStore.insert({ ...row, id }));
+      return toGroup(row, principal);
+    },
+
+    async update(principal: Principal, id: string, body: unknown): Promise<Group> {
+      const input = deferred(() => readGroupWrite(body, false));
+      return db.transaction().execute(async (trx) => {
+        const row = await findAccessible(trx, principal, id, true);
+        const change = input();
+        const updated: GroupRow = {
+          ...row,
+          name: change.name ?? row.name,
+          status: change.status ?? row.status,
+          is_favourite: change.isFavourite === undefined ? row.is_favourite : change.isFavourite ? 1 : 0,
+          last_modified_by: principal.userId,
+          modification_date: nextTimestamp(row.modification_date),
+        };
+        await groupsStore.update(trx, id, updated);
+        return toGroup(updated, principal);
+      });
+    },
+
+    async remove(principal: Principal, id: string): Promise<string> {
+      return db.transaction().execute(async (trx) => {
+        await findAccessible(trx, principal, id, true);
+        const ungrouped = await groupsStore.deleteAndUngroup(trx, id, principal.userId, Date.now());
+        return `Group deleted successfully; ${ungrouped} rule${ungrouped === 1 ? '' : 's'} ungrouped`;
+      });
+    },
+  };
+}
+
+export type GroupsService = ReturnType<typeof createGroupsService>;

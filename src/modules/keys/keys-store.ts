@@ -1,0 +1,129 @@
+// SQL for users, workspaces and API keys.
+import type { Db } from '../../db/tables.js';
+
+/** Who a valid key speaks for. */
+export interface Principal {
+  keyId: string;
+  userId: string;
+  workspaceId: string;
+  /** The workspace owner's user id (`currentOwner` / `currentOwnerId` in responses). */
+  ownerUserId: string;
+}
+
+export interface KeyListing {
+  id: string;
+  user: string;
+  userId: string;
+  workspace: string;
+  workspaceId: string;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+export function createKeysStore(db: Db) {
+  return {
+    async findPrincipal(keyHash: string): Promise<Principal | undefined> {
+      return db
+        .selectFrom('api_keys as k')
+        .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
+        .select([
+          'k.id as keyId',
+          'k.user_id as userId',
+          'k.workspace_id as workspaceId',
+          'w.owner_user_id as ownerUserId',
+        ])
+        .where('k.key_hash', '=', keyHash)
+        .where('k.revoked_at', 'is', null)
+        .executeTakeFirst();
+    },
+
+    /** The user named `name`, created with `newId` when missing (a concurrent creator wins cleanly). */
+    async ensureUser(trx: Db, name: string, newId: string, now: number): Promise<string> {
+      await trx
+        .insertInto('users')
+        .values({ id: newId, name, created_at: now })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
+      const row = await trx
+        .selectFrom('users')
+        .select('id')
+        .where('name', '=', name)
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+
+    /** The workspace named `name`, created with its first user as owner when missing. */
+    async ensureWorkspace(
+      trx: Db,
+      name: string,
+      newId: string,
+      ownerUserId: string,
+      now: number,
+    ): Promise<string> {
+      await trx
+        .insertInto('workspaces')
+        .values({ id: newId, name, owner_user_id: ownerUserId, created_at: now })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
+      const row = await trx
+        .selectFrom('workspaces')
+        .select('id')
+        .where('name', '=', name)
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+
+    async insertKey(
+      trx: Db,
+      key: { id: string; keyHash: string; userId: string; workspaceId: string; now: number },
+    ): Promise<void> {
+      await trx
+        .insertInto('api_keys')
+        .values({
+          id: key.id,
+          key_hash: key.keyHash,
+          user_id: key.userId,
+          workspace_id: key.workspaceId,
+          created_at: key.now,
+          revoked_at: null,
+        })
+        .execute();
+    },
+
+    async list(): Promise<KeyListing[]> {
+      return db
+        .selectFrom('api_keys as k')
+        .innerJoin('users as u', 'u.id', 'k.user_id')
+        .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
+        .select([
+          'k.id',
+          'u.name as user',
+          'u.id as userId',
+          'w.name as workspace',
+          'w.id as workspaceId',
+          'k.created_at as createdAt',
+          'k.revoked_at as revokedAt',
+        ])
+        .orderBy('k.created_at')
+        .orderBy('k.id')
+        .execute();
+    },
+
+    /** Marks the key revoked; false when no unrevoked key has that id. */
+    async revoke(keyId: string, now: number): Promise<boolean> {
+      const result = await db
+        .updateTable('api_keys')
+        .set({ revoked_at: now })
+        .where('id', '=', keyId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    async hasAnyWorkspace(): Promise<boolean> {
+      return (await db.selectFrom('workspaces').select('id').limit(1).executeTakeFirst()) !== undefined;
+    },
+  };
+}
+
+export type KeysStore = ReturnType<typeof createKeysStore>;

@@ -1,0 +1,93 @@
+// HTTP routes of /v1/rules: thin handlers over the rules service.
+import type { FastifyInstance } from 'fastify';
+import { Deleted, errorResponses, page, single } from '../shared/schemas.js';
+import { Rule, RuleCreate, RuleListQuery, RuleParams, RuleUpdate } from './rules-schemas.js';
+import type { RulesService } from './rules-service.js';
+
+type WithId = { Params: { ruleId: string } };
+
+export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): void {
+  const common = { tags: ['rules'], security: [{ apiKey: [] }] };
+  const config = { bodyError: 'RULE_PAYLOAD_INVALID' as const };
+
+  app.get(
+    '/rules',
+    {
+      config,
+      schema: {
+        ...common,
+        summary: "List the workspace's rules, oldest first, with filters",
+        querystring: RuleListQuery,
+        response: { 200: page(Rule), ...errorResponses(400, 401, 429, 503) },
+      },
+    },
+    async (request) => rules.list(request.principal, request.query),
+  );
+
+  app.get<WithId>(
+    '/rules/:ruleId',
+    {
+      config,
+      schema: {
+        ...common,
+        summary: 'Get a rule',
+        params: RuleParams,
+        response: { 200: single(Rule), ...errorResponses(401, 403, 404, 429, 503) },
+      },
+    },
+    async (request) => ({ success: true, data: await rules.get(request.principal, request.params.ruleId) }),
+  );
+
+  app.post(
+    '/rules',
+    {
+      config,
+      schema: {
+        ...common,
+        summary: 'Create a rule',
+        body: RuleCreate,
+        response: { 201: single(Rule), ...errorResponses(400, 401, 403, 404, 413, 415, 429, 503) },
+      },
+    },
+    async (request, reply) => {
+      const data = await rules.create(request.principal, request.body);
+      reply.code(201).header('location', `/v1/rules/${data.id}`);
+      return { success: true, data };
+    },
+  );
+
+  app.put<WithId>(
+    '/rules/:ruleId',
+    {
+      config,
+      schema: {
+        ...common,
+        summary: 'Update a rule (fields left out keep their values; pairs, when given, replace all pairs)',
+        params: RuleParams,
+        body: RuleUpdate,
+        response: { 200: single(Rule), ...errorResponses(400, 401, 403, 404, 413, 415, 429, 503) },
+      },
+    },
+    async (request) => ({
+      success: true,
+      data: await rules.update(request.principal, request.params.ruleId, request.body),
+    }),
+  );
+
+  app.delete<WithId>(
+    '/rules/:ruleId',
+    {
+      config,
+      schema: {
+        ...common,
+        summary: 'Delete a rule',
+        params: RuleParams,
+        response: { 200: Deleted, ...errorResponses(401, 403, 404, 429, 503) },
+      },
+    },
+    async (request) => ({
+      success: true,
+      message: await rules.remove(request.principal, request.params.ruleId),
+    }),
+  );
+}

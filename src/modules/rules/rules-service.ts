@@ -1,0 +1,225 @@
+// The rules of rules: validation by type, workspace access, group references, merging updates.
+import type { Config } from '../../config.js';
+import { isForeignKeyViolation } from '../../db/dialect.js';
+import type { Db, RuleRow } from '../../db/tables.js';
+import { AppError, type ErrorDetail } from '../../errors.js';
+import { nextTimestamp, randomSuffix, withFreshId } from '../../ids.js';
+import type { GroupsStore } from '../groups/groups-store.js';
+import type { Principal } from '../keys/keys-store.js';
+import { accessible } from '../shared/access.js';
+import { type Paged, pageOf, readListQuery } from '../shared/list.js';
+import { deferred, isPlainObject, readPayload } from '../shared/payload.js';
+import { checkPairs, type RuleType } from './rule-types/index.js';
+import {
+  checkRuleCreate,
+  checkRuleListQuery,
+  checkRuleUpdate,
+  MAX_PAIRS,
+  RULE_IGNORED_FIELDS,
+  type Rule,
+  type RuleWrite,
+} from './rules-schemas.js';
+import type { RulesStore } from './rules-store.js';
+
+const MAX_NAME = 256;
+type Pair = Record<string, unknown>;
+
+export function toRule(row: RuleRow, principal: Principal, pairs?: Pair[]): Rule {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    status: row.status as Rule['status'],
+    ruleType: row.rule_type as RuleType,
+    groupId: row.group_id ?? '',
+    pairs: (pairs ?? JSON.parse(row.pairs)) as Rule['pairs'],
+    createdBy: row.created_by,
+    creationDate: row.creation_date,
+    lastModifiedBy: row.last_modified_by,
+    modificationDate: row.modification_date,
+    currentOwner: principal.ownerUserId,
+    objectType: 'rule',
+  };
+}
+
+function payloadError(details: ErrorDetail[]): never {
+  throw new AppError('RULE_PAYLOAD_INVALID', details);
+}
+
+/** Checks the top-level fields; `Header` for `Headers` is a known slip and gets a hint. */
+function readRuleWrite(body: unknown, creating: boolean): RuleWrite {
+  let payload: RuleWrite;
+  try {
+    payload = creating
+      ? readPayload(body, checkRuleCreate, 'RULE_PAYLOAD_INVALID', RULE_IGNORED_FIELDS)
+      : readPayload(body, checkRuleUpdate, 'RULE_PAYLOAD_INVALID', RULE_IGNORED_FIELDS);
+  } catch (error) {
+    if (error instanceof AppError && isPlainObject(body) && body.ruleType === 'Header') {
+      for (const detail of error.details ?? []) {
+        if (detail.path === '/ruleType')
+          detail.message = 'unknown rule type "Header"; did you mean "Headers"?';
+      }
+    }
+    throw error;
+  }
+  if (payload.name !== undefined) {
+    payload.name = payload.name.trim();
+    if (payload.name === '') payloadError([{ path: '/name', message: 'must not be blank' }]);
+    if (payload.name.length > MAX_NAME)
+      payloadError([{ path: '/name', message: `must be at most ${MAX_NAME} characters` }]);
+  }
+  return payload;
+}
+
+/** Normalises and checks the pairs against the rule's type, and gives each pair an id. */
+function readPairs(ruleType: RuleType, pairs: unknown[], maxDelayMs: number): Pair[] {
+  if (pairs.length < 1 || pairs.length > MAX_PAIRS) {
+    throw new AppError('RULE_PAIRS_INVALID', [
+      { path: '/pairs', message: `must hold 1 to ${MAX_PAIRS} pairs` },
+    ]);
+  }
+  const checked = checkPairs(ruleType, pairs, { maxDelayMs });
+  const taken = new Set<unknown>();
+  checked.pairs.forEach((pair, index) => {
+    if (pair.id === undefined) return;
+    if (taken.has(pair.id))
+      checked.details.push({ path: `/pairs/${index}/id`, message: 'duplicate pair id in this rule' });
+    taken.add(pair.id);
+  });
+  if (checked.details.length > 0) throw new AppError('RULE_PAIRS_INVALID', checked.details);
+  return checked.pairs.map((pair) => {
+    if (pair.id !== undefined) return pair;
+    let id = randomSuffix();
+    while (taken.has(id)) id = randomSuffix();
+    taken.add(id);
+    return { id, ...pair };
+  });
+}
+
+export function createRulesService(deps: {
+  db: Db;
+  rulesStore: RulesStore;
+  groupsStore: GroupsStore;
+  config: Pick<Config, 'maxDelayMs'>;
+}) {
+  const { db, rulesStore, groupsStore } = deps;
+  const { maxDelayMs } = deps.config;
+
+  /** `groupId` of a body as stored: null for "", else a group of the caller's workspace. */
+  async function resolveGroup(trx: Db, principal: Principal, groupId: string): Promise<string | null> {
+    if (groupId === '') return null;
+    const group = await groupsStore.find(trx, groupId);
+    const detail = [{ path: '/groupId', message: `group "${groupId}"` }];
+    if (!group) throw new AppError('GROUP_NOT_FOUND', detail);
+    if (group.workspace_id !== principal.workspaceId) throw new AppError('UNAUTHORIZED_ACTION', detail);
+    return group.id;
+  }
+
+  /** A group deleted between our check and our write: the foreign key refuses, the caller hears 404. */
+  function groupVanished(error: unknown): never {
+    if (isForeignKeyViolation(error))
+      throw new AppError('GROUP_NOT_FOUND', [{ path: '/groupId', message: 'the group was deleted' }]);
+    throw error;
+  }
+
+  async function findAccessible(trx: Db, principal: Principal, id: string, lock = false): Promise<RuleRow> {
+    return accessible(await rulesStore.find(trx, id, lock), principal, 'RULE_NOT_FOUND');
+  }
+
+  return {
+    async get(principal: Principal, id: string): Promise<Rule> {
+      return toRule(await findAccessible(db, principal, id), principal);
+    },
+
+    async list(principal: Principal, query: unknown): Promise<Paged<Rule>> {
+      const q = readListQuery(query, checkRuleListQuery);
+      const filter = {
+        workspaceId: principal.workspaceId,
+        status: q.status,
+        ruleType: q.ruleType,
+        groupId: q.groupId === '' ? null : q.groupId,
+        search: q.search?.toLowerCase(),
+      };
+      const [rows, total] = await Promise.all([
+        rulesStore.list(filter, q.offset, q.pageSize),
+        rulesStore.count(filter),
+      ]);
+      return pageOf(
+        rows.map((row) => toRule(row, principal)),
+        total,
+        q.offset,
+      );
+    },
+
+    async create(principal: Principal, body: unknown): Promise<Rule> {
+      const input = readRuleWrite(body, true);
+      const ruleType = input.ruleType as RuleType;
+      const pairs = readPairs(ruleType, input.pairs ?? [], maxDelayMs);
+      const groupId = await resolveGroup(db, principal, input.groupId ?? '');
+      const now = Date.now();
+      const name = input.name ?? '';
+      const row: RuleRow = {
+        id: '',
+        workspace_id: principal.workspaceId,
+        name,
+        name_search: name.toLowerCase(),
+        description: input.description ?? '',
+        status: input.status ?? 'Inactive',
+        rule_type: ruleType,
+        group_id: groupId,
+        pairs: JSON.stringify(pairs),
+        created_by: principal.userId,
+        last_modified_by: principal.userId,
+        creation_date: now,
+        modification_date: now,
+      };
+      row.id = await withFreshId(ruleType, (id) => rulesStore.insert({ ...row, id })).catch(groupVanished);
+      return toRule(row, principal, pairs);
+    },
+
+    async update(principal: Principal, id: string, body: unknown): Promise<Rule> {
+      const input = deferred(() => readRuleWrite(body, false));
+      return db
+        .transaction()
+        .execute(async (trx) => {
+          const row = await findAccessible(trx, principal, id, true);
+          if (isPlainObject(body) && body.ruleType !== undefined && body.ruleType !== row.rule_type) {
+            throw new AppError('RULE_TYPE_UPDATE_NOT_ALLOWED', [
+              { path: '/ruleType', message: `is "${row.rule_type}" and cannot change` },
+            ]);
+          }
+          const change = input();
+          const pairs = change.pairs
+            ? readPairs(row.rule_type as RuleType, change.pairs, maxDelayMs)
+            : undefined;
+          const groupId =
+            change.groupId === undefined ? row.group_id : await resolveGroup(trx, principal, change.groupId);
+          const name = change.name ?? row.name;
+          const updated: RuleRow = {
+            ...row,
+            name,
+            name_search: name.toLowerCase(),
+            description: change.description ?? row.description,
+            status: change.status ?? row.status,
+            group_id: groupId,
+            pairs: pairs ? JSON.stringify(pairs) : row.pairs,
+            last_modified_by: principal.userId,
+            modification_date: nextTimestamp(row.modification_date),
+          };
+          await rulesStore.update(trx, updated);
+          return toRule(updated, principal, pairs);
+        })
+        .catch(groupVanished);
+    },
+
+    async remove(principal: Principal, id: string): Promise<string> {
+      await db.transaction().execute(async (trx) => {
+        await findAccessible(trx, principal, id, true);
+        await rulesStore.delete(trx, id);
+      });
+      return 'Rule deleted successfully';
+    },
+  };
+}
+
+export type RulesService = ReturnType<typeof createRulesService>;

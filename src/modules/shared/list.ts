@@ -1,0 +1,39 @@
+// Paging of list endpoints: the query's offset and pageSize, and the page envelope.
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { TypeCheck } from '@sinclair/typebox/compiler';
+import { AppError } from '../../errors.js';
+import { schemaErrors } from '../../validation.js';
+import { MAX_PAGE_SIZE } from './schemas.js';
+
+export interface Paged<T> {
+  success: true;
+  data: T[];
+  total: number;
+  nextOffset: number | null;
+}
+
+/**
+ * The query checked against `check` (every parameter a single string of the right form; unknown or
+ * repeated ones rejected), with offset and pageSize as numbers.
+ */
+export function readListQuery<T extends TSchema>(
+  query: unknown,
+  check: TypeCheck<T>,
+): Static<T> & { offset: number; pageSize: number } {
+  const raw: Record<string, unknown> = { ...(query as Record<string, unknown>) };
+  const details = schemaErrors(check, raw);
+  const pageSize = raw.pageSize === undefined ? MAX_PAGE_SIZE : Number(raw.pageSize);
+  if (details.length === 0 && (pageSize < 1 || pageSize > MAX_PAGE_SIZE)) {
+    details.push({ path: '/pageSize', message: `must be from 1 to ${MAX_PAGE_SIZE}` });
+  }
+  if (details.length > 0) throw new AppError('INVALID_QUERY', details);
+  return { ...raw, offset: Number(raw.offset ?? 0), pageSize } as Static<T> & {
+    offset: number;
+    pageSize: number;
+  };
+}
+
+export function pageOf<T>(data: T[], total: number, offset: number): Paged<T> {
+  const next = offset + data.length;
+  return { success: true, data, total, nextOffset: data.length > 0 && next < total ? next : null };
+}

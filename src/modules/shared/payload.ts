@@ -1,0 +1,73 @@
+// Reading a JSON request body into a checked payload, with every problem named by JSON Pointer.
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { TypeCheck } from '@sinclair/typebox/compiler';
+import secureJson from 'secure-json-parse';
+import { AppError, type ErrorCode, type ErrorDetail } from '../../errors.js';
+import { schemaErrors } from '../../validation.js';
+
+/**
+ * A body that is not JSON. The parser hands it on instead of failing, so that the service reports it
+ * in the documented order (a bad body on someone else's rule is 403, not 400).
+ */
+export class MalformedBody {
+  constructor(readonly reason: string) {}
+}
+
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === '') return new MalformedBody('the body is empty');
+  try {
+    // Keys that could reach an object's prototype are refused outright, whatever happens to them later.
+    return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+  } catch (error) {
+    return new MalformedBody(`the body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof MalformedBody)
+  );
+}
+
+/** Problems with the body as a whole, before its fields are looked at. */
+export function bodyShapeError(body: unknown): ErrorDetail | undefined {
+  if (body instanceof MalformedBody) return { path: '', message: body.reason };
+  if (!isPlainObject(body)) return { path: '', message: 'the body must be a JSON object' };
+  return undefined;
+}
+
+/**
+ * The body checked against `check`, with the `ignored` fields (read-only fields a client may send back)
+ * left out; throws `code` with every problem found.
+ */
+export function readPayload<T extends TSchema>(
+  body: unknown,
+  check: TypeCheck<T>,
+  code: ErrorCode,
+  ignored: ReadonlySet<string>,
+): Static<T> {
+  const shape = bodyShapeError(body);
+  if (shape) throw new AppError(code, [shape]);
+  const payload: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    if (!ignored.has(key)) payload[key] = value;
+  }
+  const details = schemaErrors(check, payload);
+  if (details.length > 0) throw new AppError(code, details);
+  return payload as Static<T>;
+}
+
+/**
+ * Runs `read` now and hands back a function that returns its result or throws its error: bodies are
+ * read before a transaction opens, and their errors thrown after the existence and access checks.
+ */
+export function deferred<T>(read: () => T): () => T {
+  try {
+    const value = read();
+    return () => value;
+  } catch (error) {
+    return () => {
+      throw error;
+    };
+  }
+}

@@ -1,0 +1,64 @@
+// Schemas shared by every resource: status, envelopes, the error body, list paging.
+import { type TSchema, Type } from '@sinclair/typebox';
+import { errorTable } from '../../errors.js';
+
+export const Status = Type.Union([Type.Literal('Active'), Type.Literal('Inactive')], {
+  description: '`Active` or `Inactive`.',
+});
+
+export const Timestamp = Type.Integer({ description: 'Epoch milliseconds.', examples: [1763769600000] });
+
+export const ErrorBody = Type.Object(
+  {
+    success: Type.Literal(false),
+    message: Type.String({ description: 'The error name, for example `Rule pairs are invalid`.' }),
+    code: Type.Union(
+      Object.keys(errorTable).map((code) => Type.Literal(code)),
+      { description: 'Stable machine-readable error code.' },
+    ),
+    details: Type.Optional(
+      Type.Array(
+        Type.Object({
+          path: Type.String({
+            description: 'JSON Pointer into the request body or query.',
+            examples: ['/pairs/0/source/operator'],
+          }),
+          message: Type.String(),
+        }),
+      ),
+    ),
+    requestId: Type.String(),
+  },
+  { $id: 'ErrorBody' },
+);
+
+export const PageQuery = {
+  offset: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', description: 'Items to skip (default 0).' })),
+  pageSize: Type.Optional(
+    Type.String({ pattern: '^[0-9]{1,4}$', description: 'Items per page, 1 to 1000 (default 1000).' }),
+  ),
+};
+
+export const MAX_PAGE_SIZE = 1000;
+
+export function single<T extends TSchema>(data: T) {
+  return Type.Object({ success: Type.Literal(true), data });
+}
+
+export function page<T extends TSchema>(item: T) {
+  return Type.Object({
+    success: Type.Literal(true),
+    data: Type.Array(item),
+    total: Type.Integer({ description: 'Items matching the query, over all pages.' }),
+    nextOffset: Type.Union([Type.Integer(), Type.Null()], {
+      description: '`offset` of the next page; null on the last.',
+    }),
+  });
+}
+
+export const Deleted = Type.Object({ success: Type.Literal(true), message: Type.String() });
+
+/** Error responses a route may give, for the OpenAPI document. */
+export function errorResponses(...statuses: number[]): Record<number, TSchema> {
+  return Object.fromEntries(statuses.map((status) => [status, Type.Ref('ErrorBody')]));
+}

@@ -1,0 +1,85 @@
+// Every error becomes the documented body {success:false, message, code, details?, requestId};
+// unknown routes are 404 and known paths with another method 405.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isUnavailable } from '../db/dialect.js';
+import { AppError, type ErrorCode, type ErrorDetail, errorTable } from '../errors.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The error for a body that cannot be read at all on this route. */
+    bodyError?: ErrorCode;
+  }
+}
+
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  code: ErrorCode,
+  details?: ErrorDetail[],
+) {
+  const { status, message } = errorTable[code];
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send({ success: false, message, code, ...(details ? { details } : {}), requestId: request.id });
+}
+
+/** Fastify's own errors (raised before our code runs), by their code. */
+const FASTIFY_ERRORS: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_RATE_LIMIT_EXCEEDED: 'RATE_LIMITED',
+};
+
+function codeFor(error: FastifyError, request: FastifyRequest): ErrorCode {
+  if (error instanceof AppError) return error.code;
+  const known = error.code ? FASTIFY_ERRORS[error.code] : undefined;
+  if (known) return known;
+  if (isUnavailable(error)) return 'UNAVAILABLE';
+  const status = error.statusCode ?? 500;
+  if (status === 413) return 'PAYLOAD_TOO_LARGE';
+  if (status === 415) return 'UNSUPPORTED_MEDIA_TYPE';
+  if (status >= 400 && status < 500) return request.routeOptions.config?.bodyError ?? 'ROUTE_NOT_FOUND';
+  return 'INTERNAL';
+}
+
+/** Turns a route path like /v1/rules/:ruleId into a pattern matching concrete paths. */
+function pathPattern(url: string): RegExp {
+  const source = url
+    .replace(/\/$/, '')
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/:[A-Za-z0-9_]+/g, '[^/]+');
+  return new RegExp(`^${source}/?$`);
+}
+
+export function errorHandlerPlugin(app: FastifyInstance): void {
+  const routes: { pattern: RegExp; methods: Set<string> }[] = [];
+  app.addHook('onRoute', (route) => {
+    const pattern = pathPattern(route.url);
+    let entry = routes.find((r) => r.pattern.source === pattern.source);
+    if (!entry) {
+      entry = { pattern, methods: new Set() };
+      routes.push(entry);
+    }
+    for (const method of [route.method].flat()) entry.methods.add(method);
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const code = codeFor(error, request);
+    if (code === 'INTERNAL' || code === 'UNAVAILABLE') {
+      request.log.error({ err: error }, 'request failed');
+    }
+    return sendError(request, reply, code, error instanceof AppError ? error.details : undefined);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const known = routes.find((r) => r.pattern.test(path));
+    if (known) {
+      reply.header('allow', [...known.methods].sort().join(', '));
+      return sendError(request, reply, 'METHOD_NOT_ALLOWED');
+    }
+    return sendError(request, reply, 'ROUTE_NOT_FOUND');
+  });
+}

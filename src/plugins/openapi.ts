@@ -1,0 +1,25 @@
+// The OpenAPI document, generated from the same schemas the services validate with, and /docs.
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { ErrorBody } from '../modules/shared/schemas.js';
+
+export async function openapiPlugin(app: FastifyInstance, version: string): Promise<void> {
+  app.addSchema(ErrorBody);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Rulekeeper',
+        version,
+        description:
+          'Traffic-modification rules and rule groups over HTTP JSON. Every request to /v1/rules and /v1/groups ' +
+          'carries an API key in `x-api-key`. Errors have the body `{success:false, message, code, details?, requestId}`.',
+      },
+      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

@@ -1,0 +1,37 @@
+// serve: load config → open db → migrate → buildApp → listen; on SIGTERM, finish in-flight requests,
+// then close the database.
+import closeWithGrace from 'close-with-grace';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { migrate, openDatabase } from './db/database.js';
+import { createKeysService } from './modules/keys/keys-service.js';
+import { createKeysStore } from './modules/keys/keys-store.js';
+
+export async function serve(config: Config): Promise<void> {
+  const database = openDatabase(config);
+  await migrate(database.db);
+  const firstKey = await createKeysService({
+    db: database.db,
+    keysStore: createKeysStore(database.db),
+  }).ensureDefaultKey();
+  const app = await buildApp({ config, database });
+
+  closeWithGrace({ delay: 20_000 }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'shutting down after an error');
+    else app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await database.close();
+  });
+
+  const address = await app.listen({ port: config.port, host: config.host });
+  const lines = [`Rulekeeper is listening on ${address} (API under ${address}/v1, docs at ${address}/docs)`];
+  if (firstKey) {
+    // Printed to the terminal once, never logged: this is the only time the key can be read.
+    lines.push(
+      'A new database: created workspace "default" with user "admin" and this API key (shown once, keep it):',
+      `  ${firstKey.key}`,
+      `Try: curl -H 'x-api-key: ${firstKey.key}' ${address}/v1/rules`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
