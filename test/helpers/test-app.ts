@@ -1,0 +1,110 @@
+// buildTestApp: the real app on a fresh real database (a SQLite file, or a PostgreSQL database created
+// for the run), with keys for an owner, a teammate in the same workspace, and an outsider.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import pg from 'pg';
+import { describe } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import { type Database, type DialectName, migrate, openDatabase } from '../../src/db/database.js';
+import { createKeysService, type IssuedKey, type KeysService } from '../../src/modules/keys/keys-service.js';
+import { createKeysStore } from '../../src/modules/keys/keys-store.js';
+
+/** The PostgreSQL server tests may create databases on, e.g. postgres://postgres@127.0.0.1:5432/postgres. */
+export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL;
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  keysService: KeysService;
+  /** Alice owns workspace "acme"; Bob is her teammate there; Carol is alone in workspace "other". */
+  owner: IssuedKey;
+  teammate: IssuedKey;
+  outsider: IssuedKey;
+  /** A request with `key` (the owner's by default; null for none) and a JSON body. */
+  call(
+    method: InjectOptions['method'],
+    url: string,
+    options?: { key?: string | null; body?: unknown; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
+  close(): Promise<void>;
+}
+
+async function createDatabase(kind: DialectName): Promise<{ url: string; drop(): Promise<void> }> {
+  if (kind === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'rulekeeper-test-'));
+    return { url: `sqlite:${join(dir, 'test.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  if (!TEST_POSTGRES_URL) throw new Error('TEST_POSTGRES_URL is not set');
+  const name = `rulekeeper_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(TEST_POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export async function buildTestApp(
+  options: { db?: DialectName; env?: Record<string, string>; logger?: unknown } = {},
+): Promise<TestApp & { config: Config }> {
+  const created = await createDatabase(options.db ?? 'sqlite');
+  const config = loadConfig({ LOG_LEVEL: 'silent', ...options.env, DATABASE_URL: created.url });
+  const database = openDatabase(config);
+  await migrate(database.db);
+  const keysService = createKeysService({ db: database.db, keysStore: createKeysStore(database.db) });
+  const owner = await keysService.issue('acme', 'alice');
+  const teammate = await keysService.issue('acme', 'bob');
+  const outsider = await keysService.issue('other', 'carol');
+  const app = await buildApp({ config, database, logger: (options.logger as never) ?? false });
+  await app.ready();
+
+  return {
+    app,
+    config,
+    database,
+    keysService,
+    owner,
+    teammate,
+    outsider,
+    async call(method, url, { key = owner.key, body, headers = {} } = {}) {
+      const response = await app.inject({
+        method,
+        url,
+        headers: { ...(key === null ? {} : { 'x-api-key': key }), ...headers },
+        ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
+      });
+      const text = response.body;
+      return { status: response.statusCode, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      await created.drop();
+    },
+  };
+}
+
+/**
+ * Runs `suite` once per database: always on SQLite, and on PostgreSQL when TEST_POSTGRES_URL is set
+ * (otherwise the PostgreSQL run is reported as skipped, with the reason in its name).
+ */
+export function forEachDatabase(suite: (db: DialectName) => void): void {
+  describe('sqlite', () => suite('sqlite'));
+  describe.skipIf(!TEST_POSTGRES_URL)(
+    TEST_POSTGRES_URL ? 'postgres' : 'postgres (skipped: set TEST_POSTGRES_URL to run)',
+    () => suite('postgres'),
+  );
+}
