@@ -1,0 +1,144 @@
+// The Headers rule type: request and response headers of matching requests are added, removed or modified.
+import { type Static, Type } from '@sinclair/typebox';
+import type { ErrorDetail } from '../../../errors.js';
+import { sourceInvalidExamples, sourceVariants } from './example-helpers.js';
+import { checkPairSource, pairNormaliser, pairSchema } from './pair-helpers.js';
+import type { RuleTypeDefinition } from './rule-type.js';
+import { isRecord, oneOf, patternString } from './schema-helpers.js';
+
+const MAX_MODIFICATIONS = 100;
+
+const HeaderModification = Type.Object(
+  {
+    header: patternString('httpToken', { description: 'Header name.', examples: ['X-Debug'] }),
+    type: oneOf(['Add', 'Remove', 'Modify'], {
+      description: 'What to do with the header.',
+      examples: ['Add'],
+    }),
+    value: Type.Optional(Type.String({ description: 'Required for Add and Modify.', examples: ['1'] })),
+  },
+  { additionalProperties: false },
+);
+
+const modificationList = (target: string) =>
+  Type.Optional(
+    Type.Array(HeaderModification, {
+      maxItems: MAX_MODIFICATIONS,
+      description: `Changes to ${target} headers.`,
+    }),
+  );
+
+const HeaderModificationSet = Type.Object(
+  { Request: modificationList('request'), Response: modificationList('response') },
+  { additionalProperties: false },
+);
+
+const HeadersPair = pairSchema('HeadersPair', 'Changes the headers of matching requests and responses.', {
+  modifications: Type.Array(HeaderModificationSet, {
+    minItems: 1,
+    maxItems: MAX_MODIFICATIONS,
+    description: `Sets of header changes; 1 to ${MAX_MODIFICATIONS} changes in all.`,
+  }),
+});
+
+type HeadersPairValue = Static<typeof HeadersPair>;
+
+/** The schema cannot say "value when Add or Modify" clearly, nor count changes across sets. */
+function checkHeaders(pair: Record<string, unknown>): ErrorDetail[] {
+  const { modifications } = pair as HeadersPairValue;
+  const details = checkPairSource(pair);
+  let count = 0;
+  modifications.forEach((set, index) => {
+    for (const target of ['Request', 'Response'] as const) {
+      set[target]?.forEach((modification, position) => {
+        count += 1;
+        if (modification.type !== 'Remove' && modification.value === undefined) {
+          const path = `/modifications/${index}/${target}/${position}/value`;
+          details.push({ path, message: `required field missing when type is ${modification.type}` });
+        }
+      });
+    }
+  });
+  if (count === 0) details.push({ path: '/modifications', message: 'must hold at least one header change' });
+  if (count > MAX_MODIFICATIONS) {
+    details.push({
+      path: '/modifications',
+      message: `must hold at most ${MAX_MODIFICATIONS} header changes in all`,
+    });
+  }
+  return details;
+}
+
+const valid = {
+  source: { key: 'Url', operator: 'Contains', value: 'example.com' },
+  modifications: [
+    {
+      Request: [{ header: 'X-Debug', type: 'Add', value: '1' }],
+      Response: [{ header: 'Server', type: 'Remove' }],
+    },
+  ],
+} satisfies HeadersPairValue;
+
+const onlyRequest = (modification: Record<string, unknown>) => ({
+  ...valid,
+  modifications: [{ Request: [modification] }],
+});
+
+export const headers: RuleTypeDefinition = {
+  name: 'Headers',
+  pair: HeadersPair,
+  // Requestly sends a single set as an object.
+  normalise: pairNormaliser((pair) =>
+    isRecord(pair.modifications) ? { ...pair, modifications: [pair.modifications] } : pair,
+  ),
+  check: checkHeaders,
+  examples: {
+    valid: [
+      { title: 'add a request header, remove a response header', pair: valid },
+      {
+        title: 'modify a response header, with a pair id',
+        pair: {
+          id: 'h1',
+          source: { key: 'host', operator: 'Equals', value: 'api.example.com' },
+          modifications: [{ Response: [{ header: 'Cache-Control', type: 'Modify', value: 'no-store' }] }],
+        } satisfies HeadersPairValue,
+      },
+    ],
+    invalid: [
+      ...sourceInvalidExamples(valid),
+      {
+        title: 'value missing for Add',
+        pair: onlyRequest({ header: 'X-A', type: 'Add' }),
+        path: '/modifications/0/Request/0/value',
+      },
+      {
+        title: 'header not an HTTP token',
+        pair: onlyRequest({ header: 'X Debug', type: 'Remove' }),
+        path: '/modifications/0/Request/0/header',
+      },
+      {
+        title: 'modification type not allowed',
+        pair: onlyRequest({ header: 'X-A', type: 'Set', value: '1' }),
+        path: '/modifications/0/Request/0/type',
+      },
+      {
+        title: 'no modification at all',
+        pair: { ...valid, modifications: [{ Request: [] }] },
+        path: '/modifications',
+      },
+      {
+        title: 'unknown field in a set',
+        pair: { ...valid, modifications: [{ request: [] }] },
+        path: '/modifications/0/request',
+      },
+    ],
+    variants: [
+      ...sourceVariants(valid),
+      {
+        title: 'modifications as one set',
+        input: { ...valid, modifications: valid.modifications[0] },
+        canonical: valid,
+      },
+    ],
+  },
+};

@@ -1,0 +1,76 @@
+// The ten rule types, listed once, and the validation of a rule's `pairs` against its type.
+import { Type } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import type { ErrorDetail } from '../../../errors.js';
+import { cancel } from './cancel.js';
+import { delay } from './delay.js';
+import { headers } from './headers.js';
+import { describeErrors } from './pair-errors.js';
+import { queryParam } from './query-param.js';
+import { redirect } from './redirect.js';
+import { replace } from './replace.js';
+import { request } from './request.js';
+import { response } from './response.js';
+import { type PairContext, RULE_TYPES, type RuleType, type RuleTypeDefinition } from './rule-type.js';
+import { isRecord } from './schema-helpers.js';
+import { script } from './script.js';
+import { userAgent } from './user-agent.js';
+
+export { type PairContext, RULE_TYPES, type RuleType, type RuleTypeDefinition } from './rule-type.js';
+
+export const ruleTypes: Record<RuleType, RuleTypeDefinition> = {
+  Redirect: redirect,
+  Cancel: cancel,
+  Replace: replace,
+  Headers: headers,
+  UserAgent: userAgent,
+  Script: script,
+  QueryParam: queryParam,
+  Response: response,
+  Request: request,
+  Delay: delay,
+};
+
+/** Any pair of any type: for the OpenAPI document only; validation goes by the rule's type. */
+export const PairSchema = Type.Union(
+  RULE_TYPES.map((name) => ruleTypes[name].pair),
+  { description: 'A pair; its shape depends on the ruleType of the rule.' },
+);
+
+// Compiled once at load: compiling is far slower than checking.
+const validators = new Map(RULE_TYPES.map((name) => [name, TypeCompiler.Compile(ruleTypes[name].pair)]));
+
+/**
+ * Normalises and validates every pair of a rule of type `ruleType`. Returns the normalised pairs and
+ * every error of every pair, each path a JSON Pointer into the request body (`/pairs/0/source/operator`).
+ * `pairs[i]` is input pair i normalised (`{}` for one that is not an object); store them only when
+ * `details` is empty. Counting pairs is the caller's job.
+ * Never throws on JSON input and never mutates it.
+ */
+export function checkPairs(
+  ruleType: RuleType,
+  pairs: unknown[],
+  ctx: PairContext,
+): { pairs: Record<string, unknown>[]; details: ErrorDetail[] } {
+  const definition = ruleTypes[ruleType];
+  const validator = validators.get(ruleType);
+  if (!definition || !validator) throw new TypeError(`unknown rule type ${JSON.stringify(ruleType)}`);
+  const normalised: Record<string, unknown>[] = [];
+  const details: ErrorDetail[] = [];
+  // A plain loop: the input may be sparse, and a pair's details may be too many to spread into push().
+  for (let index = 0; index < pairs.length; index += 1) {
+    const prefix = `/pairs/${index}`;
+    const pair = definition.normalise(pairs[index]);
+    if (!isRecord(pair)) {
+      normalised.push({}); // keeps pairs[i] in line with the input's index i
+      details.push({ path: prefix, message: 'must be an object' });
+      continue;
+    }
+    normalised.push(pair);
+    const problems = validator.Check(pair)
+      ? definition.check(pair, ctx).map((detail) => ({ ...detail, path: prefix + detail.path }))
+      : describeErrors(validator.Errors(pair), prefix);
+    for (const problem of problems) details.push(problem);
+  }
+  return { pairs: normalised, details };
+}

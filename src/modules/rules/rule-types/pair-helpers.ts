@@ -1,0 +1,50 @@
+// Building blocks every rule-type file uses: the pair envelope (id, source), its normaliser and its check.
+import { type TObject, type TProperties, Type } from '@sinclair/typebox';
+import type { ErrorDetail } from '../../../errors.js';
+import { isRecord } from './schema-helpers.js';
+import { checkSource, normaliseSource, PairId, Source, type SourceValue } from './source.js';
+
+/** A pair schema: `id` and `source` (required for every type: without it a rule matches all traffic). */
+export function pairSchema<P extends TProperties>(
+  title: string,
+  description: string,
+  properties: P,
+): TObject<{ id: typeof PairId; source: typeof Source } & P> {
+  return Type.Object(
+    { id: PairId, source: Source, ...properties },
+    { title, description, additionalProperties: false },
+  );
+}
+
+type Rewrite = (pair: Record<string, unknown>) => Record<string, unknown>;
+
+/**
+ * The normaliser of a type: its own rewrites, then the source's. Works on copies (spread and rest
+ * define own properties, so a "__proto__" key stays a plain key) and leaves non-objects to the schema.
+ */
+export function pairNormaliser(rewrite: Rewrite = (pair) => pair): (pair: unknown) => unknown {
+  return (pair) => {
+    if (!isRecord(pair)) return pair;
+    const rewritten = rewrite({ ...pair });
+    if (!Object.hasOwn(rewritten, 'source')) return rewritten;
+    return { ...rewritten, source: normaliseSource(rewritten.source) };
+  };
+}
+
+/**
+ * Lifts the fields of a nested object (Requestly's `response: {...}`) onto the pair. When a field is on
+ * both levels with different values, nothing is lifted: guessing which one the caller meant would lose
+ * the other silently, so the nested object stays and is reported as an unknown field.
+ */
+export function liftNested(pair: Record<string, unknown>, name: string): Record<string, unknown> {
+  const nested = pair[name];
+  if (!isRecord(nested) || !Object.hasOwn(pair, name)) return pair;
+  const { [name]: _lifted, ...rest } = pair;
+  const clash = Object.keys(nested).some((key) => Object.hasOwn(rest, key) && rest[key] !== nested[key]);
+  return clash ? pair : { ...rest, ...nested };
+}
+
+/** The check every type runs: the source's. Types with rules of their own add theirs to it. */
+export function checkPairSource(pair: Record<string, unknown>): ErrorDetail[] {
+  return checkSource(pair.source as SourceValue);
+}

@@ -1,0 +1,143 @@
+// Source and Filter, the matching condition every pair carries: schemas, input variants, regex check, pair id.
+import { type Static, Type } from '@sinclair/typebox';
+import type { ErrorDetail } from '../../../errors.js';
+import { isRecord, oneOf, patternString } from './schema-helpers.js';
+
+export const PairId = Type.Optional(
+  patternString('pairId', {
+    description: 'Pair id: 1 to 32 letters or digits. Kept when sent, generated (5 characters) when not.',
+    examples: ['a1b2c'],
+  }),
+);
+
+const SOURCE_KEYS = ['Url', 'host', 'path'] as const;
+// A Map, not an object literal: a key such as "__proto__" must not find Object.prototype.
+const KEY_BY_LOWER_CASE = new Map(SOURCE_KEYS.map((key) => [key.toLowerCase(), key]));
+
+const Operator = oneOf(['Equals', 'Contains', 'Matches', 'Wildcard_Matches'], {
+  description: 'How `value` is compared. With `Matches`, `value` is a regular expression.',
+  examples: ['Contains'],
+});
+
+const MatchValue = Type.String({
+  maxLength: 8192,
+  description:
+    'What to compare with; empty allowed. With `Matches`: `/pattern/flags` (flags from gimsuy) or bare.',
+  examples: ['example.com', '/^https?:\\/\\/api\\./i'],
+});
+
+const UrlFilter = Type.Object(
+  { operator: Operator, value: MatchValue },
+  { additionalProperties: false, description: 'Condition on the URL of the page that sent the request.' },
+);
+
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'CONNECT'] as const;
+const RESOURCE_TYPES = [
+  'xmlhttprequest',
+  'script',
+  'stylesheet',
+  'image',
+  'media',
+  'font',
+  'websocket',
+  'main_frame',
+  'sub_frame',
+] as const;
+
+export const Filter = Type.Object(
+  {
+    requestMethod: Type.Optional(
+      Type.Array(oneOf(METHODS), { description: 'HTTP methods to match.', examples: [['GET', 'POST']] }),
+    ),
+    resourceType: Type.Optional(
+      Type.Array(oneOf(RESOURCE_TYPES), {
+        description: 'Kinds of request to match.',
+        examples: [['xmlhttprequest', 'script']],
+      }),
+    ),
+    URL: Type.Optional(UrlFilter),
+    pageDomains: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 253 }), {
+        description: 'Host names of the pages whose requests match.',
+        examples: [['example.com']],
+      }),
+    ),
+    requestPayload: Type.Optional(
+      Type.Object(
+        {
+          key: Type.String({ description: 'Field of the request body.', examples: ['operationName'] }),
+          value: Type.String({ description: 'Value that field must have.', examples: ['GetUser'] }),
+          operator: Type.Optional(oneOf(['Equals', 'Contains'])),
+        },
+        { additionalProperties: false, description: 'Condition on the request body (e.g. GraphQL).' },
+      ),
+    ),
+  },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    description: 'Narrows which requests the source matches.',
+  },
+);
+
+export const Source = Type.Object(
+  {
+    key: oneOf(SOURCE_KEYS, {
+      description: 'Which part of the request URL is compared.',
+      examples: ['host'],
+    }),
+    operator: Operator,
+    value: MatchValue,
+    filters: Type.Optional(Type.Array(Filter, { description: 'Further conditions on the request.' })),
+  },
+  { additionalProperties: false, description: 'Which requests the pair applies to.' },
+);
+
+export type SourceValue = Static<typeof Source>;
+
+/** Decision 7: key in any letter case; filters as one object, null or with empty objects; `pageUrl`. */
+export function normaliseSource(source: unknown): unknown {
+  if (!isRecord(source)) return source;
+  const { filters, ...normalised } = source;
+  if (typeof normalised.key === 'string') {
+    normalised.key = KEY_BY_LOWER_CASE.get(normalised.key.toLowerCase()) ?? normalised.key;
+  }
+  if (!Object.hasOwn(source, 'filters')) return normalised;
+  const list = filters === null ? [] : isRecord(filters) ? [filters] : filters;
+  if (!Array.isArray(list)) return { ...normalised, filters };
+  const kept = list
+    .map(renamePageUrl)
+    .filter((filter) => !isRecord(filter) || Object.keys(filter).length > 0);
+  return kept.length > 0 ? { ...normalised, filters: kept } : normalised;
+}
+
+function renamePageUrl(filter: unknown): unknown {
+  if (!isRecord(filter) || !Object.hasOwn(filter, 'pageUrl') || Object.hasOwn(filter, 'URL')) return filter;
+  const { pageUrl, ...rest } = filter;
+  return { ...rest, URL: pageUrl };
+}
+
+/** A `Matches` value must compile, here rather than at run time, where a bad rule would fail silently. */
+export function checkSource(source: SourceValue): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  const checkPattern = (operator: string, value: string, at: string) => {
+    const problem = operator === 'Matches' ? regexProblem(value) : undefined;
+    if (problem) details.push({ path: at, message: `regular expression does not compile: ${problem}` });
+  };
+  checkPattern(source.operator, source.value, '/source/value');
+  source.filters?.forEach((filter, index) => {
+    if (filter.URL) checkPattern(filter.URL.operator, filter.URL.value, `/source/filters/${index}/URL/value`);
+  });
+  return details;
+}
+
+/** `/pattern/flags` when it has that form with flags from gimsuy, else the whole value is the pattern. */
+function regexProblem(value: string): string | undefined {
+  const literal = /^\/([\s\S]+)\/([gimsuy]*)$/.exec(value);
+  try {
+    new RegExp(literal ? (literal[1] as string) : value, literal ? literal[2] : '');
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
