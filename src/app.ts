@@ -17,6 +17,7 @@ import { healthPlugin } from './plugins/health.js';
 import { jsonBodyPlugin } from './plugins/json-body.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { openapiPlugin } from './plugins/openapi.js';
+import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { requestIdFor, requestIdPlugin } from './plugins/request-id.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
@@ -67,6 +68,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await app.register(
     async (api) => {
       apiKeyAuthPlugin(api, keysService);
+      await rateLimitPlugin(api, config);
       registerGroupsRoutes(api, groupsService);
       registerRulesRoutes(api, rulesService);
     },

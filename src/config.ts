@@ -5,7 +5,10 @@ export interface Config {
   host: string;
   databaseUrl: string;
   logLevel: string;
+  /** Requests per minute per API key (or per client address without a valid key); 0 turns limiting off. */
   rateLimitPerMinute: number;
+  /** When set, rate-limit counters live in Redis and are shared by every instance. */
+  redisUrl: string | undefined;
   maxBodyBytes: number;
   maxDelayMs: number;
   /** Database connections in the PostgreSQL pool. */
@@ -42,6 +45,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     logLevel,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200, 0, 1_000_000_000),
+    redisUrl: env.REDIS_URL || undefined,
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 1_073_741_824),
     maxDelayMs: integer(env, 'MAX_DELAY_MS', 60_000, 0, 86_400_000),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),

@@ -1,6 +1,6 @@
 // The x-api-key check in front of every /v1 resource route: 401 without a valid key.
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../errors.js';
+import { AppError, type ErrorCode } from '../errors.js';
 import type { KeysService } from '../modules/keys/keys-service.js';
 import type { Principal } from '../modules/keys/keys-store.js';
 
@@ -8,6 +8,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Who the request's key speaks for; set on every authenticated route. */
     principal: Principal;
+    /** Why the key was refused, when it was. */
+    authError: ErrorCode | null;
   }
 }
 
@@ -16,12 +18,24 @@ const KEY_FORM = /^rk_[A-Za-z0-9_-]{20,128}$/;
 
 export function apiKeyAuthPlugin(app: FastifyInstance, keys: KeysService): void {
   app.decorateRequest('principal', null as unknown as Principal);
+  app.decorateRequest('authError', null);
+
+  // The key is resolved first and refused later, so that the rate limiter (which runs in between)
+  // can count requests by key, and requests without a valid key by client address.
   app.addHook('onRequest', async (request) => {
     const key = request.headers['x-api-key'];
-    if (key === undefined || key === '') throw new AppError('API_KEY_REQUIRED');
-    if (typeof key !== 'string' || !KEY_FORM.test(key)) throw new AppError('API_KEY_INVALID');
-    const principal = await keys.authenticate(key);
-    if (!principal) throw new AppError('API_KEY_INVALID');
-    request.principal = principal;
+    if (key === undefined || key === '') {
+      request.authError = 'API_KEY_REQUIRED';
+      return;
+    }
+    const principal =
+      typeof key === 'string' && KEY_FORM.test(key) ? await keys.authenticate(key) : undefined;
+    if (principal) request.principal = principal;
+    else request.authError = 'API_KEY_INVALID';
+  });
+
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    if (request.authError) throw new AppError(request.authError);
+    return payload;
   });
 }

@@ -36,7 +36,10 @@ export interface TestApp {
 async function createDatabase(kind: DialectName): Promise<{ url: string; drop(): Promise<void> }> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'rulekeeper-test-'));
-    return { url: `sqlite:${join(dir, 'test.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      url: `sqlite:${join(dir, 'test.db')}`,
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   if (!TEST_POSTGRES_URL) throw new Error('TEST_POSTGRES_URL is not set');
   const name = `rulekeeper_test_${randomBytes(6).toString('hex')}`;
@@ -61,7 +64,8 @@ export async function buildTestApp(
   options: { db?: DialectName; env?: Record<string, string>; logger?: unknown } = {},
 ): Promise<TestApp & { config: Config }> {
   const created = await createDatabase(options.db ?? 'sqlite');
-  const config = loadConfig({ LOG_LEVEL: 'silent', ...options.env, DATABASE_URL: created.url });
+  // Rate limiting is off unless a test turns it on: suites send more than a minute's worth per key.
+  const config = loadConfig({ RATE_LIMIT_PER_MINUTE: '0', ...options.env, DATABASE_URL: created.url });
   const database = openDatabase(config);
   await migrate(database.db);
   const keysService = createKeysService({ db: database.db, keysStore: createKeysStore(database.db) });
@@ -87,7 +91,11 @@ export async function buildTestApp(
         ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
       });
       const text = response.body;
-      return { status: response.statusCode, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+      return {
+        status: response.statusCode,
+        body: text ? JSON.parse(text) : undefined,
+        headers: response.headers,
+      };
     },
     async close() {
       await app.close();
