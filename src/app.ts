@@ -6,6 +6,8 @@ import type { Database } from './db/database.js';
 import { registerGroupsRoutes } from './modules/groups/groups-routes.js';
 import { createGroupsService } from './modules/groups/groups-service.js';
 import { createGroupsStore } from './modules/groups/groups-store.js';
+import { createIdempotencyService } from './modules/idempotency/idempotency-service.js';
+import { createIdempotencyStore } from './modules/idempotency/idempotency-store.js';
 import { createKeysService } from './modules/keys/keys-service.js';
 import { createKeysStore } from './modules/keys/keys-store.js';
 import { registerRulesRoutes } from './modules/rules/rules-routes.js';
@@ -51,11 +53,13 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
 
   const keysService = createKeysService({ db, keysStore: createKeysStore(db) });
   const groupsStore = createGroupsStore(db, dialect);
-  const groupsService = createGroupsService({ db, groupsStore });
+  const idempotency = createIdempotencyService({ db, store: createIdempotencyStore() });
+  const groupsService = createGroupsService({ db, groupsStore, idempotency });
   const rulesService = createRulesService({
     db,
     rulesStore: createRulesStore(db, dialect),
     groupsStore,
+    idempotency,
     config,
   });
 

@@ -7,6 +7,7 @@ import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect, sql }
 import pg from 'pg';
 import type { Config } from '../config.js';
 import * as initial from './migrations/0001-initial.js';
+import * as idempotency from './migrations/0002-idempotency.js';
 import type { Db, Tables } from './tables.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -20,6 +21,7 @@ export interface Database {
 /** Every migration, in order. Listed in code so that the compiled service needs no migration folder. */
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-idempotency': idempotency,
 };
 
 // PostgreSQL returns BIGINT as a string to protect precision; our timestamps fit a JS number.

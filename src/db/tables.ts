@@ -56,12 +56,23 @@ export interface RulesTable {
   modification_date: number;
 }
 
+export interface IdempotencyKeysTable {
+  workspace_id: string;
+  key: string;
+  /** SHA-256 of the request (route and body): the same key with another request is refused. */
+  request_hash: string;
+  /** The first response's data, as JSON text; null until the creating transaction writes it. */
+  response: string | null;
+  created_at: number;
+}
+
 export interface Tables {
   workspaces: WorkspacesTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
   groups: GroupsTable;
   rules: RulesTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type Db = Kysely<Tables>;

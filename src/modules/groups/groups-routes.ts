@@ -1,5 +1,6 @@
 // HTTP routes of /v1/groups: thin handlers over the groups service.
 import type { FastifyInstance } from 'fastify';
+import { created, header, one } from '../shared/replies.js';
 import { Deleted, errorResponses, page, single } from '../shared/schemas.js';
 import { Group, GroupListItem, GroupListQuery, GroupParams, GroupWrite } from './groups-schemas.js';
 import type { GroupsService } from './groups-service.js';
@@ -35,7 +36,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
         response: { 200: single(Group), ...errorResponses(400, 401, 403, 404, 429, 503) },
       },
     },
-    async (request) => ({ success: true, data: await groups.get(request.principal, request.params.id) }),
+    async (request, reply) => one(reply, await groups.get(request.principal, request.params.id)),
   );
 
   app.post(
@@ -49,11 +50,12 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
         response: { 201: single(Group), ...errorResponses(400, 401, 413, 415, 429, 503) },
       },
     },
-    async (request, reply) => {
-      const data = await groups.create(request.principal, request.body);
-      reply.code(201).header('location', `/v1/groups/${data.id}`);
-      return { success: true, data };
-    },
+    async (request, reply) =>
+      created(
+        reply,
+        '/v1/groups',
+        await groups.create(request.principal, request.body, header(request, 'idempotency-key')),
+      ),
   );
 
   app.put<WithId>(
@@ -68,10 +70,11 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
         response: { 200: single(Group), ...errorResponses(400, 401, 403, 404, 413, 415, 429, 503) },
       },
     },
-    async (request) => ({
-      success: true,
-      data: await groups.update(request.principal, request.params.id, request.body),
-    }),
+    async (request, reply) =>
+      one(
+        reply,
+        await groups.update(request.principal, request.params.id, request.body, header(request, 'if-match')),
+      ),
   );
 
   app.delete<WithId>(
@@ -87,7 +90,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
     },
     async (request) => ({
       success: true,
-      message: await groups.remove(request.principal, request.params.id),
+      message: await groups.remove(request.principal, request.params.id, header(request, 'if-match')),
     }),
   );
 }

@@ -2,8 +2,10 @@
 import type { Db, GroupRow } from '../../db/tables.js';
 import { AppError, type ErrorDetail } from '../../errors.js';
 import { nextTimestamp, withFreshId } from '../../ids.js';
+import type { Created, IdempotencyService } from '../idempotency/idempotency-service.js';
 import type { Principal } from '../keys/keys-store.js';
 import { accessible } from '../shared/access.js';
+import { checkIfMatch } from '../shared/etag.js';
 import { type Paged, pageOf, readListQuery } from '../shared/list.js';
 import { deferred, readPayload } from '../shared/payload.js';
 import {
@@ -57,7 +59,15 @@ function checkGroupId(id: string): void {
   }
 }
 
-export function createGroupsService({ db, groupsStore }: { db: Db; groupsStore: GroupsStore }) {
+export function createGroupsService({
+  db,
+  groupsStore,
+  idempotency,
+}: {
+  db: Db;
+  groupsStore: GroupsStore;
+  idempotency: IdempotencyService;
+}) {
   async function findAccessible(trx: Db, principal: Principal, id: string, lock = false): Promise<GroupRow> {
     checkGroupId(id);
     return accessible(await groupsStore.find(trx, id, lock), principal, 'GROUP_NOT_FOUND');
@@ -86,28 +96,31 @@ export function createGroupsService({ db, groupsStore }: { db: Db; groupsStore: 
       return pageOf(items, total, offset);
     },
 
-    async create(principal: Principal, body: unknown): Promise<Group> {
+    async create(principal: Principal, body: unknown, idempotencyKey?: string): Promise<Created<Group>> {
       const input = readGroupWrite(body, true);
-      const now = Date.now();
-      const row: GroupRow = {
-        id: '',
-        workspace_id: principal.workspaceId,
-        name: input.name ?? '',
-        status: input.status ?? 'Active',
-        is_favourite: input.isFavourite ? 1 : 0,
-        created_by: principal.userId,
-        last_modified_by: principal.userId,
-        creation_date: now,
-        modification_date: now,
-      };
-      row.id = await withFreshId('Group', (id) => groupsStore.insert({ ...row, id }));
-      return toGroup(row, principal);
+      return idempotency.create(principal, idempotencyKey, ['POST /v1/groups', body], async (trx) => {
+        const now = Date.now();
+        const row: GroupRow = {
+          id: '',
+          workspace_id: principal.workspaceId,
+          name: input.name ?? '',
+          status: input.status ?? 'Active',
+          is_favourite: input.isFavourite ? 1 : 0,
+          created_by: principal.userId,
+          last_modified_by: principal.userId,
+          creation_date: now,
+          modification_date: now,
+        };
+        row.id = await withFreshId('Group', (id) => groupsStore.insert(trx, { ...row, id }));
+        return toGroup(row, principal);
+      });
     },
 
-    async update(principal: Principal, id: string, body: unknown): Promise<Group> {
+    async update(principal: Principal, id: string, body: unknown, ifMatch?: string): Promise<Group> {
       const input = deferred(() => readGroupWrite(body, false));
       return db.transaction().execute(async (trx) => {
         const row = await findAccessible(trx, principal, id, true);
+        checkIfMatch(ifMatch, { modificationDate: row.modification_date });
         const change = input();
         const updated: GroupRow = {
           ...row,
@@ -122,9 +135,10 @@ export function createGroupsService({ db, groupsStore }: { db: Db; groupsStore: 
       });
     },
 
-    async remove(principal: Principal, id: string): Promise<string> {
+    async remove(principal: Principal, id: string, ifMatch?: string): Promise<string> {
       return db.transaction().execute(async (trx) => {
-        await findAccessible(trx, principal, id, true);
+        const row = await findAccessible(trx, principal, id, true);
+        checkIfMatch(ifMatch, { modificationDate: row.modification_date });
         const ungrouped = await groupsStore.deleteAndUngroup(trx, id, principal.userId, Date.now());
         return `Group deleted successfully; ${ungrouped} rule${ungrouped === 1 ? '' : 's'} ungrouped`;
       });

@@ -3,7 +3,6 @@ import { sql } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import type { Db, GroupRow } from '../../db/tables.js';
 
-export type NewGroupRow = GroupRow;
 export type GroupChanges = Pick<
   GroupRow,
   'name' | 'status' | 'is_favourite' | 'last_modified_by' | 'modification_date'
@@ -12,8 +11,8 @@ export type GroupChanges = Pick<
 export function createGroupsStore(db: Db, dialect: DialectName) {
   return {
     /** Inserts the group; false when its id is taken (the caller retries with another). */
-    async insert(row: NewGroupRow): Promise<boolean> {
-      const result = await db
+    async insert(trx: Db, row: GroupRow): Promise<boolean> {
+      const result = await trx
         .insertInto('groups')
         .values(row)
         .onConflict((oc) => oc.column('id').doNothing())

@@ -1,5 +1,6 @@
 // HTTP routes of /v1/rules: thin handlers over the rules service.
 import type { FastifyInstance } from 'fastify';
+import { created, header, one } from '../shared/replies.js';
 import { Deleted, errorResponses, page, single } from '../shared/schemas.js';
 import { Rule, RuleCreate, RuleListQuery, RuleParams, RuleUpdate } from './rules-schemas.js';
 import type { RulesService } from './rules-service.js';
@@ -35,7 +36,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
         response: { 200: single(Rule), ...errorResponses(401, 403, 404, 429, 503) },
       },
     },
-    async (request) => ({ success: true, data: await rules.get(request.principal, request.params.ruleId) }),
+    async (request, reply) => one(reply, await rules.get(request.principal, request.params.ruleId)),
   );
 
   app.post(
@@ -49,11 +50,12 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
         response: { 201: single(Rule), ...errorResponses(400, 401, 403, 404, 413, 415, 429, 503) },
       },
     },
-    async (request, reply) => {
-      const data = await rules.create(request.principal, request.body);
-      reply.code(201).header('location', `/v1/rules/${data.id}`);
-      return { success: true, data };
-    },
+    async (request, reply) =>
+      created(
+        reply,
+        '/v1/rules',
+        await rules.create(request.principal, request.body, header(request, 'idempotency-key')),
+      ),
   );
 
   app.put<WithId>(
@@ -68,10 +70,16 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
         response: { 200: single(Rule), ...errorResponses(400, 401, 403, 404, 413, 415, 429, 503) },
       },
     },
-    async (request) => ({
-      success: true,
-      data: await rules.update(request.principal, request.params.ruleId, request.body),
-    }),
+    async (request, reply) =>
+      one(
+        reply,
+        await rules.update(
+          request.principal,
+          request.params.ruleId,
+          request.body,
+          header(request, 'if-match'),
+        ),
+      ),
   );
 
   app.delete<WithId>(
@@ -87,7 +95,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
     },
     async (request) => ({
       success: true,
-      message: await rules.remove(request.principal, request.params.ruleId),
+      message: await rules.remove(request.principal, request.params.ruleId, header(request, 'if-match')),
     }),
   );
 }

@@ -5,8 +5,10 @@ import type { Db, RuleRow } from '../../db/tables.js';
 import { AppError, type ErrorDetail } from '../../errors.js';
 import { nextTimestamp, randomSuffix, withFreshId } from '../../ids.js';
 import type { GroupsStore } from '../groups/groups-store.js';
+import type { Created, IdempotencyService } from '../idempotency/idempotency-service.js';
 import type { Principal } from '../keys/keys-store.js';
 import { accessible } from '../shared/access.js';
+import { checkIfMatch } from '../shared/etag.js';
 import { type Paged, pageOf, readListQuery } from '../shared/list.js';
 import { deferred, isPlainObject, readPayload } from '../shared/payload.js';
 import { checkPairs, type RuleType } from './rule-types/index.js';
@@ -100,9 +102,10 @@ export function createRulesService(deps: {
   db: Db;
   rulesStore: RulesStore;
   groupsStore: GroupsStore;
+  idempotency: IdempotencyService;
   config: Pick<Config, 'maxDelayMs'>;
 }) {
-  const { db, rulesStore, groupsStore } = deps;
+  const { db, rulesStore, groupsStore, idempotency } = deps;
   const { maxDelayMs } = deps.config;
 
   /** `groupId` of a body as stored: null for "", else a group of the caller's workspace. */
@@ -151,38 +154,42 @@ export function createRulesService(deps: {
       );
     },
 
-    async create(principal: Principal, body: unknown): Promise<Rule> {
+    async create(principal: Principal, body: unknown, idempotencyKey?: string): Promise<Created<Rule>> {
       const input = readRuleWrite(body, true);
       const ruleType = input.ruleType as RuleType;
       const pairs = readPairs(ruleType, input.pairs ?? [], maxDelayMs);
-      const groupId = await resolveGroup(db, principal, input.groupId ?? '');
-      const now = Date.now();
       const name = input.name ?? '';
-      const row: RuleRow = {
-        id: '',
-        workspace_id: principal.workspaceId,
-        name,
-        name_search: name.toLowerCase(),
-        description: input.description ?? '',
-        status: input.status ?? 'Inactive',
-        rule_type: ruleType,
-        group_id: groupId,
-        pairs: JSON.stringify(pairs),
-        created_by: principal.userId,
-        last_modified_by: principal.userId,
-        creation_date: now,
-        modification_date: now,
-      };
-      row.id = await withFreshId(ruleType, (id) => rulesStore.insert({ ...row, id })).catch(groupVanished);
-      return toRule(row, principal, pairs);
+      return idempotency
+        .create(principal, idempotencyKey, ['POST /v1/rules', body], async (trx) => {
+          const now = Date.now();
+          const row: RuleRow = {
+            id: '',
+            workspace_id: principal.workspaceId,
+            name,
+            name_search: name.toLowerCase(),
+            description: input.description ?? '',
+            status: input.status ?? 'Inactive',
+            rule_type: ruleType,
+            group_id: await resolveGroup(trx, principal, input.groupId ?? ''),
+            pairs: JSON.stringify(pairs),
+            created_by: principal.userId,
+            last_modified_by: principal.userId,
+            creation_date: now,
+            modification_date: now,
+          };
+          row.id = await withFreshId(ruleType, (id) => rulesStore.insert(trx, { ...row, id }));
+          return toRule(row, principal, pairs);
+        })
+        .catch(groupVanished);
     },
 
-    async update(principal: Principal, id: string, body: unknown): Promise<Rule> {
+    async update(principal: Principal, id: string, body: unknown, ifMatch?: string): Promise<Rule> {
       const input = deferred(() => readRuleWrite(body, false));
       return db
         .transaction()
         .execute(async (trx) => {
           const row = await findAccessible(trx, principal, id, true);
+          checkIfMatch(ifMatch, { modificationDate: row.modification_date });
           if (isPlainObject(body) && body.ruleType !== undefined && body.ruleType !== row.rule_type) {
             throw new AppError('RULE_TYPE_UPDATE_NOT_ALLOWED', [
               { path: '/ruleType', message: `is "${row.rule_type}" and cannot change` },
@@ -212,9 +219,10 @@ export function createRulesService(deps: {
         .catch(groupVanished);
     },
 
-    async remove(principal: Principal, id: string): Promise<string> {
+    async remove(principal: Principal, id: string, ifMatch?: string): Promise<string> {
       await db.transaction().execute(async (trx) => {
-        await findAccessible(trx, principal, id, true);
+        const row = await findAccessible(trx, principal, id, true);
+        checkIfMatch(ifMatch, { modificationDate: row.modification_date });
         await rulesStore.delete(trx, id);
       });
       return 'Rule deleted successfully';

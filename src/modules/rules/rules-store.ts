@@ -34,8 +34,8 @@ export function createRulesStore(db: Db, dialect: DialectName) {
 
   return {
     /** Inserts the rule; false when its id is taken (the caller retries with another). */
-    async insert(row: RuleRow): Promise<boolean> {
-      const result = await db
+    async insert(trx: Db, row: RuleRow): Promise<boolean> {
+      const result = await trx
         .insertInto('rules')
         .values(row)
         .onConflict((oc) => oc.column('id').doNothing())

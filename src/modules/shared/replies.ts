@@ -1,0 +1,26 @@
+// Success envelopes of single objects, with the headers that go with them (ETag, Location).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Created } from '../idempotency/idempotency-service.js';
+import { etagOf } from './etag.js';
+
+export function one<T extends { modificationDate: number }>(reply: FastifyReply, data: T) {
+  reply.header('etag', etagOf(data));
+  return { success: true as const, data };
+}
+
+/** 201 with the new object's path; a replay of an idempotent POST says so in a header. */
+export function created<T extends { id: string; modificationDate: number }>(
+  reply: FastifyReply,
+  collectionPath: string,
+  result: Created<T>,
+) {
+  reply.code(201).header('location', `${collectionPath}/${result.data.id}`);
+  if (result.replayed) reply.header('idempotent-replayed', 'true');
+  return one(reply, result.data);
+}
+
+/** A request header as one string (repeated headers joined, as HTTP allows for lists). */
+export function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
