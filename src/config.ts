@@ -15,6 +15,8 @@ export interface Config {
   dbPoolSize: number;
   /** PostgreSQL statement timeout; also how long a request may wait for the database. */
   dbStatementTimeoutMs: number;
+  /** How long to wait for a new PostgreSQL connection before answering 503. */
+  dbConnectTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -50,5 +52,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxDelayMs: integer(env, 'MAX_DELAY_MS', 60_000, 0, 86_400_000),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
     dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 5000, 1, 3_600_000),
+    dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 2000, 1, 600_000),
   };
 }

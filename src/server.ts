@@ -9,7 +9,7 @@ import { createKeysStore } from './modules/keys/keys-store.js';
 
 export async function serve(config: Config): Promise<void> {
   const database = openDatabase(config);
-  await migrate(database.db);
+  await migrate(database);
   const firstKey = await createKeysService({
     db: database.db,
     keysStore: createKeysStore(database.db),

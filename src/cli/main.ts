@@ -10,7 +10,7 @@ import { serve } from '../server.js';
 async function withKeys(work: (keys: KeysService) => Promise<void>): Promise<void> {
   const database = openDatabase(loadConfig());
   try {
-    await migrate(database.db);
+    await migrate(database);
     await work(createKeysService({ db: database.db, keysStore: createKeysStore(database.db) }));
   } finally {
     await database.close();

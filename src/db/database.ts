@@ -28,7 +28,7 @@ const migrations: Record<string, Migration> = {
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dbPoolSize' | 'dbStatementTimeoutMs'>,
+  config: Pick<Config, 'databaseUrl' | 'dbPoolSize' | 'dbStatementTimeoutMs' | 'dbConnectTimeoutMs'>,
 ): Database {
   const url = config.databaseUrl;
   if (url.startsWith('sqlite:')) {
@@ -48,7 +48,8 @@ export function openDatabase(
     connectionString: url,
     max: config.dbPoolSize,
     statement_timeout: config.dbStatementTimeoutMs,
-    connectionTimeoutMillis: config.dbStatementTimeoutMs,
+    // While the server is unreachable, requests fail fast with 503 instead of queueing for long.
+    connectionTimeoutMillis: config.dbConnectTimeoutMs,
   });
   // An idle client losing its server must not crash the process; the next query reports the outage.
   pool.on('error', () => {});
@@ -56,14 +57,32 @@ export function openDatabase(
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 
-/** Brings the schema up to date; safe when several instances start at once (Kysely locks the migration). */
-export async function migrate(db: Db): Promise<void> {
+async function migrateToLatest(db: Db): Promise<void> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
   }
+}
+
+/** Any constant shared by every instance: the session lock that lets one migrate at a time. */
+const MIGRATION_LOCK = 7_304_211;
+
+/**
+ * Brings the schema up to date. On PostgreSQL, instances starting together take turns behind an
+ * advisory lock, so that the second finds the work done instead of racing the first.
+ */
+export async function migrate({ db, dialect }: Database): Promise<void> {
+  if (dialect === 'sqlite') return migrateToLatest(db);
+  await db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(connection);
+    try {
+      await migrateToLatest(connection);
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(connection);
+    }
+  });
 }
 
 /** True when the database answers a trivial query. */

@@ -67,7 +67,7 @@ export async function buildTestApp(
   // Rate limiting is off unless a test turns it on: suites send more than a minute's worth per key.
   const config = loadConfig({ RATE_LIMIT_PER_MINUTE: '0', ...options.env, DATABASE_URL: created.url });
   const database = openDatabase(config);
-  await migrate(database.db);
+  await migrate(database);
   const keysService = createKeysService({ db: database.db, keysStore: createKeysStore(database.db) });
   const owner = await keysService.issue('acme', 'alice');
   const teammate = await keysService.issue('acme', 'bob');
