@@ -1,5 +1,6 @@
 // buildApp: the Fastify application with every plugin and module, wired explicitly in one place.
 import { createRequire } from 'node:module';
+import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
@@ -64,6 +65,9 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   });
 
   errorHandlerPlugin(app);
+  // Security headers on every response (nosniff, frame and referrer policies, CSP); /docs sets its own CSP.
+  // The service is often reached over plain HTTP on a laptop or LAN: no upgrade of subresources to HTTPS.
+  await app.register(helmet, { contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } });
   requestIdPlugin(app);
   jsonBodyPlugin(app);
   metricsPlugin(app);

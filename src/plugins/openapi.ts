@@ -20,6 +20,11 @@ export async function openapiPlugin(app: FastifyInstance, version: string): Prom
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP:
+      "default-src 'self'; base-uri 'self'; img-src 'self' data:; object-src 'none'; script-src 'self'; " +
+      "script-src-attr 'none'; style-src 'self' https:; font-src 'self' https: data:; frame-ancestors 'self'",
+  });
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
