@@ -51,8 +51,11 @@ export function openDatabase(
     // While the server is unreachable, requests fail fast with 503 instead of queueing for long.
     connectionTimeoutMillis: config.dbConnectTimeoutMs,
   });
-  // An idle client losing its server must not crash the process; the next query reports the outage.
+  // A connection losing its server must not crash the process, whether idle in the pool or checked
+  // out between queries: the query in flight, or the next one, reports the outage (503), and the pool
+  // drops the dead connection when it comes back.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }

@@ -33,7 +33,8 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-async function createDatabase(kind: DialectName): Promise<{ url: string; drop(): Promise<void> }> {
+/** A new empty database of that kind for one test run, and how to drop it. */
+export async function createTestDatabase(kind: DialectName): Promise<{ url: string; drop(): Promise<void> }> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'rulekeeper-test-'));
     return {
@@ -61,11 +62,18 @@ async function createDatabase(kind: DialectName): Promise<{ url: string; drop():
 }
 
 export async function buildTestApp(
-  options: { db?: DialectName; env?: Record<string, string>; logger?: unknown } = {},
+  options: {
+    db?: DialectName;
+    env?: Record<string, string>;
+    logger?: unknown;
+    /** Reach the new database through this URL instead (e.g. through a proxy); maps the created URL. */
+    reach?: (url: string) => string;
+  } = {},
 ): Promise<TestApp & { config: Config }> {
-  const created = await createDatabase(options.db ?? 'sqlite');
+  const created = await createTestDatabase(options.db ?? 'sqlite');
+  const url = options.reach ? options.reach(created.url) : created.url;
   // Rate limiting is off unless a test turns it on: suites send more than a minute's worth per key.
-  const config = loadConfig({ RATE_LIMIT_PER_MINUTE: '0', ...options.env, DATABASE_URL: created.url });
+  const config = loadConfig({ RATE_LIMIT_PER_MINUTE: '0', ...options.env, DATABASE_URL: url });
   const database = openDatabase(config);
   await migrate(database);
   const keysService = createKeysService({ db: database.db, keysStore: createKeysStore(database.db) });
