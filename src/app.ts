@@ -15,7 +15,7 @@ import { registerRulesRoutes } from './modules/rules/rules-routes.js';
 import { createRulesService } from './modules/rules/rules-service.js';
 import { createRulesStore } from './modules/rules/rules-store.js';
 import { apiKeyAuthPlugin } from './plugins/api-key-auth.js';
-import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler.js';
 import { healthPlugin } from './plugins/health.js';
 import { jsonBodyPlugin } from './plugins/json-body.js';
 import { metricsPlugin } from './plugins/metrics.js';
@@ -34,12 +34,15 @@ export interface AppOptions {
 
 export async function buildApp({ config, database, logger }: AppOptions): Promise<FastifyInstance> {
   const { db, dialect } = database;
+  const keysService = createKeysService({ db, keysStore: createKeysStore(db) });
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     bodyLimit: config.maxBodyBytes,
     genReqId: requestIdFor,
     requestIdHeader: false,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
+    // Ids of any length reach the services, which answer them as the contract says (404 / 400).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 65_536 },
+    frameworkErrors: frameworkErrorHandler(keysService),
     // Slow or stalled clients must not hold connections forever.
     requestTimeout: 30_000,
     connectionTimeout: 60_000,
@@ -52,7 +55,6 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   app.setValidatorCompiler(() => () => true);
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  const keysService = createKeysService({ db, keysStore: createKeysStore(db) });
   const groupsStore = createGroupsStore(db, dialect);
   const idempotency = createIdempotencyService({ db, store: createIdempotencyStore() });
   const groupsService = createGroupsService({ db, groupsStore, idempotency });

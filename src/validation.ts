@@ -8,71 +8,95 @@ export function compile<T extends TSchema>(schema: T): TypeCheck<T> {
   return TypeCompiler.Compile(schema);
 }
 
-function literals(schema: TSchema): string[] | undefined {
-  const options = (schema.anyOf ?? schema.oneOf) as TSchema[] | undefined;
-  if (!options?.every((option) => 'const' in option)) return undefined;
-  return options.map((option) => String(option.const));
+/**
+ * Every schema error of `value`, at most one per location: TypeBox reports a missing field both as
+ * missing and as of the wrong type, and a caller needs to hear it once. `prefix` is the pointer of
+ * `value` in the request (e.g. `/pairs/3`).
+ */
+export function schemaErrors(check: TypeCheck<TSchema>, value: unknown, prefix = ''): ErrorDetail[] {
+  return check.Check(value) ? [] : describeErrors(check.Errors(value), prefix);
 }
 
-function describe(error: ValueError): string {
-  const s = error.schema;
-  switch (error.type) {
+/** More problems than this in one body are not worth computing or reading; the first ones are shown. */
+export const MAX_DETAILS = 100;
+
+export function describeErrors(errors: Iterable<ValueError>, prefix = ''): ErrorDetail[] {
+  const seen = new Set<string>();
+  const details: ErrorDetail[] = [];
+  for (const error of errors) {
+    if (details.length >= MAX_DETAILS) break;
+    if (seen.has(error.path)) continue;
+    seen.add(error.path);
+    details.push({ path: prefix + error.path, message: messageFor(error) });
+  }
+  return details;
+}
+
+function messageFor({ type, schema, path, message }: ValueError): string {
+  switch (type) {
     case ValueErrorType.ObjectRequiredProperty:
       return 'required field missing';
     case ValueErrorType.ObjectAdditionalProperties:
-      return `unknown field "${error.path.split('/').pop()?.replace(/~1/g, '/').replace(/~0/g, '~')}"`;
-    case ValueErrorType.Union: {
-      const allowed = literals(s);
-      return allowed ? `must be one of ${allowed.join(', ')}` : 'does not match any allowed shape';
-    }
+      return `unknown field ${quote(lastToken(path))}`;
+    case ValueErrorType.ObjectMinProperties:
+      return 'must have at least one field';
+    case ValueErrorType.Union:
+      return unionMessage(schema);
     case ValueErrorType.Literal:
-      return `must be ${JSON.stringify(s.const)}`;
+      return `must be ${quote(String(schema.const))}`;
     case ValueErrorType.String:
       return 'must be a string';
     case ValueErrorType.StringMinLength:
-      return s.minLength === 1 ? 'must not be empty' : `must be at least ${s.minLength} characters`;
+      return schema.minLength === 1
+        ? 'must not be empty'
+        : `must be at least ${schema.minLength} characters long`;
     case ValueErrorType.StringMaxLength:
-      return `must be at most ${s.maxLength} characters`;
+      return `must be at most ${schema.maxLength} characters long`;
     case ValueErrorType.StringPattern:
-      return s.description ? `must be ${s.description}` : `must match ${s.pattern}`;
-    case ValueErrorType.Boolean:
-      return 'must be true or false';
-    case ValueErrorType.Number:
-      return 'must be a number';
+      // A raw regular expression is no help to a human: schemas with a pattern say what it means.
+      return typeof schema.errorMessage === 'string'
+        ? schema.errorMessage
+        : `must match the pattern ${schema.pattern}`;
     case ValueErrorType.Integer:
       return 'must be an integer';
+    case ValueErrorType.Number:
+      return 'must be a number';
+    case ValueErrorType.IntegerMinimum:
     case ValueErrorType.NumberMinimum:
-      return `must be at least ${s.minimum}`;
+      return `must be at least ${schema.minimum}`;
+    case ValueErrorType.IntegerMaximum:
     case ValueErrorType.NumberMaximum:
-      return `must be at most ${s.maximum}`;
+      return `must be at most ${schema.maximum}`;
+    case ValueErrorType.Boolean:
+      return 'must be true or false';
+    case ValueErrorType.Object:
+      return 'must be an object';
     case ValueErrorType.Array:
       return 'must be an array';
     case ValueErrorType.ArrayMinItems:
-      return `must have at least ${s.minItems} item${s.minItems === 1 ? '' : 's'}`;
+      return `must have at least ${schema.minItems} ${schema.minItems === 1 ? 'item' : 'items'}`;
     case ValueErrorType.ArrayMaxItems:
-      return `must have at most ${s.maxItems} items`;
-    case ValueErrorType.Object:
-      return 'must be an object';
-    case ValueErrorType.ObjectMinProperties:
-      return 'must not be empty';
+      return `must have at most ${schema.maxItems} items`;
     default:
-      return error.message;
+      return message; // not reachable with our schemas as they are; TypeBox's own words then
   }
 }
 
-/**
- * Every schema error of `value`, at most one per location (the first is the most telling: a wrong
- * type is reported, not also the constraints that follow from it). `prefix` is the pointer of `value`.
- */
-export function schemaErrors(check: TypeCheck<TSchema>, value: unknown, prefix = ''): ErrorDetail[] {
-  if (check.Check(value)) return [];
-  const seen = new Set<string>();
-  const details: ErrorDetail[] = [];
-  for (const error of check.Errors(value)) {
-    const path = prefix + error.path;
-    if (seen.has(path)) continue;
-    seen.add(path);
-    details.push({ path, message: describe(error) });
-  }
-  return details;
+/** Our schemas use unions only for string enums, so the message can list the allowed values. */
+function unionMessage(schema: TSchema): string {
+  const variants: TSchema[] = Array.isArray(schema.anyOf) ? schema.anyOf : [];
+  const values = variants.map((variant) => variant.const);
+  return values.every((value) => typeof value === 'string')
+    ? `must be one of ${values.join(', ')}`
+    : 'does not match any allowed form';
+}
+
+function lastToken(path: string): string {
+  const token = path.slice(path.lastIndexOf('/') + 1);
+  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** Field names come from the caller and may be huge: quote a bounded part of them. */
+function quote(text: string): string {
+  return JSON.stringify(text.length > 64 ? `${text.slice(0, 64)}…` : text);
 }

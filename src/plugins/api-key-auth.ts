@@ -16,6 +16,17 @@ declare module 'fastify' {
 /** What an issued key looks like; anything else is refused without a database look-up. */
 const KEY_FORM = /^rk_[A-Za-z0-9_-]{20,128}$/;
 
+/** Who the x-api-key header speaks for, or why it is refused. */
+export async function resolveApiKey(
+  header: string | string[] | undefined,
+  keys: KeysService,
+): Promise<{ principal: Principal } | { error: ErrorCode }> {
+  if (header === undefined || header === '') return { error: 'API_KEY_REQUIRED' };
+  const principal =
+    typeof header === 'string' && KEY_FORM.test(header) ? await keys.authenticate(header) : undefined;
+  return principal ? { principal } : { error: 'API_KEY_INVALID' };
+}
+
 export function apiKeyAuthPlugin(app: FastifyInstance, keys: KeysService): void {
   app.decorateRequest('principal', null as unknown as Principal);
   app.decorateRequest('authError', null);

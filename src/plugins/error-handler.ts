@@ -3,6 +3,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isUnavailable } from '../db/dialect.js';
 import { AppError, type ErrorCode, type ErrorDetail, errorTable } from '../errors.js';
+import type { KeysService } from '../modules/keys/keys-service.js';
+import { MAX_DETAILS } from '../validation.js';
+import { resolveApiKey } from './api-key-auth.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -18,10 +21,20 @@ export function sendError(
   details?: ErrorDetail[],
 ) {
   const { status, message } = errorTable[code];
-  return reply
-    .code(status)
-    .type('application/json; charset=utf-8')
-    .send({ success: false, message, code, ...(details ? { details } : {}), requestId: request.id });
+  return (
+    reply
+      .code(status)
+      // Set here too: errors raised before the hooks run (a malformed URL) must carry it as well.
+      .header('x-request-id', request.id)
+      .type('application/json; charset=utf-8')
+      .send({
+        success: false,
+        message,
+        code,
+        ...(details ? { details: details.slice(0, MAX_DETAILS) } : {}),
+        requestId: request.id,
+      })
+  );
 }
 
 /** Fastify's own errors (raised before our code runs), by their code. */
@@ -82,4 +95,23 @@ export function errorHandlerPlugin(app: FastifyInstance): void {
     }
     return sendError(request, reply, 'ROUTE_NOT_FOUND');
   });
+}
+
+/**
+ * Fastify's `frameworkErrors`: a URL the router cannot decode (broken percent-encoding) is answered
+ * like any other bad id: after the key check, Rule not found or Invalid Group Id, else Route not found.
+ */
+export function frameworkErrorHandler(keys: KeysService) {
+  return (_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    void resolveApiKey(request.headers['x-api-key'], keys).then(
+      (resolved) => {
+        if ('error' in resolved) return sendError(request, reply, resolved.error);
+        const path = request.url;
+        if (path.startsWith('/v1/rules/')) return sendError(request, reply, 'RULE_NOT_FOUND');
+        if (path.startsWith('/v1/groups/')) return sendError(request, reply, 'INVALID_GROUP_ID');
+        return sendError(request, reply, 'ROUTE_NOT_FOUND');
+      },
+      (error: unknown) => sendError(request, reply, isUnavailable(error) ? 'UNAVAILABLE' : 'INTERNAL'),
+    );
+  };
 }

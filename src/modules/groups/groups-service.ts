@@ -44,7 +44,7 @@ function readGroupWrite(body: unknown, creating: boolean): GroupWrite {
     throw new AppError('GROUP_NAME_REQUIRED', [{ path: '/name', message: 'a non-blank name is required' }]);
   }
   if (payload.name !== undefined && payload.name.length > MAX_NAME) {
-    const detail: ErrorDetail = { path: '/name', message: `must be at most ${MAX_NAME} characters` };
+    const detail: ErrorDetail = { path: '/name', message: `must be at most ${MAX_NAME} characters long` };
     throw new AppError('GROUP_PAYLOAD_INVALID', [detail]);
   }
   return payload;

@@ -68,7 +68,7 @@ function readRuleWrite(body: unknown, creating: boolean): RuleWrite {
     payload.name = payload.name.trim();
     if (payload.name === '') payloadError([{ path: '/name', message: 'must not be blank' }]);
     if (payload.name.length > MAX_NAME)
-      payloadError([{ path: '/name', message: `must be at most ${MAX_NAME} characters` }]);
+      payloadError([{ path: '/name', message: `must be at most ${MAX_NAME} characters long` }]);
   }
   return payload;
 }

@@ -2,10 +2,10 @@
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { ErrorDetail } from '../../../errors.js';
+import { describeErrors } from '../../../validation.js';
 import { cancel } from './cancel.js';
 import { delay } from './delay.js';
 import { headers } from './headers.js';
-import { describeErrors } from './pair-errors.js';
 import { queryParam } from './query-param.js';
 import { redirect } from './redirect.js';
 import { replace } from './replace.js';

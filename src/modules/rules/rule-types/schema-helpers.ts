@@ -3,7 +3,7 @@ import { type SchemaOptions, type TLiteral, type TString, type TUnion, Type } fr
 
 /**
  * A string enum as a union of literals: TypeCompiler reports it as one error at one path,
- * which pair-errors.ts turns into "must be one of …" (an `enum` keyword would need a custom kind).
+ * which src/validation.ts turns into "must be one of …" (an `enum` keyword would need a custom kind).
  */
 export function oneOf<const T extends readonly [string, string, ...string[]]>(
   values: T,
@@ -28,7 +28,7 @@ export const patterns = {
 } as const;
 
 export function patternString(name: keyof typeof patterns, options: SchemaOptions = {}): TString {
-  return Type.String({ ...options, pattern: patterns[name].pattern });
+  return Type.String({ ...options, pattern: patterns[name].pattern, errorMessage: patterns[name].message });
 }
 
 /** A plain JSON object (not null, not an array): the only thing a normaliser rewrites. */
