@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import * as initial from './migrations/0001-initial.js';
@@ -27,6 +27,27 @@ const migrations: Record<string, Migration> = {
 // PostgreSQL returns BIGINT as a string to protect precision; our timestamps fit a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
+/**
+ * Kysely prepares every query anew; our queries are a small fixed set, so each prepared statement is
+ * kept and reused (better-sqlite3 runs them synchronously, so one statement never serves two queries
+ * at once).
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text) {
+      let statement = statements.get(text);
+      if (!statement) {
+        statement = sqlite.prepare(text);
+        // Texts vary only with the length of IN lists; the bound keeps a pathological mix in check.
+        if (statements.size < 1000) statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 export function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dbPoolSize' | 'dbStatementTimeoutMs' | 'dbConnectTimeoutMs'>,
 ): Database {
@@ -41,7 +62,7 @@ export function openDatabase(
     // The CLI and the server may share the file: wait for the other's write lock instead of failing.
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
-    const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({
