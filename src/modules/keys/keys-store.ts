@@ -1,4 +1,5 @@
 // SQL for users, workspaces and API keys.
+import { prepared } from '../../db/prepared.js';
 import type { Db } from '../../db/tables.js';
 
 /** Who a valid key speaks for. */

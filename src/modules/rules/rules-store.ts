@@ -1,6 +1,7 @@
 // SQL for rules.
 import { sql } from 'kysely';
 import type { DialectName } from '../../db/database.js';
+import { type Prepared, prepared } from '../../db/prepared.js';
 import type { Db, RuleRow } from '../../db/tables.js';
 
 export interface RuleFilter {
@@ -13,23 +14,67 @@ export interface RuleFilter {
   search?: string;
 }
 
-/** LIKE treats % and _ as wildcards; a search for them means the characters themselves. */
-function likeEscape(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** The filter as query parameters: the search as a LIKE pattern, where % and _ mean themselves. */
+type FilterParams = Omit<RuleFilter, 'search'> & { namePattern?: string; offset?: number; limit?: number };
+
+function filterParams(filter: RuleFilter): FilterParams {
+  const { search, ...rest } = filter;
+  return search ? { ...rest, namePattern: `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` } : rest;
 }
 
 export function createRulesStore(db: Db, dialect: DialectName) {
-  function filtered(filter: RuleFilter) {
+  const byId = prepared<{ id: string }, RuleRow>(db, ['id'], (db, p) =>
+    db.selectFrom('rules').selectAll().where('id', '=', p.id),
+  );
+  // PostgreSQL locks the row for the read-modify-write of its transaction; SQLite writes one at a time.
+  const byIdLocked =
+    dialect === 'postgres'
+      ? prepared<{ id: string }, RuleRow>(db, ['id'], (db, p) =>
+          db.selectFrom('rules').selectAll().where('id', '=', p.id).forUpdate(),
+        )
+      : byId;
+
+  function filtered(db: Db, filter: FilterParams) {
     let query = db.selectFrom('rules').where('workspace_id', '=', filter.workspaceId);
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
     if (filter.ruleType !== undefined) query = query.where('rule_type', '=', filter.ruleType);
     if (filter.groupId === null) query = query.where('group_id', 'is', null);
     else if (filter.groupId !== undefined) query = query.where('group_id', '=', filter.groupId);
-    if (filter.search) {
-      const pattern = `%${likeEscape(filter.search)}%`;
-      query = query.where(sql<boolean>`name_search like ${pattern} escape '\\'`);
+    if (filter.namePattern !== undefined) {
+      query = query.where(sql<boolean>`name_search like ${filter.namePattern} escape '\\'`);
     }
     return query;
+  }
+
+  /** The page and count queries of one combination of filters, prepared on first use. */
+  const listQueries = new Map<
+    string,
+    { page: Prepared<FilterParams, RuleRow>; count: Prepared<FilterParams, { n: number }> }
+  >();
+  function listQueriesFor(filter: FilterParams) {
+    const present = (Object.keys(filter) as (keyof FilterParams)[]).filter((k) => filter[k] !== undefined);
+    const shape = `${present.sort().join(',')}${filter.groupId === null ? ':ungrouped' : ''}`;
+    let queries = listQueries.get(shape);
+    if (!queries) {
+      const names = present.filter((k) => filter[k] !== null);
+      queries = {
+        page: prepared<FilterParams, RuleRow>(db, [...names, 'offset', 'limit'], (db, p) =>
+          filtered(db, { ...p, groupId: filter.groupId === null ? null : p.groupId })
+            .selectAll()
+            .orderBy('creation_date')
+            .orderBy('id')
+            .limit(p.limit as number)
+            .offset(p.offset as number),
+        ),
+        count: prepared<FilterParams, { n: number }>(db, names, (db, p) =>
+          filtered(db, { ...p, groupId: filter.groupId === null ? null : p.groupId }).select((eb) =>
+            eb.fn.countAll<number>().as('n'),
+          ),
+        ),
+      };
+      listQueries.set(shape, queries);
+    }
+    return queries;
   }
 
   return {
@@ -45,9 +90,7 @@ export function createRulesStore(db: Db, dialect: DialectName) {
 
     /** The rule with that id in any workspace; locked for the transaction's write on PostgreSQL. */
     async find(trx: Db, id: string, lock = false): Promise<RuleRow | undefined> {
-      let query = trx.selectFrom('rules').selectAll().where('id', '=', id);
-      if (lock && dialect === 'postgres') query = query.forUpdate();
-      return query.executeTakeFirst();
+      return (lock ? byIdLocked : byId).first(trx, { id });
     },
 
     async update(trx: Db, row: RuleRow): Promise<void> {
@@ -60,20 +103,14 @@ export function createRulesStore(db: Db, dialect: DialectName) {
     },
 
     async list(filter: RuleFilter, offset: number, limit: number): Promise<RuleRow[]> {
-      return filtered(filter)
-        .selectAll()
-        .orderBy('creation_date')
-        .orderBy('id')
-        .limit(limit)
-        .offset(offset)
-        .execute();
+      const params = filterParams(filter);
+      return listQueriesFor(params).page.all(db, { ...params, offset, limit });
     },
 
     async count(filter: RuleFilter): Promise<number> {
-      const row = await filtered(filter)
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
+      const params = filterParams(filter);
+      const row = await listQueriesFor(params).count.first(db, params);
+      return Number(row?.n ?? 0);
     },
   };
 }
