@@ -15,6 +15,7 @@ import { registerRulesRoutes } from './modules/rules/rules-routes.js';
 import { createRulesService } from './modules/rules/rules-service.js';
 import { createRulesStore } from './modules/rules/rules-store.js';
 import { apiKeyAuthPlugin } from './plugins/api-key-auth.js';
+import { closingPlugin } from './plugins/closing.js';
 import { errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler.js';
 import { healthPlugin } from './plugins/health.js';
 import { jsonBodyPlugin } from './plugins/json-body.js';
@@ -43,10 +44,13 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
     // Ids of any length reach the services, which answer them as the contract says (404 / 400).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 65_536 },
     frameworkErrors: frameworkErrorHandler(keysService),
-    // Slow or stalled clients must not hold connections forever.
-    requestTimeout: 30_000,
-    connectionTimeout: 60_000,
-    return503OnClosing: true,
+    // Slow or stalled clients must not hold connections forever: cut off after REQUEST_TIMEOUT_MS,
+    // checked every second (Node's default check runs every 30 s).
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: Math.max(60_000, config.requestTimeoutMs),
+    http: { connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs) },
+    // Requests arriving while the service shuts down get the documented 503 (the closing hook below).
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
   });
   // Services validate bodies themselves (after the existence and access checks, as decided); the
@@ -67,6 +71,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   });
 
   errorHandlerPlugin(app);
+  closingPlugin(app);
   // Security headers on every response (nosniff, frame and referrer policies, CSP); /docs sets its own CSP.
   // The service is often reached over plain HTTP on a laptop or LAN: no upgrade of subresources to HTTPS.
   await app.register(helmet, { contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } });

@@ -11,6 +11,8 @@ export interface Config {
   redisUrl: string | undefined;
   maxBodyBytes: number;
   maxDelayMs: number;
+  /** Longest a client may take to send a whole request (headers and body); slower ones are cut off. */
+  requestTimeoutMs: number;
   /** Database connections in the PostgreSQL pool. */
   dbPoolSize: number;
   /** PostgreSQL statement timeout; also how long a request may wait for the database. */
@@ -50,6 +52,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 1_073_741_824),
     maxDelayMs: integer(env, 'MAX_DELAY_MS', 60_000, 0, 86_400_000),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
     dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 5000, 1, 3_600_000),
     dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 2000, 1, 600_000),

@@ -10,7 +10,7 @@ import type { Principal } from '../keys/keys-store.js';
 import { accessible } from '../shared/access.js';
 import { checkIfMatch } from '../shared/etag.js';
 import { type Paged, pageOf, readListQuery } from '../shared/list.js';
-import { deferred, isPlainObject, readPayload } from '../shared/payload.js';
+import { deferred, isPlainObject, isStorableText, readPayload } from '../shared/payload.js';
 import { checkPairs, type RuleType } from './rule-types/index.js';
 import {
   checkRuleCreate,
@@ -126,6 +126,8 @@ export function createRulesService(deps: {
   }
 
   async function findAccessible(trx: Db, principal: Principal, id: string, lock = false): Promise<RuleRow> {
+    // No stored id holds such text, and PostgreSQL would refuse to even compare it.
+    if (!isStorableText(id)) throw new AppError('RULE_NOT_FOUND');
     return accessible(await rulesStore.find(trx, id, lock), principal, 'RULE_NOT_FOUND');
   }
 

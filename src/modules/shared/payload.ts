@@ -2,7 +2,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { TypeCheck } from '@sinclair/typebox/compiler';
 import secureJson from 'secure-json-parse';
-import { AppError, type ErrorCode, type ErrorDetail } from '../../errors.js';
+import { AppError, type ErrorCode, type ErrorDetail, pointerToken } from '../../errors.js';
 import { schemaErrors } from '../../validation.js';
 
 /**
@@ -10,17 +10,52 @@ import { schemaErrors } from '../../validation.js';
  * in the documented order (a bad body on someone else's rule is 403, not 400).
  */
 export class MalformedBody {
-  constructor(readonly reason: string) {}
+  constructor(
+    readonly reason: string,
+    readonly path = '',
+  ) {}
 }
 
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return new MalformedBody('the body is empty');
+  let body: unknown;
   try {
     // Keys that could reach an object's prototype are refused outright, whatever happens to them later.
-    return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+    body = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (error) {
     return new MalformedBody(`the body is not valid JSON: ${(error as Error).message}`);
   }
+  const bad = findUnstorableText(body);
+  return bad === undefined ? body : new MalformedBody(`text at "${bad}" ${UNSTORABLE}`, bad);
+}
+
+const UNSTORABLE = 'holds a NUL character or a lone UTF-16 surrogate, which cannot be stored as text';
+
+/**
+ * Text that no database keeps as sent (NUL; a lone surrogate, which UTF-8 cannot encode) would be
+ * stored altered or refused by the driver, so it is refused at the door.
+ */
+export function isStorableText(text: string): boolean {
+  return text.isWellFormed() && !text.includes('\0');
+}
+
+/** The JSON Pointer of the first key or string in `value` that cannot be stored as text. */
+function findUnstorableText(value: unknown): string | undefined {
+  // Iterative: bodies may nest deeper than the call stack.
+  const pending: [unknown, string][] = [[value, '']];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, path] = next;
+    if (typeof item === 'string') {
+      if (!isStorableText(item)) return path;
+    } else if (typeof item === 'object' && item !== null) {
+      for (const [key, child] of Object.entries(item)) {
+        const childPath = `${path}/${pointerToken(key)}`;
+        if (!isStorableText(key)) return childPath;
+        pending.push([child, childPath]);
+      }
+    }
+  }
+  return undefined;
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -31,7 +66,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 /** Problems with the body as a whole, before its fields are looked at. */
 export function bodyShapeError(body: unknown): ErrorDetail | undefined {
-  if (body instanceof MalformedBody) return { path: '', message: body.reason };
+  if (body instanceof MalformedBody) return { path: body.path, message: body.reason };
   if (!isPlainObject(body)) return { path: '', message: 'the body must be a JSON object' };
   return undefined;
 }
