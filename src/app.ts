@@ -1,6 +1,5 @@
 // buildApp: the Fastify application with every plugin and module, wired explicitly in one place.
 import { createRequire } from 'node:module';
-import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
@@ -23,6 +22,7 @@ import { metricsPlugin } from './plugins/metrics.js';
 import { openapiPlugin } from './plugins/openapi.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { requestIdFor, requestIdPlugin } from './plugins/request-id.js';
+import { securityHeadersPlugin } from './plugins/security-headers.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -72,9 +72,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
 
   errorHandlerPlugin(app);
   closingPlugin(app);
-  // Security headers on every response (nosniff, frame and referrer policies, CSP); /docs sets its own CSP.
-  // The service is often reached over plain HTTP on a laptop or LAN: no upgrade of subresources to HTTPS.
-  await app.register(helmet, { contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } });
+  securityHeadersPlugin(app);
   requestIdPlugin(app);
   jsonBodyPlugin(app);
   metricsPlugin(app);

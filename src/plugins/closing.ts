@@ -8,9 +8,9 @@ export function closingPlugin(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) return done();
     reply.header('connection', 'close');
-    throw new AppError('UNAVAILABLE');
+    done(new AppError('UNAVAILABLE'));
   });
 }

@@ -12,7 +12,8 @@ export function requestIdFor(req: IncomingMessage): string {
 }
 
 export function requestIdPlugin(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 }

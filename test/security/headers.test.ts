@@ -1,4 +1,4 @@
-// Security headers on every response, success or error, API or not (what @fastify/helmet sets).
+// Security headers on every response, success or error, API or not (the set @fastify/helmet sends by default).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 

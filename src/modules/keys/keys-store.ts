@@ -22,21 +22,23 @@ export interface KeyListing {
 }
 
 export function createKeysStore(db: Db) {
+  // Every request looks its key up: compiled once.
+  const principalByHash = prepared<{ keyHash: string }, Principal>(db, ['keyHash'], (db, p) =>
+    db
+      .selectFrom('api_keys as k')
+      .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
+      .select([
+        'k.id as keyId',
+        'k.user_id as userId',
+        'k.workspace_id as workspaceId',
+        'w.owner_user_id as ownerUserId',
+      ])
+      .where('k.key_hash', '=', p.keyHash)
+      .where('k.revoked_at', 'is', null),
+  );
+
   return {
-    async findPrincipal(keyHash: string): Promise<Principal | undefined> {
-      return db
-        .selectFrom('api_keys as k')
-        .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
-        .select([
-          'k.id as keyId',
-          'k.user_id as userId',
-          'k.workspace_id as workspaceId',
-          'w.owner_user_id as ownerUserId',
-        ])
-        .where('k.key_hash', '=', keyHash)
-        .where('k.revoked_at', 'is', null)
-        .executeTakeFirst();
-    },
+    findPrincipal: (keyHash: string) => principalByHash.first(db, { keyHash }),
 
     /** The user named `name`, created with `newId` when missing (a concurrent creator wins cleanly). */
     async ensureUser(trx: Db, name: string, newId: string, now: number): Promise<string> {
