@@ -16,6 +16,7 @@ import pg from 'pg';
 import type { Config } from '../config.js';
 import * as initial from './migrations/0001-initial.js';
 import * as idempotency from './migrations/0002-idempotency.js';
+import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
 import type { Db, Tables } from './tables.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -35,25 +36,15 @@ const migrations: Record<string, Migration> = {
 // PostgreSQL returns BIGINT as a string to protect precision; our timestamps fit a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-/**
- * Kysely prepares every query anew; our queries are a small fixed set, so each prepared statement is
- * kept and reused (better-sqlite3 runs them synchronously, so one statement never serves two queries
- * at once).
- */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(text) {
-      let statement = statements.get(text);
-      if (!statement) {
-        statement = sqlite.prepare(text);
-        // Texts vary only with the length of IN lists; the bound keeps a pathological mix in check.
-        if (statements.size < 1000) statements.set(text, statement);
-      }
-      return statement;
-    },
-  };
+function openSqlite(file: string): SQLite.Database {
+  const sqlite = new SQLite(file);
+  // WAL with synchronous=FULL: a commit is on disk before it is acknowledged, crash or power cut.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  // The CLI and the server may share the file: wait for the other's write lock instead of failing.
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  return sqlite;
 }
 
 export function openDatabase(
@@ -63,14 +54,10 @@ export function openDatabase(
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-    const sqlite = new SQLite(file);
-    // WAL with synchronous=FULL: a commit is on disk before it is acknowledged, crash or power cut.
-    sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('synchronous = FULL');
-    // The CLI and the server may share the file: wait for the other's write lock instead of failing.
-    sqlite.pragma('busy_timeout = 5000');
-    sqlite.pragma('foreign_keys = ON');
-    const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const writer = openSqlite(file);
+    // A second connection for reads outside transactions: it sees only committed data (WAL).
+    const reader = file === ':memory:' ? writer : openSqlite(file);
+    const db = new Kysely<Tables>({ dialect: new GroupCommitSqliteDialect(writer, reader) });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({
