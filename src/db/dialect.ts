@@ -1,4 +1,7 @@
-// The few places where SQLite and PostgreSQL differ: how their drivers report errors.
+// The few places where SQLite and PostgreSQL differ: how their drivers report errors, and how they
+// build JSON.
+import { type RawBuilder, sql } from 'kysely';
+import type { DialectName } from './database.js';
 
 /** A unique or primary-key constraint rejected the write (used to retry a generated id). */
 export function isUniqueViolation(error: unknown): boolean {
@@ -26,4 +29,26 @@ export function isUnavailable(error: unknown): boolean {
     code === '57014' || // statement timeout
     /timeout exceeded when trying to connect|Connection terminated/.test(message)
   );
+}
+
+/**
+ * A JSON object as text, built by the database from `fields` (name → SQL expression). Values named in
+ * `jsonText` are columns that already hold JSON text, embedded as JSON rather than as strings.
+ */
+export function jsonObjectText(
+  dialect: DialectName,
+  fields: Record<string, RawBuilder<unknown>>,
+  jsonText: Record<string, RawBuilder<unknown>>,
+): RawBuilder<string> {
+  const parts = [
+    ...Object.entries(fields).map(([name, value]) => sql`${sql.lit(name)}, ${value}`),
+    ...Object.entries(jsonText).map(([name, value]) =>
+      dialect === 'postgres'
+        ? sql`${sql.lit(name)}, (${value})::json`
+        : sql`${sql.lit(name)}, json(${value})`,
+    ),
+  ];
+  return dialect === 'postgres'
+    ? sql<string>`json_build_object(${sql.join(parts)})::text`
+    : sql<string>`json_object(${sql.join(parts)})`;
 }

@@ -22,7 +22,14 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
         response: { 200: page(Rule), ...errorResponses(400, 401, 429, 503) },
       },
     },
-    async (request) => rules.list(request.principal, request.query),
+    async (request, reply) => {
+      const page = await rules.list(request.principal, request.query);
+      // Already JSON: sent as it is, not serialised again.
+      return reply
+        .type('application/json; charset=utf-8')
+        .serializer((text: string) => text)
+        .send(page);
+    },
   );
 
   app.get<WithId>(

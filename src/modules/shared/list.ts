@@ -42,7 +42,16 @@ export function readListQuery<T extends TSchema>(
   };
 }
 
+function nextOffset(count: number, total: number, offset: number): number | null {
+  return count > 0 && offset + count < total ? offset + count : null;
+}
+
 export function pageOf<T>(data: T[], total: number, offset: number): Paged<T> {
-  const next = offset + data.length;
-  return { success: true, data, total, nextOffset: data.length > 0 && next < total ? next : null };
+  return { success: true, data, total, nextOffset: nextOffset(data.length, total, offset) };
+}
+
+/** The same page as JSON text, from items that are already JSON text. */
+export function serializedPageOf(items: string[], total: number, offset: number): string {
+  const next = nextOffset(items.length, total, offset);
+  return `{"success":true,"data":[${items.join(',')}],"total":${total},"nextOffset":${next}}`;
 }
