@@ -3,15 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import {
-  Kysely,
-  type Migration,
-  Migrator,
-  PostgresDialect,
-  type SqliteDatabase,
-  SqliteDialect,
-  sql,
-} from 'kysely';
+import { Kysely, type Migration, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import * as initial from './migrations/0001-initial.js';
