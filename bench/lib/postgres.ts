@@ -7,6 +7,8 @@ const LOCAL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export interface RunDatabase {
   url: string;
+  /** Gathers the planner's statistics, as autovacuum would on a database in service. */
+  analyze(): Promise<void>;
   /** Where the server was found, without the password. */
   server: string;
   drop(): Promise<void>;
@@ -39,6 +41,7 @@ export async function createRunDatabase(): Promise<RunDatabase | { skipped: stri
   return {
     url: url.toString(),
     server: `${server.host}${configured ? '' : ' (default local server)'}`,
+    analyze: () => run(url.toString(), 'analyze'),
     drop: () => run(admin, `drop database if exists ${name} with (force)`),
   };
 }

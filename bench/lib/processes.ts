@@ -145,7 +145,7 @@ export function runCli(args: string[], databaseUrl: string): Promise<string> {
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    child.on('exit', (code) =>
+    child.on('close', (code) =>
       code === 0
         ? resolve(stdout)
         : reject(new Error(`rulekeeper ${args.join(' ')} failed (${code}):\n${stderr}${stdout}`)),

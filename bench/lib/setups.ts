@@ -61,7 +61,10 @@ export async function startPostgres(
   if ('skipped' in database) return database;
   cleanups.push(() => database.drop());
   log(`postgres: database created on ${database.server}`);
-  return { ...(await startSeeded('postgres', database.url, options, log)), server: database.server };
+  const store = await startSeeded('postgres', database.url, options, log);
+  // Measured right after seeding, the planner would still lack the statistics a database in service has.
+  await database.analyze();
+  return { ...store, server: database.server };
 }
 
 /** json-server 0.17 serving the main workspace's rules from a db.json of its own. */

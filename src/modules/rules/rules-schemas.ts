@@ -2,7 +2,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { compile } from '../../validation.js';
 import { PageQuery, Status, Timestamp } from '../shared/schemas.js';
-import { PairSchema, RULE_TYPES } from './rule-types/index.js';
+import { PairSchema, RULE_TYPES, ruleTypes } from './rule-types/index.js';
 
 export const MAX_PAIRS = 100;
 
@@ -40,7 +40,16 @@ export const RuleCreate = Type.Object(
       description: 'Each pair matches its type.',
     }),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // One complete body per rule type, for the OpenAPI document.
+    examples: RULE_TYPES.map((ruleType) => ({
+      name: `${ruleType} example`,
+      ruleType,
+      status: 'Active',
+      pairs: [ruleTypes[ruleType].examples.valid[0]?.pair],
+    })),
+  },
 );
 export const RuleUpdate = Type.Partial(RuleCreate, { additionalProperties: false });
 

@@ -90,13 +90,23 @@ export function createRulesStore(db: Db, dialect: DialectName) {
     if (!queries) {
       const names = present.filter((k) => filter[k] !== null);
       queries = {
+        // The page is cut first and turned into JSON after, so that only its rules are serialised
+        // whatever plan the database picks (a sort over the whole workspace would otherwise build
+        // the JSON of every rule in it).
         page: prepared<FilterParams, { json: string }>(db, [...names, 'owner', 'offset', 'limit'], (db, p) =>
-          filtered(db, { ...p, groupId: filter.groupId === null ? null : p.groupId })
+          db
+            .selectFrom(
+              filtered(db, { ...p, groupId: filter.groupId === null ? null : p.groupId })
+                .selectAll()
+                .orderBy('creation_date')
+                .orderBy('id')
+                .limit(p.limit as number)
+                .offset(p.offset as number)
+                .as('page'),
+            )
             .select(ruleJson(p.owner).as('json'))
             .orderBy('creation_date')
-            .orderBy('id')
-            .limit(p.limit as number)
-            .offset(p.offset as number),
+            .orderBy('id'),
         ),
         count: prepared<FilterParams, { n: number }>(db, names, (db, p) =>
           filtered(db, { ...p, groupId: filter.groupId === null ? null : p.groupId }).select((eb) =>

@@ -33,7 +33,10 @@ export const ruleTypes: Record<RuleType, RuleTypeDefinition> = {
 
 /** Any pair of any type: for the OpenAPI document only; validation goes by the rule's type. */
 export const PairSchema = Type.Union(
-  RULE_TYPES.map((name) => ruleTypes[name].pair),
+  RULE_TYPES.map((name) => ({
+    ...ruleTypes[name].pair,
+    examples: ruleTypes[name].examples.valid.map((e) => e.pair),
+  })),
   { description: 'A pair; its shape depends on the ruleType of the rule.' },
 );
 
