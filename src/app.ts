@@ -71,9 +71,9 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   });
 
   errorHandlerPlugin(app);
-  closingPlugin(app);
   securityHeadersPlugin(app);
   requestIdPlugin(app);
+  closingPlugin(app);
   jsonBodyPlugin(app);
   metricsPlugin(app);
   healthPlugin(app, db);

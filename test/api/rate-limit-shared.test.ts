@@ -6,7 +6,9 @@ import { loadConfig } from '../../src/config.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
-const title = REDIS_URL ? 'rate limits across instances' : 'rate limits across instances (skipped: set TEST_REDIS_URL)';
+const title = REDIS_URL
+  ? 'rate limits across instances'
+  : 'rate limits across instances (skipped: set TEST_REDIS_URL)';
 
 describe.skipIf(!REDIS_URL)(title, () => {
   let t: TestApp;
@@ -19,7 +21,11 @@ describe.skipIf(!REDIS_URL)(title, () => {
     // A second instance on the same database and Redis, and one without Redis.
     const config = loadConfig({ ...env, DATABASE_URL: 'sqlite::memory:' });
     second = await buildApp({ config, database: t.database, logger: false });
-    alone = await buildApp({ config: { ...config, redisUrl: undefined }, database: t.database, logger: false });
+    alone = await buildApp({
+      config: { ...config, redisUrl: undefined },
+      database: t.database,
+      logger: false,
+    });
   });
   afterAll(async () => {
     await second?.close();
