@@ -32,22 +32,20 @@ export function isUnavailable(error: unknown): boolean {
 }
 
 /**
- * A JSON object as text, built by the database from `fields` (name → SQL expression). Values named in
- * `jsonText` are columns that already hold JSON text, embedded as JSON rather than as strings.
+ * A JSON object as text, built by the database from `fields` (name → SQL expression), in that order.
+ * A field given as `{ json: expression }` is a column that already holds JSON text: it is embedded as
+ * JSON rather than as a string.
  */
 export function jsonObjectText(
   dialect: DialectName,
-  fields: Record<string, RawBuilder<unknown>>,
-  jsonText: Record<string, RawBuilder<unknown>>,
+  fields: Record<string, RawBuilder<unknown> | { json: RawBuilder<unknown> }>,
 ): RawBuilder<string> {
-  const parts = [
-    ...Object.entries(fields).map(([name, value]) => sql`${sql.lit(name)}, ${value}`),
-    ...Object.entries(jsonText).map(([name, value]) =>
-      dialect === 'postgres'
-        ? sql`${sql.lit(name)}, (${value})::json`
-        : sql`${sql.lit(name)}, json(${value})`,
-    ),
-  ];
+  const parts = Object.entries(fields).map(([name, value]) => {
+    if (!('json' in value)) return sql`${sql.lit(name)}, ${value}`;
+    return dialect === 'postgres'
+      ? sql`${sql.lit(name)}, (${value.json})::json`
+      : sql`${sql.lit(name)}, json(${value.json})`;
+  });
   return dialect === 'postgres'
     ? sql<string>`json_build_object(${sql.join(parts)})::text`
     : sql<string>`json_object(${sql.join(parts)})`;

@@ -51,6 +51,14 @@ forEachDatabase((db) => {
       expectPage(await t.call('GET', '/v1/rules'), inListOrder(rules), 7, null);
     });
 
+    it('lists each rule exactly as GET /v1/rules/:id answers it, field order included', async () => {
+      const listed = await t.call('GET', '/v1/rules');
+      for (const item of listed.body.data) {
+        const single = await t.call('GET', `/v1/rules/${item.id}`);
+        expect(JSON.stringify(item)).toBe(JSON.stringify(single.body.data));
+      }
+    });
+
     it('GET /v1/groups without parameters answers everything with counts, on one page', async () => {
       const reply = await t.call('GET', '/v1/groups');
       expectPage(

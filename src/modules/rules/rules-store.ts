@@ -58,24 +58,21 @@ export function createRulesStore(db: Db, dialect: DialectName) {
    */
   function ruleJson(owner: unknown) {
     const column = (name: string) => sql.ref(name);
-    return jsonObjectText(
-      dialect,
-      {
-        id: column('id'),
-        name: column('name'),
-        description: column('description'),
-        status: column('status'),
-        ruleType: column('rule_type'),
-        groupId: sql`coalesce(group_id, '')`,
-        createdBy: column('created_by'),
-        creationDate: column('creation_date'),
-        lastModifiedBy: column('last_modified_by'),
-        modificationDate: column('modification_date'),
-        currentOwner: sql`cast(${owner} as text)`,
-        objectType: sql.lit('rule'),
-      },
-      { pairs: column('pairs') },
-    );
+    return jsonObjectText(dialect, {
+      id: column('id'),
+      name: column('name'),
+      description: column('description'),
+      status: column('status'),
+      ruleType: column('rule_type'),
+      groupId: sql`coalesce(group_id, '')`,
+      pairs: { json: column('pairs') },
+      createdBy: column('created_by'),
+      creationDate: column('creation_date'),
+      lastModifiedBy: column('last_modified_by'),
+      modificationDate: column('modification_date'),
+      currentOwner: sql`cast(${owner} as text)`,
+      objectType: sql.lit('rule'),
+    });
   }
 
   /** The page and count queries of one combination of filters, prepared on first use. */
