@@ -3,12 +3,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { DialectName } from './database.js';
 
-/** A unique or primary-key constraint rejected the write (used to retry a generated id). */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
-}
-
 /** A foreign key rejected the write: the referenced row is gone (a group deleted meanwhile). */
 export function isForeignKeyViolation(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
