@@ -45,9 +45,10 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 65_536 },
     frameworkErrors: frameworkErrorHandler(keysService),
     // Slow or stalled clients must not hold connections forever: cut off after REQUEST_TIMEOUT_MS,
-    // checked every second (Node's default check runs every 30 s).
+    // checked every second (Node's default check runs every 30 s). Node's request timeout stops
+    // watching once the headers are in, so a body that stalls is cut by the socket's idle timeout.
     requestTimeout: config.requestTimeoutMs,
-    connectionTimeout: Math.max(60_000, config.requestTimeoutMs),
+    connectionTimeout: config.requestTimeoutMs,
     http: { connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs) },
     // Requests arriving while the service shuts down get the documented 503 (the closing hook below).
     return503OnClosing: false,
