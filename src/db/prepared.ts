@@ -1,7 +1,8 @@
 // Queries built and compiled once: Kysely's builder and compiler cost more per call than the lookup
 // itself on the hot paths, so these keep the SQL and swap only the parameters.
-import type { Compilable, CompiledQuery } from 'kysely';
-import type { Db } from './tables.js';
+import type { Compilable, CompiledQuery, Selectable } from 'kysely';
+import type { DialectName } from './database.js';
+import type { Db, Tables } from './tables.js';
 
 /** A marker no caller can send: it names the slot a parameter fills in the compiled query. */
 const slot = (name: string) => `\u0000slot:${name}`;
@@ -34,4 +35,25 @@ export function prepared<P extends Record<string, unknown>, R>(
     return (await target.executeQuery(query)).rows as R[];
   }
   return { all, first: async (target, params) => (await all(target, params))[0] };
+}
+
+/**
+ * Finds a row by id in any workspace, compiled once. With `lock`, PostgreSQL locks the row for the
+ * read-modify-write of the caller's transaction; SQLite needs no lock, since it writes one at a time.
+ */
+export function preparedFindById<T extends 'rules' | 'groups'>(db: Db, dialect: DialectName, table: T) {
+  type Row = Selectable<Tables[T]>;
+  const build = (lock: boolean) =>
+    prepared<{ id: string }, Row>(db, ['id'], (db, p) => {
+      // One table of the two; Kysely cannot type a query over a table chosen at run time.
+      const query = db
+        .selectFrom(table as 'rules')
+        .selectAll()
+        .where('id', '=', p.id);
+      return (lock ? query.forUpdate() : query) as unknown as Compilable<Row>;
+    });
+  const plain = build(false);
+  const locked = dialect === 'postgres' ? build(true) : plain;
+  return (trx: Db, id: string, lock = false): Promise<Row | undefined> =>
+    (lock ? locked : plain).first(trx, { id });
 }

@@ -1,7 +1,7 @@
 // SQL for groups, and for the rules a group change touches.
 import { sql } from 'kysely';
 import type { DialectName } from '../../db/database.js';
-import { prepared } from '../../db/prepared.js';
+import { preparedFindById } from '../../db/prepared.js';
 import type { Db, GroupRow } from '../../db/tables.js';
 
 export type GroupChanges = Pick<
@@ -10,16 +10,7 @@ export type GroupChanges = Pick<
 >;
 
 export function createGroupsStore(db: Db, dialect: DialectName) {
-  const byId = prepared<{ id: string }, GroupRow>(db, ['id'], (db, p) =>
-    db.selectFrom('groups').selectAll().where('id', '=', p.id),
-  );
-  // PostgreSQL locks the row for the read-modify-write of its transaction; SQLite writes one at a time.
-  const byIdLocked =
-    dialect === 'postgres'
-      ? prepared<{ id: string }, GroupRow>(db, ['id'], (db, p) =>
-          db.selectFrom('groups').selectAll().where('id', '=', p.id).forUpdate(),
-        )
-      : byId;
+  const byId = preparedFindById(db, dialect, 'groups');
 
   return {
     /** Inserts the group; false when its id is taken (the caller retries with another). */
@@ -34,7 +25,7 @@ export function createGroupsStore(db: Db, dialect: DialectName) {
 
     /** The group with that id in any workspace; locked for the transaction's write on PostgreSQL. */
     async find(trx: Db, id: string, lock = false): Promise<GroupRow | undefined> {
-      return (lock ? byIdLocked : byId).first(trx, { id });
+      return byId(trx, id, lock);
     },
 
     async update(trx: Db, id: string, changes: GroupChanges): Promise<void> {

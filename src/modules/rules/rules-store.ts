@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import { jsonObjectText } from '../../db/dialect.js';
-import { type Prepared, prepared } from '../../db/prepared.js';
+import { type Prepared, prepared, preparedFindById } from '../../db/prepared.js';
 import type { Db, RuleRow } from '../../db/tables.js';
 
 export interface RuleFilter {
@@ -29,16 +29,7 @@ function filterParams(filter: RuleFilter): FilterParams {
 }
 
 export function createRulesStore(db: Db, dialect: DialectName) {
-  const byId = prepared<{ id: string }, RuleRow>(db, ['id'], (db, p) =>
-    db.selectFrom('rules').selectAll().where('id', '=', p.id),
-  );
-  // PostgreSQL locks the row for the read-modify-write of its transaction; SQLite writes one at a time.
-  const byIdLocked =
-    dialect === 'postgres'
-      ? prepared<{ id: string }, RuleRow>(db, ['id'], (db, p) =>
-          db.selectFrom('rules').selectAll().where('id', '=', p.id).forUpdate(),
-        )
-      : byId;
+  const byId = preparedFindById(db, dialect, 'rules');
 
   function filtered(db: Db, filter: FilterParams) {
     let query = db.selectFrom('rules').where('workspace_id', '=', filter.workspaceId);
@@ -129,7 +120,7 @@ export function createRulesStore(db: Db, dialect: DialectName) {
 
     /** The rule with that id in any workspace; locked for the transaction's write on PostgreSQL. */
     async find(trx: Db, id: string, lock = false): Promise<RuleRow | undefined> {
-      return (lock ? byIdLocked : byId).first(trx, { id });
+      return byId(trx, id, lock);
     },
 
     async update(trx: Db, row: RuleRow): Promise<void> {
