@@ -8,7 +8,7 @@ import { createGroupsService } from './modules/groups/groups-service.js';
 import { createGroupsStore } from './modules/groups/groups-store.js';
 import { createIdempotencyService } from './modules/idempotency/idempotency-service.js';
 import { createIdempotencyStore } from './modules/idempotency/idempotency-store.js';
-import { createKeysService } from './modules/keys/keys-service.js';
+import { createKeysService, type KeysService } from './modules/keys/keys-service.js';
 import { createKeysStore } from './modules/keys/keys-store.js';
 import { registerRulesRoutes } from './modules/rules/rules-routes.js';
 import { createRulesService } from './modules/rules/rules-service.js';
@@ -31,11 +31,16 @@ export interface AppOptions {
   database: Database;
   /** Where logs go (tests capture them); defaults to stdout at the configured level. */
   logger?: FastifyServerOptions['logger'];
+  /** The instance's keys, when the caller also issues and revokes them (tests); made here otherwise. */
+  keysService?: KeysService;
 }
 
-export async function buildApp({ config, database, logger }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, database, logger } = options;
   const { db, dialect } = database;
-  const keysService = createKeysService({ db, keysStore: createKeysStore(db) });
+  const keysService =
+    options.keysService ??
+    createKeysService({ db, keysStore: createKeysStore(db), cacheTtlMs: config.keyCacheTtlMs });
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     bodyLimit: config.maxBodyBytes,

@@ -103,7 +103,7 @@ export function errorHandlerPlugin(app: FastifyInstance): void {
  */
 export function frameworkErrorHandler(keys: KeysService) {
   return (_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
-    void resolveApiKey(request.headers['x-api-key'], keys).then(
+    void Promise.resolve(resolveApiKey(request.headers['x-api-key'], keys)).then(
       (resolved) => {
         if ('error' in resolved) return sendError(request, reply, resolved.error);
         const path = request.url;

@@ -76,11 +76,16 @@ export async function buildTestApp(
   const config = loadConfig({ RATE_LIMIT_PER_MINUTE: '0', ...options.env, DATABASE_URL: url });
   const database = openDatabase(config);
   await migrate(database);
-  const keysService = createKeysService({ db: database.db, keysStore: createKeysStore(database.db) });
+  // The app's own keys: a key revoked through it is refused at once, as on the instance that revoked it.
+  const keysService = createKeysService({
+    db: database.db,
+    keysStore: createKeysStore(database.db),
+    cacheTtlMs: config.keyCacheTtlMs,
+  });
   const owner = await keysService.issue('acme', 'alice');
   const teammate = await keysService.issue('acme', 'bob');
   const outsider = await keysService.issue('other', 'carol');
-  const app = await buildApp({ config, database, logger: (options.logger as never) ?? false });
+  const app = await buildApp({ config, database, keysService, logger: (options.logger as never) ?? false });
   await app.ready();
 
   return {

@@ -1,5 +1,6 @@
 // The operator's `rulekeeper keys` command on a fresh database: create, list (never the key itself),
-// revoke; and a key revoked by the command is refused by the running service on the very next request.
+// revoke; and a key revoked by the command is refused by the running service: on the very next request
+// with KEY_CACHE_TTL_MS=0, within KEY_CACHE_TTL_MS otherwise.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createKeyWithCli, runCli, type ScratchDatabase, scratchDatabase } from '../helpers/cli.js';
 import { startService } from '../helpers/service-process.js';
@@ -66,7 +67,12 @@ it('creates, lists without the key, and revokes at once against the running serv
     expect(listed.stdout + listedJson.stdout + listed.stderr).not.toContain(secret);
   const bobKeyId = String(rows.find((row) => row.userId === bob.userId)?.id);
 
-  const service = await startService({ ...env, LOG_LEVEL: 'trace', RATE_LIMIT_PER_MINUTE: '0' });
+  const service = await startService({
+    ...env,
+    LOG_LEVEL: 'trace',
+    RATE_LIMIT_PER_MINUTE: '0',
+    KEY_CACHE_TTL_MS: '0',
+  });
   try {
     const get = (key: string) => fetch(`${service.url}/v1/rules`, { headers: { 'x-api-key': key } });
     expect((await get(bob.key)).status).toBe(200);
@@ -88,6 +94,36 @@ it('creates, lists without the key, and revokes at once against the running serv
     );
     expect(service.output()).toMatch(/incoming request/); // the trace log was captured
     for (const secret of secrets) expect(service.output()).not.toContain(secret);
+  } finally {
+    await service.stop();
+  }
+});
+
+it('a key cached by the running service is refused within KEY_CACHE_TTL_MS of its revocation', {
+  timeout: 60_000,
+}, async () => {
+  const ttlMs = 1000;
+  const carol = await createKeyWithCli(database.url, 'acme', 'carol');
+  const rows = JSON.parse((await runCli(['keys', 'list', '--json'], env)).stdout) as Record<
+    string,
+    unknown
+  >[];
+  const carolKeyId = String(rows.find((row) => row.userId === carol.userId)?.id);
+  const service = await startService({ ...env, RATE_LIMIT_PER_MINUTE: '0', KEY_CACHE_TTL_MS: String(ttlMs) });
+  try {
+    const status = async () =>
+      (await fetch(`${service.url}/v1/rules`, { headers: { 'x-api-key': carol.key } })).status;
+    expect(await status()).toBe(200); // now cached
+    expect((await runCli(['keys', 'revoke', carolKeyId], env)).code).toBe(0);
+    const revokedAt = performance.now();
+    // Accepted from the cache for a while at most; then refused, and for good.
+    let refusedAfterMs: number | undefined;
+    while (refusedAfterMs === undefined && performance.now() - revokedAt < ttlMs + 5000) {
+      if ((await status()) === 401) refusedAfterMs = performance.now() - revokedAt;
+      else await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(refusedAfterMs).toBeLessThanOrEqual(ttlMs + 500);
+    expect(await status()).toBe(401);
   } finally {
     await service.stop();
   }
