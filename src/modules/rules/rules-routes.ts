@@ -1,6 +1,6 @@
 // HTTP routes of /v1/rules: thin handlers over the rules service.
 import type { FastifyInstance } from 'fastify';
-import { created, header, one } from '../shared/replies.js';
+import { created, header, one, oneSerialized, sendJson } from '../shared/replies.js';
 import { Deleted, errorResponses, page, single } from '../shared/schemas.js';
 import { Rule, RuleCreate, RuleListQuery, RuleParams, RuleUpdate } from './rules-schemas.js';
 import type { RulesService } from './rules-service.js';
@@ -22,14 +22,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
         response: { 200: page(Rule), ...errorResponses(400, 401, 429, 503) },
       },
     },
-    async (request, reply) => {
-      const page = await rules.list(request.principal, request.query);
-      // Already JSON: sent as it is, not serialised again.
-      return reply
-        .type('application/json; charset=utf-8')
-        .serializer((text: string) => text)
-        .send(page);
-    },
+    async (request, reply) => sendJson(reply, await rules.list(request.principal, request.query)),
   );
 
   app.get<WithId>(
@@ -43,7 +36,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
         response: { 200: single(Rule), ...errorResponses(401, 403, 404, 429, 503) },
       },
     },
-    async (request, reply) => one(reply, await rules.get(request.principal, request.params.ruleId)),
+    async (request, reply) => oneSerialized(reply, await rules.get(request.principal, request.params.ruleId)),
   );
 
   app.post(

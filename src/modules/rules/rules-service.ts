@@ -11,6 +11,7 @@ import { accessible } from '../shared/access.js';
 import { checkIfMatch } from '../shared/etag.js';
 import { readListQuery, serializedPageOf } from '../shared/list.js';
 import { deferred, isPlainObject, isStorableText, readPayload } from '../shared/payload.js';
+import type { SerializedOne } from '../shared/replies.js';
 import { checkPairs, type RuleType } from './rule-types/index.js';
 import {
   checkRuleCreate,
@@ -132,8 +133,15 @@ export function createRulesService(deps: {
   }
 
   return {
-    async get(principal: Principal, id: string): Promise<Rule> {
-      return toRule(await findAccessible(db, principal, id), principal);
+    /** A rule as JSON text, built by the database: a read needs neither a row object nor a parse. */
+    async get(principal: Principal, id: string): Promise<SerializedOne> {
+      if (!isStorableText(id)) throw new AppError('RULE_NOT_FOUND');
+      const found = accessible(
+        await rulesStore.findJson(id, principal.ownerUserId),
+        principal,
+        'RULE_NOT_FOUND',
+      );
+      return { json: found.json, modificationDate: found.modification_date };
     },
 
     /** A page of rules, serialised: the rules come from the database as JSON text, sent as they are. */

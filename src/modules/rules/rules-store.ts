@@ -66,6 +66,17 @@ export function createRulesStore(db: Db, dialect: DialectName) {
     });
   }
 
+  /** A rule as the API returns it, with what the access check and the ETag need. */
+  const jsonById = prepared<
+    { id: string; owner: string },
+    { workspace_id: string; modification_date: number; json: string }
+  >(db, ['id', 'owner'], (db, p) =>
+    db
+      .selectFrom('rules')
+      .select(['workspace_id', 'modification_date', ruleJson(p.owner).as('json')])
+      .where('id', '=', p.id),
+  );
+
   /** The page and count queries of one combination of filters, prepared on first use. */
   const listQueries = new Map<
     string,
@@ -122,6 +133,9 @@ export function createRulesStore(db: Db, dialect: DialectName) {
     async find(trx: Db, id: string, lock = false): Promise<RuleRow | undefined> {
       return byId(trx, id, lock);
     },
+
+    /** The rule with that id in any workspace, its API representation built by the database. */
+    findJson: (id: string, owner: string) => jsonById.first(db, { id, owner }),
 
     async update(trx: Db, row: RuleRow): Promise<void> {
       const { id, workspace_id, rule_type, created_by, creation_date, ...changes } = row;

@@ -8,6 +8,25 @@ export function one<T extends { modificationDate: number }>(reply: FastifyReply,
   return { success: true as const, data };
 }
 
+/** An object already serialised (by the database), with its version for the ETag. */
+export interface SerializedOne {
+  json: string;
+  modificationDate: number;
+}
+
+/** The envelope of `one`, around an object that is already JSON text: nothing is serialised again. */
+export function oneSerialized(reply: FastifyReply, object: SerializedOne) {
+  return sendJson(reply.header('etag', etagOf(object)), `{"success":true,"data":${object.json}}`);
+}
+
+/** Sends text that is already JSON as it is. */
+export function sendJson(reply: FastifyReply, json: string) {
+  return reply
+    .type('application/json; charset=utf-8')
+    .serializer((text: string) => text)
+    .send(json);
+}
+
 /** 201 with the new object's path; a replay of an idempotent POST says so in a header. */
 export function created<T extends { id: string; modificationDate: number }>(
   reply: FastifyReply,
