@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, type Migration, Migrator, PostgresDialect, sql } from 'kysely';
+import { CompiledQuery, Kysely, type Migration, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import * as initial from './migrations/0001-initial.js';
@@ -16,6 +16,12 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface Database {
   db: Db;
   dialect: DialectName;
+  /**
+   * A number that changes whenever any connection or process commits a change, read without touching
+   * a table: SQLite's data_version, seen from the connection that serves reads. Absent where no such
+   * cheap and exact check exists (PostgreSQL; in-memory SQLite, whose reads share the writer).
+   */
+  dataVersion?: () => Promise<number>;
   close(): Promise<void>;
 }
 
@@ -50,7 +56,16 @@ export function openDatabase(
     // A second connection for reads outside transactions: it sees only committed data (WAL).
     const reader = file === ':memory:' ? writer : openSqlite(file);
     const db = new Kysely<Tables>({ dialect: new GroupCommitSqliteDialect(writer, reader) });
-    return { db, dialect: 'sqlite', close: () => db.destroy() };
+    // A pragma, so it runs on the reader, which counts the commits of every other connection.
+    const pragma = CompiledQuery.raw('pragma data_version');
+    const dataVersion = async () =>
+      (await db.executeQuery<{ data_version: number }>(pragma)).rows[0]?.data_version ?? 0;
+    return {
+      db,
+      dialect: 'sqlite',
+      ...(reader === writer ? {} : { dataVersion }),
+      close: () => db.destroy(),
+    };
   }
   const pool = new pg.Pool({
     connectionString: url,

@@ -1,5 +1,6 @@
 // GET /v1/rules and GET /v1/groups: paging, order, filters, group counts, and invalid queries.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/database.js';
 import {
   at,
   cancelPair,
@@ -256,6 +257,44 @@ forEachDatabase((db) => {
         [2, 1],
         [0, 0],
       ]);
+    });
+  });
+
+  describe('pages are never stale', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await buildTestApp({ db });
+    });
+    afterAll(async () => {
+      await t?.close();
+    });
+
+    const names = async (query = '') =>
+      ((await t.call('GET', `/v1/rules${query}`)).body.data as Item[]).map((rule) => rule.name);
+
+    it('a page read again after a change through the API shows the change', async () => {
+      const rule = await createRule(t, { name: 'before' });
+      expect(await names()).toStrictEqual(['before']);
+      expect(await names()).toStrictEqual(['before']); // the same page, asked twice
+      await t.call('PUT', `/v1/rules/${rule.id}`, { body: { name: 'after' } });
+      expect(await names()).toStrictEqual(['after']);
+      await createRule(t, { name: 'second' });
+      expect(await names()).toStrictEqual(['after', 'second']);
+      expect(await names('?offset=1')).toStrictEqual(['second']);
+      await t.call('DELETE', `/v1/rules/${rule.id}`);
+      expect(await names()).toStrictEqual(['second']);
+    });
+
+    it('a page read again after a change made by another process shows the change', async () => {
+      expect(await names()).toStrictEqual(['second']);
+      // Another connection to the same database, as the CLI, another instance or an operator's script has.
+      const other = openDatabase(t.config);
+      try {
+        await other.db.updateTable('rules').set({ name: 'renamed elsewhere' }).execute();
+      } finally {
+        await other.close();
+      }
+      expect(await names()).toStrictEqual(['renamed elsewhere']);
     });
   });
 

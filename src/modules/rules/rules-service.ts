@@ -10,6 +10,7 @@ import type { Principal } from '../keys/keys-store.js';
 import { accessible } from '../shared/access.js';
 import { checkIfMatch } from '../shared/etag.js';
 import { readListQuery, serializedPageOf } from '../shared/list.js';
+import type { PageCache } from '../shared/page-cache.js';
 import { deferred, isPlainObject, isStorableText, readPayload } from '../shared/payload.js';
 import type { SerializedOne } from '../shared/replies.js';
 import { checkPairs, type RuleType } from './rule-types/index.js';
@@ -104,9 +105,11 @@ export function createRulesService(deps: {
   rulesStore: RulesStore;
   groupsStore: GroupsStore;
   idempotency: IdempotencyService;
+  /** Where list pages are kept between changes of the database. */
+  pageCache: PageCache;
   config: Pick<Config, 'maxDelayMs'>;
 }) {
-  const { db, rulesStore, groupsStore, idempotency } = deps;
+  const { db, rulesStore, groupsStore, idempotency, pageCache } = deps;
   const { maxDelayMs } = deps.config;
 
   /** `groupId` of a body as stored: null for "", else a group of the caller's workspace. */
@@ -154,11 +157,14 @@ export function createRulesService(deps: {
         groupId: q.groupId === '' ? null : q.groupId,
         search: q.search?.toLowerCase(),
       };
-      const [rules, total] = await Promise.all([
-        rulesStore.listJson(filter, principal.ownerUserId, q.offset, q.pageSize),
-        rulesStore.count(filter),
-      ]);
-      return serializedPageOf(rules, total, q.offset);
+      const owner = principal.ownerUserId;
+      return pageCache(JSON.stringify([filter, owner, q.offset, q.pageSize]), async () => {
+        const [rules, total] = await Promise.all([
+          rulesStore.listJson(filter, owner, q.offset, q.pageSize),
+          rulesStore.count(filter),
+        ]);
+        return serializedPageOf(rules, total, q.offset);
+      });
     },
 
     async create(principal: Principal, body: unknown, idempotencyKey?: string): Promise<Created<Rule>> {
