@@ -1,5 +1,5 @@
 // Generated ids, API keys and timestamps.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 
@@ -38,7 +38,7 @@ export function newApiKey(): string {
  * hash also means no comparison of secrets byte by byte.
  */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** The next modificationDate: now, but always after the previous one, even within one millisecond. */

@@ -14,13 +14,21 @@ export function metricsPlugin(app: FastifyInstance): void {
     registers: [registry],
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  // One labelled series per method, route and status, looked up once: prom-client would otherwise
+  // hash the label set on every observation.
+  const series = new Map<string, { observe(seconds: number): void }>();
+
+  app.addHook('onResponse', (request, reply, done) => {
     // The route pattern, never the raw URL: ids in paths would make unbounded label values.
     const route = request.routeOptions.url ?? 'unmatched';
-    duration.observe(
-      { method: request.method, route, status: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
+    const name = `${request.method} ${route} ${reply.statusCode}`;
+    let observed = series.get(name);
+    if (!observed) {
+      observed = duration.labels(request.method, route, String(reply.statusCode));
+      series.set(name, observed);
+    }
+    observed.observe(reply.elapsedTime / 1000);
+    done();
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {

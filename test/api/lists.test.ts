@@ -261,7 +261,7 @@ forEachDatabase((db) => {
   });
 
   describe('pages are never stale', () => {
-    let t: TestApp;
+    let t: Awaited<ReturnType<typeof buildTestApp>>;
     beforeAll(async () => {
       t = await buildTestApp({ db });
     });
