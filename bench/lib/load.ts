@@ -87,10 +87,19 @@ export function median(values: number[]): number {
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
-/** Median milliseconds of `count` requests sent one after another: the cost of one request, unloaded. */
-export async function sequentialMs(baseUrl: string, request: Request, count = 10): Promise<number> {
+/**
+ * Median milliseconds of `count` requests sent one after another: the cost of one request, unloaded.
+ * `before` runs ahead of each, untimed (a write, so that a cached answer cannot serve the request).
+ */
+export async function sequentialMs(
+  baseUrl: string,
+  request: Request,
+  count = 10,
+  before?: () => Promise<void>,
+): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < count; i++) {
+    await before?.();
     const began = performance.now();
     const response = await fetch(`${baseUrl}${request.path}`, { headers: request.headers });
     await response.arrayBuffer();

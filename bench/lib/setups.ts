@@ -138,5 +138,17 @@ export async function startScale(dir: string, options: Options, log: Log) {
       requests: send.listRules(seeded.key, Math.max(0, rules - 100)),
     },
   ];
-  return { service, seeded, dbMb, rssAfterStartup, scenarios };
+  let active = false;
+  /** A write to the big workspace (a status toggle): any commit outdates the list pages kept in memory. */
+  async function touch(): Promise<void> {
+    active = !active;
+    const response = await fetch(`${service.url}/v1/rules/${seeded.sampleIds[0]}`, {
+      method: 'PUT',
+      headers: { 'x-api-key': seeded.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ status: active ? 'Active' : 'Inactive' }),
+    });
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`the scale run's status toggle answered ${response.status}`);
+  }
+  return { service, seeded, dbMb, rssAfterStartup, scenarios, touch };
 }
