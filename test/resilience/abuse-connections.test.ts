@@ -52,6 +52,24 @@ async function client(text: string, target: ServiceProcess = service): Promise<C
   return { socket, received: () => received, closed };
 }
 
+/** The first whole response the client received (headers and a body of its content-length). */
+function responseOf(c: Client): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const text = c.received();
+      const end = text.indexOf('\r\n\r\n');
+      const length = /\r\ncontent-length: (\d+)/i.exec(text)?.[1];
+      if (end >= 0 && length !== undefined && Buffer.byteLength(text.slice(end + 4)) >= Number(length)) {
+        c.socket.off('data', check);
+        resolve(text);
+      }
+    };
+    c.socket.on('data', check);
+    c.socket.once('close', () => reject(new Error(`closed after: ${JSON.stringify(c.received())}`)));
+    check();
+  });
+}
+
 const STALLED_BODY = (k: string) =>
   `POST /v1/rules HTTP/1.1\r\nHost: x\r\nx-api-key: ${k}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"name":`;
 const STALLED_HEADERS = 'GET /v1/rules HTTP/1.1\r\nHost: x\r\nx-api-';
@@ -130,18 +148,20 @@ describe('many connections', () => {
 
 describe('oversized input over the wire', () => {
   it('answers 5 MiB with the documented 413 (with or without a content-length)', async () => {
-    const big = JSON.stringify({ name: 'x'.repeat(5 * 1_048_576) });
-    const send = async (body: string | ReadableStream) => {
-      const reply = await fetch(`${service.url}/v1/groups`, {
-        method: 'POST',
-        headers: { 'x-api-key': key, 'content-type': 'application/json' },
-        body,
-        duplex: 'half',
-      } as RequestInit);
-      return [reply.status, ((await reply.json()) as { code: string }).code];
-    };
-    expect(await send(big)).toStrictEqual([413, 'PAYLOAD_TOO_LARGE']);
-    expect(await send(new Blob([big]).stream())).toStrictEqual([413, 'PAYLOAD_TOO_LARGE']);
+    const size = 5 * 1_048_576;
+    const head = `POST /v1/groups HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\n`;
+    // The client sends no more than the server needs to decide (the announced length; or just past
+    // the 1 MiB limit of a chunked body) and then waits for the answer. A server that closes with
+    // bytes still unread resets the connection, and the reset may overtake the answer it just sent.
+    const announced = `content-length: ${size}\r\n\r\n{"name":"`;
+    const chunked = `transfer-encoding: chunked\r\n\r\n${size.toString(16)}\r\n{"name":"${'x'.repeat(1_048_576)}`;
+    for (const rest of [announced, chunked]) {
+      const sent = await client(head + rest);
+      const answer = await responseOf(sent);
+      sent.socket.destroy();
+      expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 413 Payload Too Large');
+      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).code).toBe('PAYLOAD_TOO_LARGE');
+    }
     await expectServed();
   });
 
