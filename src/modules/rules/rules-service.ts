@@ -148,7 +148,7 @@ export function createRulesService(deps: {
     },
 
     /** A page of rules, serialised: the rules come from the database as JSON text, sent as they are. */
-    async list(principal: Principal, query: unknown): Promise<string> {
+    async list(principal: Principal, query: unknown): Promise<Buffer> {
       const q = readListQuery(query, checkRuleListQuery);
       const filter = {
         workspaceId: principal.workspaceId,

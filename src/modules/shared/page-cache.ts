@@ -3,10 +3,11 @@
 // the clients that pull the same rules over and over (proxies, extensions, CI jobs) ask for the same
 // pages between changes.
 
-/** Most characters of JSON kept (about twice as many bytes); past it, the least recently used go. */
-const MAX_CHARS = 8 * 1024 * 1024;
+/** Most bytes of JSON kept; past it, the least recently used pages go. */
+const MAX_BYTES = 16 * 1024 * 1024;
 
-export type PageCache = (key: string, build: () => Promise<string>) => Promise<string>;
+/** Pages are kept as UTF-8 bytes, as they go on the wire: a page served again is not encoded again. */
+export type PageCache = (key: string, build: () => Promise<string>) => Promise<Buffer>;
 
 /**
  * `dataVersion` must change whenever anyone commits; without it (PostgreSQL), every page is built.
@@ -14,15 +15,15 @@ export type PageCache = (key: string, build: () => Promise<string>) => Promise<s
  * that is already stale: it is rebuilt on the next request, never served.
  */
 export function createPageCache(dataVersion: (() => Promise<number>) | undefined): PageCache {
-  if (!dataVersion) return (_key, build) => build();
-  const entries = new Map<string, { version: number; text: string }>();
-  let chars = 0;
+  if (!dataVersion) return async (_key, build) => Buffer.from(await build());
+  const entries = new Map<string, { version: number; bytes: Buffer }>();
+  let total = 0;
 
   function forget(key: string): void {
     const entry = entries.get(key);
     if (!entry) return;
     entries.delete(key);
-    chars -= entry.text.length;
+    total -= entry.bytes.length;
   }
 
   return async (key, build) => {
@@ -32,15 +33,15 @@ export function createPageCache(dataVersion: (() => Promise<number>) | undefined
       // Most recently used last: the Map's order is the eviction order.
       entries.delete(key);
       entries.set(key, hit);
-      return hit.text;
+      return hit.bytes;
     }
-    const text = await build();
+    const bytes = Buffer.from(await build());
     forget(key);
-    if (text.length <= MAX_CHARS) {
-      while (chars + text.length > MAX_CHARS) forget(entries.keys().next().value as string);
-      entries.set(key, { version, text });
-      chars += text.length;
+    if (bytes.length <= MAX_BYTES) {
+      while (total + bytes.length > MAX_BYTES) forget(entries.keys().next().value as string);
+      entries.set(key, { version, bytes });
+      total += bytes.length;
     }
-    return text;
+    return bytes;
   };
 }

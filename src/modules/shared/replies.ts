@@ -19,8 +19,8 @@ export function oneSerialized(reply: FastifyReply, object: SerializedOne) {
   return sendJson(reply.header('etag', etagOf(object)), `{"success":true,"data":${object.json}}`);
 }
 
-/** Sends text that is already JSON as it is. */
-export function sendJson(reply: FastifyReply, json: string) {
+/** Sends what is already JSON (text, or its UTF-8 bytes) as it is. */
+export function sendJson(reply: FastifyReply, json: string | Buffer) {
   return reply
     .type('application/json; charset=utf-8')
     .serializer((text: string) => text)
