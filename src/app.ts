@@ -13,7 +13,6 @@ import { createKeysStore } from './modules/keys/keys-store.js';
 import { registerRulesRoutes } from './modules/rules/rules-routes.js';
 import { createRulesService } from './modules/rules/rules-service.js';
 import { createRulesStore } from './modules/rules/rules-store.js';
-import { createPageCache } from './modules/shared/page-cache.js';
 import { apiKeyAuthPlugin } from './plugins/api-key-auth.js';
 import { closingPlugin } from './plugins/closing.js';
 import { errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler.js';
@@ -74,7 +73,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     rulesStore: createRulesStore(db, dialect),
     groupsStore,
     idempotency,
-    pageCache: createPageCache(database.dataVersion),
+    dataVersion: database.dataVersion,
     config,
   });
 

@@ -260,7 +260,7 @@ forEachDatabase((db) => {
     });
   });
 
-  describe('pages are never stale', () => {
+  describe('reads are never stale (SQLite keeps them in memory between changes)', () => {
     let t: Awaited<ReturnType<typeof buildTestApp>>;
     beforeAll(async () => {
       t = await buildTestApp({ db });
@@ -276,17 +276,24 @@ forEachDatabase((db) => {
       const rule = await createRule(t, { name: 'before' });
       expect(await names()).toStrictEqual(['before']);
       expect(await names()).toStrictEqual(['before']); // the same page, asked twice
-      await t.call('PUT', `/v1/rules/${rule.id}`, { body: { name: 'after' } });
+      expect((await t.call('GET', `/v1/rules/${rule.id}`)).body.data.name).toBe('before');
+      const put = await t.call('PUT', `/v1/rules/${rule.id}`, { body: { name: 'after' } });
       expect(await names()).toStrictEqual(['after']);
+      const got = await t.call('GET', `/v1/rules/${rule.id}`);
+      expect([got.body.data.name, got.headers.etag]).toStrictEqual(['after', put.headers.etag]);
       await createRule(t, { name: 'second' });
       expect(await names()).toStrictEqual(['after', 'second']);
       expect(await names('?offset=1')).toStrictEqual(['second']);
       await t.call('DELETE', `/v1/rules/${rule.id}`);
       expect(await names()).toStrictEqual(['second']);
+      expectError(await t.call('GET', `/v1/rules/${rule.id}`), 'RULE_NOT_FOUND');
     });
 
-    it('a page read again after a change made by another process shows the change', async () => {
+    it('a page or a rule read again after a change made by another process shows the change', async () => {
       expect(await names()).toStrictEqual(['second']);
+      const [id] = ((await t.call('GET', '/v1/rules')).body.data as Item[]).map((rule) => rule.id);
+      const before = await t.call('GET', `/v1/rules/${id}`);
+      expect(before.body.data.name).toBe('second');
       // Another connection to the same database, as the CLI, another instance or an operator's script has.
       const other = openDatabase(t.config);
       try {
@@ -295,6 +302,7 @@ forEachDatabase((db) => {
         await other.close();
       }
       expect(await names()).toStrictEqual(['renamed elsewhere']);
+      expect((await t.call('GET', `/v1/rules/${id}`)).body.data.name).toBe('renamed elsewhere');
     });
   });
 

@@ -10,8 +10,8 @@ import type { Principal } from '../keys/keys-store.js';
 import { accessible } from '../shared/access.js';
 import { checkIfMatch } from '../shared/etag.js';
 import { readListQuery, serializedPageOf } from '../shared/list.js';
-import type { PageCache } from '../shared/page-cache.js';
 import { deferred, isPlainObject, isStorableText, readPayload } from '../shared/payload.js';
+import { createReadCache, type DataVersion } from '../shared/read-cache.js';
 import type { SerializedOne } from '../shared/replies.js';
 import { checkPairs, type RuleType } from './rule-types/index.js';
 import {
@@ -23,7 +23,7 @@ import {
   type Rule,
   type RuleWrite,
 } from './rules-schemas.js';
-import type { RulesStore } from './rules-store.js';
+import type { RuleJson, RulesStore } from './rules-store.js';
 
 const MAX_NAME = 256;
 type Pair = Record<string, unknown>;
@@ -105,12 +105,19 @@ export function createRulesService(deps: {
   rulesStore: RulesStore;
   groupsStore: GroupsStore;
   idempotency: IdempotencyService;
-  /** Where list pages are kept between changes of the database. */
-  pageCache: PageCache;
+  /** Lets reads be kept in memory until the database changes (SQLite). */
+  dataVersion: DataVersion | undefined;
   config: Pick<Config, 'maxDelayMs'>;
 }) {
-  const { db, rulesStore, groupsStore, idempotency, pageCache } = deps;
+  const { db, rulesStore, groupsStore, idempotency } = deps;
   const { maxDelayMs } = deps.config;
+  // Pages are kept as UTF-8 bytes, as they go on the wire: a page served again is not encoded again.
+  const pages = createReadCache<Buffer>(deps.dataVersion, 16 * 1024 * 1024, (page) => page.length);
+  const singles = createReadCache<RuleJson>(
+    deps.dataVersion,
+    8 * 1024 * 1024,
+    (rule) => 2 * rule.json.length,
+  );
 
   /** `groupId` of a body as stored: null for "", else a group of the caller's workspace. */
   async function resolveGroup(trx: Db, principal: Principal, groupId: string): Promise<string | null> {
@@ -139,8 +146,9 @@ export function createRulesService(deps: {
     /** A rule as JSON text, built by the database: a read needs neither a row object nor a parse. */
     async get(principal: Principal, id: string): Promise<SerializedOne> {
       if (!isStorableText(id)) throw new AppError('RULE_NOT_FOUND');
+      const owner = principal.ownerUserId;
       const found = accessible(
-        await rulesStore.findJson(id, principal.ownerUserId),
+        await singles.read(`${owner} ${id}`, () => rulesStore.findJson(id, owner)),
         principal,
         'RULE_NOT_FOUND',
       );
@@ -158,13 +166,14 @@ export function createRulesService(deps: {
         search: q.search?.toLowerCase(),
       };
       const owner = principal.ownerUserId;
-      return pageCache(JSON.stringify([filter, owner, q.offset, q.pageSize]), async () => {
+      const page = await pages.read(JSON.stringify([filter, owner, q.offset, q.pageSize]), async () => {
         const [rules, total] = await Promise.all([
           rulesStore.listJson(filter, owner, q.offset, q.pageSize),
           rulesStore.count(filter),
         ]);
-        return serializedPageOf(rules, total, q.offset);
+        return Buffer.from(serializedPageOf(rules, total, q.offset));
       });
+      return page as Buffer; // a built page is never undefined
     },
 
     async create(principal: Principal, body: unknown, idempotencyKey?: string): Promise<Created<Rule>> {

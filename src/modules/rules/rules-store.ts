@@ -28,6 +28,13 @@ function filterParams(filter: RuleFilter): FilterParams {
   return search ? { ...rest, namePattern: `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` } : rest;
 }
 
+/** A rule as the API returns it (JSON text), with what the access check and the ETag need. */
+export interface RuleJson {
+  workspace_id: string;
+  modification_date: number;
+  json: string;
+}
+
 export function createRulesStore(db: Db, dialect: DialectName) {
   const byId = preparedFindById(db, dialect, 'rules');
 
@@ -66,11 +73,7 @@ export function createRulesStore(db: Db, dialect: DialectName) {
     });
   }
 
-  /** A rule as the API returns it, with what the access check and the ETag need. */
-  const jsonById = prepared<
-    { id: string; owner: string },
-    { workspace_id: string; modification_date: number; json: string }
-  >(db, ['id', 'owner'], (db, p) =>
+  const jsonById = prepared<{ id: string; owner: string }, RuleJson>(db, ['id', 'owner'], (db, p) =>
     db
       .selectFrom('rules')
       .select(['workspace_id', 'modification_date', ruleJson(p.owner).as('json')])
