@@ -154,7 +154,11 @@ async function main(): Promise<void> {
     // The same pages right after a change to the database, which list pages kept in memory cannot
     // survive: what a page costs to build.
     const change = () => scale.touch();
-    const [firstChangedMs, lastChangedMs] = [await single(1, change), await single(2, change)];
+    const [getChangedMs, firstChangedMs, lastChangedMs] = [
+      await single(0, change),
+      await single(1, change),
+      await single(2, change),
+    ];
     const peaks = outcomes.filter((o) => o.name.startsWith('scale-')).map((o) => o.rssMb);
     scaleFacts = {
       rules_in_big_workspace: options.scale.rules,
@@ -170,6 +174,7 @@ async function main(): Promise<void> {
       single_get_ms: Math.round(getMs * 100) / 100,
       single_list_first_ms: Math.round(firstMs * 100) / 100,
       single_list_last_ms: Math.round(lastMs * 100) / 100,
+      single_get_after_change_ms: Math.round(getChangedMs * 100) / 100,
       single_list_first_after_change_ms: Math.round(firstChangedMs * 100) / 100,
       single_list_last_after_change_ms: Math.round(lastChangedMs * 100) / 100,
     };
