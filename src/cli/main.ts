@@ -74,7 +74,9 @@ keys
 
 keys
   .command('revoke')
-  .description('revoke a key by its id (from `keys list`); it stops working at once')
+  .description(
+    'revoke a key by its id (from `keys list`); running services refuse it within KEY_CACHE_TTL_MS',
+  )
   .argument('<keyId>')
   .action((keyId: string) =>
     withKeys(async (service) => {
