@@ -272,7 +272,7 @@ forEachDatabase((db) => {
     const names = async (query = '') =>
       ((await t.call('GET', `/v1/rules${query}`)).body.data as Item[]).map((rule) => rule.name);
 
-    it('a page read again after a change through the API shows the change', async () => {
+    it('a page or a rule read again after a change through the API shows the change', async () => {
       const rule = await createRule(t, { name: 'before' });
       expect(await names()).toStrictEqual(['before']);
       expect(await names()).toStrictEqual(['before']); // the same page, asked twice
