@@ -1,0 +1,17 @@
+// The environment as the service reads it: defaults, accepted values, and a clear error for the rest.
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+describe('KEY_CACHE_TTL_MS', () => {
+  it('defaults to 5 s, and 0 turns the key cache off', () => {
+    expect(loadConfig({}).keyCacheTtlMs).toBe(5000);
+    expect(loadConfig({ KEY_CACHE_TTL_MS: '0' }).keyCacheTtlMs).toBe(0);
+    expect(loadConfig({ KEY_CACHE_TTL_MS: '60000' }).keyCacheTtlMs).toBe(60_000);
+  });
+
+  it.each(['-1', '1.5', 'soon', '3600001'])('refuses %j with a message naming the variable', (raw) => {
+    expect(() => loadConfig({ KEY_CACHE_TTL_MS: raw })).toThrow(
+      new ConfigError(`KEY_CACHE_TTL_MS must be an integer from 0 to 3600000, got "${raw}"`),
+    );
+  });
+});
