@@ -1,5 +1,5 @@
 // API keys (missing, malformed, unknown, revoked), teams sharing a workspace, and workspaces kept apart.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createGroup,
   createRule,
@@ -10,7 +10,7 @@ import {
   snapshot,
   uniqueName,
 } from '../helpers/fixtures.js';
-import { buildTestApp, forEachDatabase, type TestApp } from '../helpers/test-app.js';
+import { forEachDatabase, useTestApp } from '../helpers/test-app.js';
 
 const RESOURCE_REQUESTS: [string, string, unknown?][] = [
   ['GET', '/v1/rules'],
@@ -26,13 +26,7 @@ const RESOURCE_REQUESTS: [string, string, unknown?][] = [
 ];
 
 forEachDatabase((db) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ db });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestApp({ db });
 
   describe('API keys', () => {
     it.each(RESOURCE_REQUESTS)('%s %s without a key is 401 API key required', async (method, url, body) => {

@@ -1,5 +1,5 @@
 // /v1/groups: create, read, merge-update and delete (which ungroups rules), and every group error.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   at,
   createGroup,
@@ -14,16 +14,10 @@ import {
   uniqueName,
   within,
 } from '../helpers/fixtures.js';
-import { buildTestApp, forEachDatabase, type TestApp } from '../helpers/test-app.js';
+import { forEachDatabase, useTestApp } from '../helpers/test-app.js';
 
 forEachDatabase((db) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ db });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestApp({ db });
 
   describe('POST /v1/groups', () => {
     it('creates a group with defaults and answers 201 with every field and a Location', async () => {

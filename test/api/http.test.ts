@@ -15,7 +15,7 @@ import {
   snapshot,
   uniqueName,
 } from '../helpers/fixtures.js';
-import { buildTestApp, forEachDatabase, type TestApp } from '../helpers/test-app.js';
+import { buildTestApp, forEachDatabase, type TestApp, useTestApp } from '../helpers/test-app.js';
 
 function allowed(reply: Reply): string[] {
   return String(reply.headers.allow ?? '')
@@ -26,13 +26,7 @@ function allowed(reply: Reply): string[] {
 }
 
 forEachDatabase((db) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ db });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestApp({ db });
 
   describe('media types', () => {
     it.each([

@@ -1,5 +1,5 @@
 // GET /v1/rules and GET /v1/groups: paging, order, filters, group counts, and invalid queries.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import {
   at,
@@ -11,7 +11,7 @@ import {
   type Reply,
   redirectPair,
 } from '../helpers/fixtures.js';
-import { buildTestApp, forEachDatabase, type TestApp } from '../helpers/test-app.js';
+import { forEachDatabase, useTestApp } from '../helpers/test-app.js';
 
 type Item = { id: string; creationDate: number } & Json;
 
@@ -29,11 +29,10 @@ function expectPage(reply: Reply, data: unknown[], total: number, nextOffset: nu
 
 forEachDatabase((db) => {
   describe('paging (a workspace of its own)', () => {
-    let t: TestApp;
+    const t = useTestApp({ db });
     let rules: Item[];
     let groups: Item[];
     beforeAll(async () => {
-      t = await buildTestApp({ db });
       rules = [];
       groups = [];
       for (let i = 0; i < 7; i++) {
@@ -43,9 +42,6 @@ forEachDatabase((db) => {
       // Objects of another workspace must not show in the pages or the totals.
       await createRule(t, {}, t.outsider.key);
       await createGroup(t, {}, t.outsider.key);
-    });
-    afterAll(async () => {
-      await t?.close();
     });
 
     it('GET /v1/rules without parameters answers everything, oldest first, on one page', async () => {
@@ -123,13 +119,7 @@ forEachDatabase((db) => {
   });
 
   describe('filters and counts', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await buildTestApp({ db });
-    });
-    afterAll(async () => {
-      await t?.close();
-    });
+    const t = useTestApp({ db });
 
     it('filters rules by status, ruleType and groupId, alone and together', async () => {
       const group = await createGroup(t);
@@ -261,13 +251,7 @@ forEachDatabase((db) => {
   });
 
   describe('reads are never stale (SQLite keeps them in memory between changes)', () => {
-    let t: Awaited<ReturnType<typeof buildTestApp>>;
-    beforeAll(async () => {
-      t = await buildTestApp({ db });
-    });
-    afterAll(async () => {
-      await t?.close();
-    });
+    const t = useTestApp({ db });
 
     const names = async (query = '') =>
       ((await t.call('GET', `/v1/rules${query}`)).body.data as Item[]).map((rule) => rule.name);
@@ -307,13 +291,9 @@ forEachDatabase((db) => {
   });
 
   describe('invalid queries', () => {
-    let t: TestApp;
+    const t = useTestApp({ db });
     beforeAll(async () => {
-      t = await buildTestApp({ db });
       await createRule(t, { pairs: [cancelPair()] });
-    });
-    afterAll(async () => {
-      await t?.close();
     });
 
     const both = ['rules', 'groups'];

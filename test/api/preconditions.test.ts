@@ -1,6 +1,6 @@
 // ETag / If-Match (412) and Idempotency-Key (replay, 409) on both databases.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, forEachDatabase, type TestApp } from '../helpers/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { forEachDatabase, useTestApp } from '../helpers/test-app.js';
 
 const redirect = (name: string) => ({
   name,
@@ -15,11 +15,7 @@ const redirect = (name: string) => ({
 });
 
 forEachDatabase((db) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ db });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ db });
 
   describe('ETag and If-Match', () => {
     it('gives every single-object response an ETag that changes with each write', async () => {

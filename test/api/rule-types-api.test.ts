@@ -1,6 +1,6 @@
 // Every rule type through the API, driven by the examples of the rule-type registry: valid pairs go
 // through the whole life of a rule, invalid ones are refused at their path, variants are stored canonical.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { RULE_TYPES, ruleTypes } from '../../src/modules/rules/rule-types/index.js';
 import {
   at,
@@ -11,7 +11,7 @@ import {
   ruleIdOf,
   uniqueName,
 } from '../helpers/fixtures.js';
-import { buildTestApp, forEachDatabase, type TestApp } from '../helpers/test-app.js';
+import { forEachDatabase, useTestApp } from '../helpers/test-app.js';
 
 /** What a stored pair must be: the input, with the id it was sent with or a generated one. */
 function storedForm(pair: Json): Json {
@@ -19,13 +19,7 @@ function storedForm(pair: Json): Json {
 }
 
 forEachDatabase((db) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ db });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestApp({ db });
 
   async function ruleCount(): Promise<number> {
     const reply = await t.call('GET', '/v1/rules?pageSize=1');

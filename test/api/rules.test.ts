@@ -1,5 +1,5 @@
 // /v1/rules: create with defaults, read, merge-update, delete, every rule error and the order of checks.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   at,
   cancelPair,
@@ -18,16 +18,10 @@ import {
   within,
 } from '../helpers/fixtures.js';
 import { RULE_FIELDS } from '../helpers/fuzz-oracle.js';
-import { buildTestApp, forEachDatabase, type TestApp } from '../helpers/test-app.js';
+import { forEachDatabase, useTestApp } from '../helpers/test-app.js';
 
 forEachDatabase((db) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ db });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestApp({ db });
 
   /** A valid Redirect body with a unique name. */
   const validBody = (fields: Record<string, unknown> = {}) => ({

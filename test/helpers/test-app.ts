@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
-import { describe } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type Database, type DialectName, migrate, openDatabase } from '../../src/db/database.js';
@@ -61,15 +61,15 @@ export async function createTestDatabase(kind: DialectName): Promise<{ url: stri
   };
 }
 
-export async function buildTestApp(
-  options: {
-    db?: DialectName;
-    env?: Record<string, string>;
-    logger?: unknown;
-    /** Reach the new database through this URL instead (e.g. through a proxy); maps the created URL. */
-    reach?: (url: string) => string;
-  } = {},
-): Promise<TestApp & { config: Config }> {
+export interface TestAppOptions {
+  db?: DialectName;
+  env?: Record<string, string>;
+  logger?: unknown;
+  /** Reach the new database through this URL instead (e.g. through a proxy); maps the created URL. */
+  reach?: (url: string) => string;
+}
+
+export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp & { config: Config }> {
   const created = await createTestDatabase(options.db ?? 'sqlite');
   const url = options.reach ? options.reach(created.url) : created.url;
   // Rate limiting is off unless a test turns it on: suites send more than a minute's worth per key.
@@ -116,6 +116,26 @@ export async function buildTestApp(
       await created.drop();
     },
   };
+}
+
+/**
+ * A test app for the tests of the enclosing suite: built before them, closed after them. The object
+ * returned stands for the app from the moment it is built (it forwards to it), so tests use it as is.
+ */
+export function useTestApp(options: TestAppOptions = {}): TestApp & { config: Config } {
+  let built: (TestApp & { config: Config }) | undefined;
+  beforeAll(async () => {
+    built = await buildTestApp(options);
+  });
+  afterAll(async () => {
+    await built?.close();
+  });
+  return new Proxy({} as TestApp & { config: Config }, {
+    get(_target, name) {
+      if (!built) throw new Error('the test app is built in beforeAll: use it inside tests and hooks');
+      return Reflect.get(built, name);
+    },
+  });
 }
 
 /**

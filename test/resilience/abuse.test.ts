@@ -1,17 +1,11 @@
 // Limits under abuse, in process: huge bodies, deep nesting, many pairs, fields and details, long strings.
 // Every answer is the documented 4xx (never a 500), small, quick, and the app keeps answering.
 // (Slow and idle clients against the real process: abuse-connections.test.ts.)
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ErrorName, expectError } from '../helpers/fixtures.js';
-import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 const LIMIT = 1_048_576; // MAX_BODY_BYTES by default
 const source = { key: 'host', operator: 'Equals', value: 'a.example' };

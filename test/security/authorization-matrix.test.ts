@@ -3,7 +3,7 @@
 // and a refused write leaves both workspaces as they were (the cell's objects, and how many there are).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ErrorName, expectError, type Reply } from '../helpers/fixtures.js';
-import { buildTestApp, forEachDatabase, type TestApp } from '../helpers/test-app.js';
+import { forEachDatabase, useTestApp } from '../helpers/test-app.js';
 
 type Caller = 'owner' | 'teammate' | 'outsider' | 'revoked' | 'unknown' | 'malformed' | 'none';
 const CALLERS: Caller[] = ['owner', 'teammate', 'outsider', 'revoked', 'unknown', 'malformed', 'none'];
@@ -76,10 +76,9 @@ function expected(row: Row, caller: Caller): Outcome {
 }
 
 forEachDatabase((db) => {
-  let t: TestApp;
+  const t = useTestApp({ db });
   const keys = {} as Record<Caller, string | null>;
   beforeAll(async () => {
-    t = await buildTestApp({ db });
     const revoked = await t.keysService.issue('acme', 'dave');
     expect(await t.keysService.revoke(revoked.keyId)).toBe(true);
     Object.assign(keys, {
@@ -92,9 +91,6 @@ forEachDatabase((db) => {
       none: null,
     });
     shared = await world();
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   let shared: World;

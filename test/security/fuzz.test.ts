@@ -25,7 +25,7 @@ import {
   queryText,
   wellFormed,
 } from '../helpers/fuzz-requests.js';
-import { buildTestApp, forEachDatabase, type TestApp } from '../helpers/test-app.js';
+import { forEachDatabase, useTestApp } from '../helpers/test-app.js';
 import { byMode, seedFor } from '../helpers/test-modes.js';
 
 const seed = seedFor('FUZZ_SEED', 'fuzz');
@@ -34,13 +34,12 @@ const timeout = byMode(60_000, 600_000);
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 forEachDatabase((db) => {
-  let t: TestApp;
+  const t = useTestApp({ db });
   const ruleOf = {} as Record<RuleType, string>;
   let group: string;
   let foreign: { rule: string; group: string };
 
   beforeAll(async () => {
-    t = await buildTestApp({ db });
     Object.assign(fuzzStats, { requests: 0, byStatus: {} });
     for (const ruleType of RULE_TYPES) {
       const pairs = [(ruleTypes[ruleType].examples.valid[0] as { pair: unknown }).pair];
@@ -65,7 +64,6 @@ forEachDatabase((db) => {
     console.log(
       `[fuzz ${db}] ${fuzzStats.requests} fuzzed requests (seed ${seed}), by status ${JSON.stringify(fuzzStats.byStatus)}`,
     );
-    await t?.close();
   });
 
   /** One write; refused → nothing changed (the target included); accepted → reads back as returned. */
