@@ -1,6 +1,6 @@
 // HTTP basics: media types, body limits, unknown routes and methods, trailing slashes, request ids,
 // the error body, hostile bodies, and the operational endpoints (health, metrics, OpenAPI, docs).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   at,
   cancelPair,
@@ -15,7 +15,7 @@ import {
   snapshot,
   uniqueName,
 } from '../helpers/fixtures.js';
-import { buildTestApp, forEachDatabase, type TestApp, useTestApp } from '../helpers/test-app.js';
+import { forEachDatabase, useTestApp } from '../helpers/test-app.js';
 
 function allowed(reply: Reply): string[] {
   return String(reply.headers.allow ?? '')
@@ -407,13 +407,7 @@ forEachDatabase((db) => {
   });
 
   describe('body size limit', () => {
-    let small: TestApp;
-    beforeAll(async () => {
-      small = await buildTestApp({ db, env: { MAX_BODY_BYTES: '2048' } });
-    });
-    afterAll(async () => {
-      await small?.close();
-    });
+    const small = useTestApp({ db, env: { MAX_BODY_BYTES: '2048' } });
 
     it('a body over MAX_BODY_BYTES is 413 Payload too large and stores nothing', async () => {
       const before = await snapshot(small);
@@ -456,13 +450,7 @@ forEachDatabase((db) => {
   });
 
   describe('rate limits', () => {
-    let limited: TestApp;
-    beforeAll(async () => {
-      limited = await buildTestApp({ db, env: { RATE_LIMIT_PER_MINUTE: '3' } });
-    });
-    afterAll(async () => {
-      await limited?.close();
-    });
+    const limited = useTestApp({ db, env: { RATE_LIMIT_PER_MINUTE: '3' } });
 
     it('over RATE_LIMIT_PER_MINUTE a key gets 429 Too many requests with Retry-After; other keys do not', async () => {
       for (let i = 0; i < 3; i++) expect((await limited.call('GET', '/v1/rules')).status).toBe(200);
