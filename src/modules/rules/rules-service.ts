@@ -136,16 +136,20 @@ export function createRulesService(deps: {
     throw error;
   }
 
-  async function findAccessible(trx: Db, principal: Principal, id: string, lock = false): Promise<RuleRow> {
-    // No stored id holds such text, and PostgreSQL would refuse to even compare it.
+  /** No stored id holds such text, and PostgreSQL would refuse to even compare it. */
+  function refuseUnstorableId(id: string): void {
     if (!isStorableText(id)) throw new AppError('RULE_NOT_FOUND');
+  }
+
+  async function findAccessible(trx: Db, principal: Principal, id: string, lock = false): Promise<RuleRow> {
+    refuseUnstorableId(id);
     return accessible(await rulesStore.find(trx, id, lock), principal, 'RULE_NOT_FOUND');
   }
 
   return {
     /** A rule as JSON text, built by the database: a read needs neither a row object nor a parse. */
     async get(principal: Principal, id: string): Promise<SerializedOne> {
-      if (!isStorableText(id)) throw new AppError('RULE_NOT_FOUND');
+      refuseUnstorableId(id);
       const owner = principal.ownerUserId;
       const found = accessible(
         await singles.read(`${owner} ${id}`, () => rulesStore.findJson(id, owner)),
