@@ -1,10 +1,29 @@
 import { defineConfig } from 'vitest/config';
 
+// Three projects: `unit` (pure code and direct tests of one component, seconds), `api` (the app through
+// inject on real databases) and `system` (real processes: the compiled CLI and server, crashes,
+// several instances), which alone needs the build. `npm test` runs all three.
+const SYSTEM = [
+  'test/resilience/**/*.test.ts',
+  'test/postgres/**/*.test.ts',
+  'test/system/**/*.test.ts',
+  'test/security/keys-cli.test.ts',
+];
+const UNIT = ['test/unit/**/*.test.ts', 'test/config.test.ts', 'test/rule-types.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Two cores: one worker per core; the system suites start processes of their own.
+    maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'unit', include: UNIT } },
+      {
+        extends: true,
+        test: { name: 'api', include: ['test/**/*.test.ts'], exclude: [...UNIT, ...SYSTEM] },
+      },
+      { extends: true, test: { name: 'system', include: SYSTEM, globalSetup: ['test/global-setup.ts'] } },
+    ],
   },
 });
