@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import { createChangesModule } from './modules/changes/changes-module.js';
 import { registerGroupsRoutes } from './modules/groups/groups-routes.js';
 import { createGroupsService } from './modules/groups/groups-service.js';
 import { createGroupsStore } from './modules/groups/groups-store.js';
@@ -67,12 +68,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const groupsStore = createGroupsStore(db, dialect);
   const idempotency = createIdempotencyService({ db, store: createIdempotencyStore() });
-  const groupsService = createGroupsService({ db, groupsStore, idempotency });
+  const rulesStore = createRulesStore(db, dialect);
+  const changesModule = createChangesModule(app, { database, config }, { rulesStore, groupsStore });
+  const changes = changesModule.service;
+  const groupsService = createGroupsService({ db, groupsStore, idempotency, changes });
   const rulesService = createRulesService({
     db,
-    rulesStore: createRulesStore(db, dialect),
+    rulesStore,
     groupsStore,
     idempotency,
+    changes,
     dataVersion: database.dataVersion,
     config,
   });
@@ -89,6 +94,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (api) => {
       apiKeyAuthPlugin(api, keysService);
       await rateLimitPlugin(api, config);
+      changesModule.register(api);
       registerGroupsRoutes(api, groupsService);
       registerRulesRoutes(api, rulesService);
     },

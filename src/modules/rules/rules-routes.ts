@@ -14,7 +14,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
   app.get(
     '/rules',
     {
-      config,
+      config: { ...config, revisionEtag: true },
       schema: {
         ...common,
         summary: "List the workspace's rules, oldest first, with filters",

@@ -4,6 +4,7 @@ import { isForeignKeyViolation } from '../../db/dialect.js';
 import type { Db, RuleRow } from '../../db/tables.js';
 import { AppError, type ErrorDetail } from '../../errors.js';
 import { nextTimestamp, randomSuffix, withFreshId } from '../../ids.js';
+import type { ChangesService } from '../changes/changes-service.js';
 import type { GroupsStore } from '../groups/groups-store.js';
 import type { Created, IdempotencyService } from '../idempotency/idempotency-service.js';
 import type { Principal } from '../keys/keys-store.js';
@@ -44,6 +45,11 @@ export function toRule(row: RuleRow, principal: Principal, pairs?: Pair[]): Rule
     currentOwner: principal.ownerUserId,
     objectType: 'rule',
   };
+}
+
+/** No stored id holds such text, and PostgreSQL would refuse to even compare it. */
+export function refuseUnstorableRuleId(id: string): void {
+  if (!isStorableText(id)) throw new AppError('RULE_NOT_FOUND');
 }
 
 function payloadError(details: ErrorDetail[]): never {
@@ -105,11 +111,12 @@ export function createRulesService(deps: {
   rulesStore: RulesStore;
   groupsStore: GroupsStore;
   idempotency: IdempotencyService;
+  changes: Pick<ChangesService, 'record'>;
   /** Lets reads be kept in memory until the database changes (SQLite). */
   dataVersion: DataVersion | undefined;
   config: Pick<Config, 'maxDelayMs'>;
 }) {
-  const { db, rulesStore, groupsStore, idempotency } = deps;
+  const { db, rulesStore, groupsStore, idempotency, changes } = deps;
   const { maxDelayMs } = deps.config;
   // Pages are kept as UTF-8 bytes, as they go on the wire: a page served again is not encoded again.
   const pages = createReadCache<Buffer>(deps.dataVersion, 16 * 1024 * 1024, (page) => page.length);
@@ -136,20 +143,15 @@ export function createRulesService(deps: {
     throw error;
   }
 
-  /** No stored id holds such text, and PostgreSQL would refuse to even compare it. */
-  function refuseUnstorableId(id: string): void {
-    if (!isStorableText(id)) throw new AppError('RULE_NOT_FOUND');
-  }
-
   async function findAccessible(trx: Db, principal: Principal, id: string, lock = false): Promise<RuleRow> {
-    refuseUnstorableId(id);
+    refuseUnstorableRuleId(id);
     return accessible(await rulesStore.find(trx, id, lock), principal, 'RULE_NOT_FOUND');
   }
 
   return {
     /** A rule as JSON text, built by the database: a read needs neither a row object nor a parse. */
     async get(principal: Principal, id: string): Promise<SerializedOne> {
-      refuseUnstorableId(id);
+      refuseUnstorableRuleId(id);
       const owner = principal.ownerUserId;
       const found = accessible(
         await singles.read(`${owner} ${id}`, () => rulesStore.findJson(id, owner)),
@@ -204,7 +206,11 @@ export function createRulesService(deps: {
             modification_date: now,
           };
           row.id = await withFreshId(ruleType, (id) => rulesStore.insert(trx, { ...row, id }));
-          return toRule(row, principal, pairs);
+          const rule = toRule(row, principal, pairs);
+          await changes.record(trx, principal, [
+            { objectType: 'rule', id: row.id, change: 'created', object: rule },
+          ]);
+          return rule;
         })
         .catch(groupVanished);
     },
@@ -240,7 +246,9 @@ export function createRulesService(deps: {
             modification_date: nextTimestamp(row.modification_date),
           };
           await rulesStore.update(trx, updated);
-          return toRule(updated, principal, pairs);
+          const rule = toRule(updated, principal, pairs);
+          await changes.record(trx, principal, [{ objectType: 'rule', id, change: 'updated', object: rule }]);
+          return rule;
         })
         .catch(groupVanished);
     },
@@ -250,6 +258,8 @@ export function createRulesService(deps: {
         const row = await findAccessible(trx, principal, id, true);
         checkIfMatch(ifMatch, { modificationDate: row.modification_date });
         await rulesStore.delete(trx, id);
+        const rule = toRule(row, principal);
+        await changes.record(trx, principal, [{ objectType: 'rule', id, change: 'deleted', object: rule }]);
       });
       return 'Rule deleted successfully';
     },

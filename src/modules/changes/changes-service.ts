@@ -1,0 +1,158 @@
+// The workspace revision and the change log: recording changes in the writer's transaction, reading
+// the revision cheaply, the change feed, and the retention sweep.
+import type { ChangeRow, Db } from '../../db/tables.js';
+import { AppError } from '../../errors.js';
+import type { DataVersion } from '../shared/read-cache.js';
+import type { ChangesStore, FeedRow, ObjectType } from './changes-store.js';
+
+/** One object changed by a transaction, with its content after the change (or as it was when deleted). */
+export interface ChangeInput {
+  objectType: ObjectType;
+  id: string;
+  change: ChangeRow['change'];
+  object: unknown;
+}
+
+/** Who changes what: the workspace whose revision moves, and the user recorded as `by`. */
+export interface Actor {
+  workspaceId: string;
+  userId: string;
+}
+
+/** A change as the feed and the stream give it. */
+export interface FeedItem {
+  revision: number;
+  objectType: ObjectType;
+  id: string;
+  change: ChangeRow['change'];
+  at: number;
+  by: string;
+}
+
+export interface FeedPage {
+  data: FeedItem[];
+  latest: number;
+  nextAfter: number;
+}
+
+export const toFeedItem = (row: FeedRow): FeedItem => ({
+  revision: Number(row.revision),
+  objectType: row.object_type,
+  id: row.object_id,
+  change: row.change,
+  at: Number(row.at),
+  by: row.by_user,
+});
+
+export function createChangesService({
+  store,
+  dataVersion,
+}: {
+  store: ChangesStore;
+  /** On SQLite: revisions read once are kept until anyone commits anything. */
+  dataVersion: DataVersion | undefined;
+}) {
+  let seenVersion = -1;
+  const known = new Map<string, number>();
+
+  async function readRevision(workspaceId: string): Promise<number> {
+    return Number((await store.revision(workspaceId))?.revision ?? 0);
+  }
+
+  /**
+   * Up to about `limit` changes after `after`, whole revisions only (so that a follower resuming
+   * after the last revision it saw misses nothing); a single revision larger than `limit` comes whole.
+   */
+  async function wholeRevisionsAfter(workspaceId: string, after: number, limit: number): Promise<FeedRow[]> {
+    const rows = await store.feed(workspaceId, after, limit + 1);
+    if (rows.length <= limit) return rows;
+    const last = (rows[limit - 1] as FeedRow).revision;
+    if ((rows[limit] as FeedRow).revision !== last) return rows.slice(0, limit);
+    const whole = rows.filter((row) => row.revision !== last);
+    return whole.length > 0 ? whole : store.ofRevision(workspaceId, Number(last));
+  }
+
+  return {
+    /**
+     * Records the changes of the caller's transaction: the workspace's revision moves by one, and
+     * each object gets a change record (its next version). Every writer calls this inside its
+     * transaction, so the record exists exactly when the change does. Answers the new revision.
+     */
+    async record(trx: Db, actor: Actor, changes: ChangeInput[]): Promise<number> {
+      const revision = await store.bump(trx, actor.workspaceId);
+      const at = Date.now();
+      const rows: ChangeRow[] = [];
+      for (const objectType of ['group', 'rule'] as const) {
+        const ofType = changes.filter((c) => c.objectType === objectType);
+        if (ofType.length === 0) continue;
+        const versions = await store.lastVersions(
+          trx,
+          objectType,
+          ofType.map((c) => c.id),
+        );
+        for (const c of ofType) {
+          const version = (versions.get(c.id) ?? 0) + 1;
+          versions.set(c.id, version);
+          rows.push({
+            workspace_id: actor.workspaceId,
+            revision,
+            seq: rows.length,
+            object_type: objectType,
+            object_id: c.id,
+            version,
+            change: c.change,
+            at,
+            by_user: actor.userId,
+            object: JSON.stringify(c.object),
+          });
+        }
+      }
+      await store.insert(trx, rows);
+      await store.notify(trx, actor.workspaceId);
+      return revision;
+    },
+
+    /**
+     * The workspace's current revision. On SQLite, synchronous while nothing was committed since it
+     * was last read; on PostgreSQL, one indexed read.
+     */
+    revision(workspaceId: string): number | Promise<number> {
+      if (!dataVersion) return readRevision(workspaceId);
+      const version = dataVersion();
+      if (version !== seenVersion) {
+        known.clear();
+        seenVersion = version;
+      }
+      const hit = known.get(workspaceId);
+      if (hit !== undefined) return hit;
+      return readRevision(workspaceId).then((revision) => {
+        if (seenVersion === version) known.set(workspaceId, revision);
+        return revision;
+      });
+    },
+
+    /**
+     * Changes after revision `after`; 410 when some of them were swept away by retention, or `after`
+     * is beyond the latest revision (the follower must read everything again).
+     */
+    async feed(workspaceId: string, after: number, limit: number): Promise<FeedPage> {
+      const state = await store.revision(workspaceId);
+      const latest = Number(state?.revision ?? 0);
+      if (after < Number(state?.swept_revision ?? 0) || after > latest) throw new AppError('CHANGES_EXPIRED');
+      const data = (await wholeRevisionsAfter(workspaceId, after, limit)).map(toFeedItem);
+      const nextAfter = data.at(-1)?.revision ?? after;
+      return { data, latest: Math.max(latest, nextAfter), nextAfter };
+    },
+
+    /** The changes a stream sends next: whole revisions after `after`, with what the feed checks. */
+    async sweptRevision(workspaceId: string): Promise<number> {
+      return Number((await store.revision(workspaceId))?.swept_revision ?? 0);
+    },
+    wholeRevisionsAfter,
+
+    /** Removes change records older than `maxAgeMs` (the latest version of a live object stays). */
+    sweep: (maxAgeMs: number, now = Date.now()) => store.sweep(now - maxAgeMs),
+  };
+}
+
+export type ChangesService = ReturnType<typeof createChangesService>;
