@@ -16,7 +16,10 @@ forEachDatabase((db) => {
   describe('GET …/versions', () => {
     it('lists every version of a rule newest first, with its content after each change and as deleted', async () => {
       const rule = await createRule(t, { name: 'v1' });
-      const updated = await t.call('PUT', `/v1/rules/${rule.id}`, { body: { name: 'v2' }, key: t.teammate.key });
+      const updated = await t.call('PUT', `/v1/rules/${rule.id}`, {
+        body: { name: 'v2' },
+        key: t.teammate.key,
+      });
       await t.call('DELETE', `/v1/rules/${rule.id}`);
       const list = await versions(`/v1/rules/${rule.id}`);
       expect(list.map((v) => [v.version, v.change, (v.object as Json).name, v.by])).toEqual([
@@ -43,20 +46,31 @@ forEachDatabase((db) => {
       const rule = await createRule(t);
       expectError(await t.call('GET', `/v1/rules/${rule.id}/versions`, { key: null }), 'API_KEY_REQUIRED');
       expectError(await t.call('GET', '/v1/rules/Cancel_nope0/versions'), 'RULE_NOT_FOUND');
-      expectError(await t.call('GET', `/v1/rules/${rule.id}/versions`, { key: t.outsider.key }), 'UNAUTHORIZED_ACTION');
+      expectError(
+        await t.call('GET', `/v1/rules/${rule.id}/versions`, { key: t.outsider.key }),
+        'UNAUTHORIZED_ACTION',
+      );
       expectError(await t.call('GET', '/v1/groups/bad-id/versions'), 'INVALID_GROUP_ID', [at('/id')]);
       expectError(await t.call('GET', '/v1/groups/Group_nope0/versions'), 'GROUP_NOT_FOUND');
       // A deleted object's history stays its workspace's.
       await t.call('DELETE', `/v1/rules/${rule.id}`);
-      expectError(await t.call('GET', `/v1/rules/${rule.id}/versions`, { key: t.outsider.key }), 'UNAUTHORIZED_ACTION');
+      expectError(
+        await t.call('GET', `/v1/rules/${rule.id}/versions`, { key: t.outsider.key }),
+        'UNAUTHORIZED_ACTION',
+      );
     });
   });
 
   describe('POST …/restore', () => {
     it('makes an old version of a live rule current as a new version', async () => {
       const rule = await createRule(t, { name: 'first', description: 'd1' });
-      await t.call('PUT', `/v1/rules/${rule.id}`, { body: { name: 'second', description: 'd2', status: 'Active' } });
-      const restored = await t.call('POST', `/v1/rules/${rule.id}/restore`, { body: { version: 1 }, key: t.teammate.key });
+      await t.call('PUT', `/v1/rules/${rule.id}`, {
+        body: { name: 'second', description: 'd2', status: 'Active' },
+      });
+      const restored = await t.call('POST', `/v1/rules/${rule.id}/restore`, {
+        body: { version: 1 },
+        key: t.teammate.key,
+      });
       expect(restored.status, JSON.stringify(restored.body)).toBe(200);
       expect(restored.body.data).toStrictEqual({
         ...rule,
@@ -81,11 +95,18 @@ forEachDatabase((db) => {
       expectError(await t.call('GET', `/v1/rules/${rule.id}`), 'RULE_NOT_FOUND');
       const restored = await t.call('POST', `/v1/rules/${rule.id}/restore`, { body: { version: 1 } });
       expect(restored.status, JSON.stringify(restored.body)).toBe(200);
-      expect(restored.body.data).toStrictEqual({ ...rule, groupId: '', modificationDate: expect.any(Number) });
+      expect(restored.body.data).toStrictEqual({
+        ...rule,
+        groupId: '',
+        modificationDate: expect.any(Number),
+      });
       expect(await getRule(t, rule.id)).toStrictEqual(restored.body.data);
       const [latest] = await versions(`/v1/rules/${rule.id}`);
       expect(latest).toMatchObject({ version: 3, change: 'created' });
-      const changes = await t.call('GET', `/v1/changes?after=${Number(restored.headers['rulekeeper-revision']) - 1}`);
+      const changes = await t.call(
+        'GET',
+        `/v1/changes?after=${Number(restored.headers['rulekeeper-revision']) - 1}`,
+      );
       expect(changes.body.data).toEqual([expect.objectContaining({ id: rule.id, change: 'created' })]);
     });
 
@@ -108,18 +129,45 @@ forEachDatabase((db) => {
       const rule = await createRule(t);
       const group = await createGroup(t);
       const before = await t.call('GET', '/v1/changes?after=0&limit=1');
-      expectError(await t.call('POST', `/v1/rules/${rule.id}/restore`, { key: null, body: { version: 1 } }), 'API_KEY_REQUIRED');
-      expectError(await t.call('POST', '/v1/groups/nope/restore', { body: { bad: 1 } }), 'INVALID_GROUP_ID', [at('/id')]);
-      expectError(await t.call('POST', '/v1/rules/Cancel_nope0/restore', { body: { bad: 1 } }), 'RULE_NOT_FOUND');
-      expectError(await t.call('POST', '/v1/groups/Group_nope0/restore', { body: { bad: 1 } }), 'GROUP_NOT_FOUND');
+      expectError(
+        await t.call('POST', `/v1/rules/${rule.id}/restore`, { key: null, body: { version: 1 } }),
+        'API_KEY_REQUIRED',
+      );
+      expectError(await t.call('POST', '/v1/groups/nope/restore', { body: { bad: 1 } }), 'INVALID_GROUP_ID', [
+        at('/id'),
+      ]);
+      expectError(
+        await t.call('POST', '/v1/rules/Cancel_nope0/restore', { body: { bad: 1 } }),
+        'RULE_NOT_FOUND',
+      );
+      expectError(
+        await t.call('POST', '/v1/groups/Group_nope0/restore', { body: { bad: 1 } }),
+        'GROUP_NOT_FOUND',
+      );
       expectError(
         await t.call('POST', `/v1/rules/${rule.id}/restore`, { key: t.outsider.key, body: { bad: 1 } }),
         'UNAUTHORIZED_ACTION',
       );
-      expectError(await t.call('POST', `/v1/rules/${rule.id}/restore`, { body: { version: 'x' } }), 'RULE_PAYLOAD_INVALID', [at('/version')]);
-      expectError(await t.call('POST', `/v1/rules/${rule.id}/restore`, { body: { version: 1, x: 1 } }), 'RULE_PAYLOAD_INVALID', [at('/x')]);
-      expectError(await t.call('POST', `/v1/groups/${group.id}/restore`, { body: [] }), 'GROUP_PAYLOAD_INVALID', [at('')]);
-      expectError(await t.call('POST', `/v1/rules/${rule.id}/restore`, { body: { version: 9 } }), 'VERSION_NOT_FOUND', [at('/version')]);
+      expectError(
+        await t.call('POST', `/v1/rules/${rule.id}/restore`, { body: { version: 'x' } }),
+        'RULE_PAYLOAD_INVALID',
+        [at('/version')],
+      );
+      expectError(
+        await t.call('POST', `/v1/rules/${rule.id}/restore`, { body: { version: 1, x: 1 } }),
+        'RULE_PAYLOAD_INVALID',
+        [at('/x')],
+      );
+      expectError(
+        await t.call('POST', `/v1/groups/${group.id}/restore`, { body: [] }),
+        'GROUP_PAYLOAD_INVALID',
+        [at('')],
+      );
+      expectError(
+        await t.call('POST', `/v1/rules/${rule.id}/restore`, { body: { version: 9 } }),
+        'VERSION_NOT_FOUND',
+        [at('/version')],
+      );
       // Nothing was written.
       const after = await t.call('GET', '/v1/changes?after=0&limit=1');
       expect(after.body.latest).toBe(before.body.latest);
