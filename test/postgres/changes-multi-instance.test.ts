@@ -2,7 +2,7 @@
 // through one reaches the other's streams within a second, and its reads and ETags at once), and
 // resuming a stream across a restart of the instance it was connected to, with nothing missed or
 // repeated. The restart part also runs on SQLite, with one instance.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { DialectName } from '../../src/db/database.js';
 import { migrate, openDatabase } from '../../src/db/database.js';

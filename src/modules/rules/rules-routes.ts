@@ -22,7 +22,8 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
         response: { 200: page(Rule), ...errorResponses(400, 401, 429, 503) },
       },
     },
-    async (request, reply) => sendJson(reply, await rules.list(request.principal, request.query)),
+    async (request, reply) =>
+      sendJson(reply, await rules.list(request.principal, request.query, request.revision)),
   );
 
   app.get<WithId>(
@@ -36,7 +37,8 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
         response: { 200: single(Rule), ...errorResponses(401, 403, 404, 429, 503) },
       },
     },
-    async (request, reply) => oneSerialized(reply, await rules.get(request.principal, request.params.ruleId)),
+    async (request, reply) =>
+      oneSerialized(reply, await rules.get(request.principal, request.params.ruleId, request.revision)),
   );
 
   app.post(

@@ -112,19 +112,20 @@ export function createRulesService(deps: {
   groupsStore: GroupsStore;
   idempotency: IdempotencyService;
   changes: Pick<ChangesService, 'record'>;
-  /** Lets reads be kept in memory until the database changes (SQLite). */
+  /**
+   * SQLite's data_version: cached reads are checked against it rather than the workspace revision,
+   * so that even a write made behind the service's back (an operator's script) is seen at once.
+   */
   dataVersion: DataVersion | undefined;
   config: Pick<Config, 'maxDelayMs'>;
 }) {
   const { db, rulesStore, groupsStore, idempotency, changes } = deps;
   const { maxDelayMs } = deps.config;
   // Pages are kept as UTF-8 bytes, as they go on the wire: a page served again is not encoded again.
-  const pages = createReadCache<Buffer>(deps.dataVersion, 16 * 1024 * 1024, (page) => page.length);
-  const singles = createReadCache<RuleJson>(
-    deps.dataVersion,
-    8 * 1024 * 1024,
-    (rule) => 2 * rule.json.length,
-  );
+  /** What a cached read is checked against: read before the value is built. */
+  const versionOf = (revision: number | undefined) => (deps.dataVersion ? deps.dataVersion() : revision);
+  const pages = createReadCache<Buffer>(16 * 1024 * 1024, (page) => page.length);
+  const singles = createReadCache<RuleJson>(8 * 1024 * 1024, (rule) => 2 * rule.json.length);
 
   /** `groupId` of a body as stored: null for "", else a group of the caller's workspace. */
   async function resolveGroup(trx: Db, principal: Principal, groupId: string): Promise<string | null> {
@@ -149,20 +150,27 @@ export function createRulesService(deps: {
   }
 
   return {
-    /** A rule as JSON text, built by the database: a read needs neither a row object nor a parse. */
-    async get(principal: Principal, id: string): Promise<SerializedOne> {
+    /**
+     * A rule as JSON text, built by the database: a read needs neither a row object nor a parse.
+     * With `revision` (the workspace's, read before), kept in memory until the workspace changes.
+     */
+    async get(principal: Principal, id: string, revision?: number): Promise<SerializedOne> {
       refuseUnstorableRuleId(id);
       const owner = principal.ownerUserId;
-      const found = accessible(
-        await singles.read(`${owner} ${id}`, () => rulesStore.findJson(id, owner)),
-        principal,
-        'RULE_NOT_FOUND',
-      );
+      let foreign: RuleJson | undefined;
+      const own = await singles.read(`${principal.workspaceId} ${id}`, versionOf(revision), async () => {
+        const rule = await rulesStore.findJson(id, owner);
+        if (rule?.workspace_id === principal.workspaceId) return rule;
+        // Answered (403) but not kept: the caller's revision says nothing of another workspace.
+        foreign = rule;
+        return undefined;
+      });
+      const found = accessible(own ?? foreign, principal, 'RULE_NOT_FOUND');
       return { json: found.json, modificationDate: found.modification_date };
     },
 
     /** A page of rules, serialised: the rules come from the database as JSON text, sent as they are. */
-    async list(principal: Principal, query: unknown): Promise<Buffer> {
+    async list(principal: Principal, query: unknown, revision?: number): Promise<Buffer> {
       const q = readListQuery(query, checkRuleListQuery);
       const filter = {
         workspaceId: principal.workspaceId,
@@ -172,7 +180,8 @@ export function createRulesService(deps: {
         search: q.search?.toLowerCase(),
       };
       const owner = principal.ownerUserId;
-      const page = await pages.read(JSON.stringify([filter, owner, q.offset, q.pageSize]), async () => {
+      const key = JSON.stringify([filter, owner, q.offset, q.pageSize]);
+      const page = await pages.read(key, versionOf(revision), async () => {
         const [rules, total] = await Promise.all([
           rulesStore.listJson(filter, owner, q.offset, q.pageSize),
           rulesStore.count(filter),
