@@ -42,8 +42,12 @@ describe('createReadCache', () => {
   it('does not keep undefined, and evicts the least recently used past its size', async () => {
     const cache = createReadCache<string>(10, (v) => v.length);
     let builds = 0;
-    expect(await cache.read('none', 1, async () => (builds++, undefined))).toBeUndefined();
-    expect(await cache.read('none', 1, async () => (builds++, undefined))).toBeUndefined();
+    const nothing = async () => {
+      builds++;
+      return undefined;
+    };
+    expect(await cache.read('none', 1, nothing)).toBeUndefined();
+    expect(await cache.read('none', 1, nothing)).toBeUndefined();
     expect(builds).toBe(2);
     await cache.read('a', 1, async () => 'aaaa');
     await cache.read('b', 1, async () => 'bbbb');

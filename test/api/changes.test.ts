@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createChangesService } from '../../src/modules/changes/changes-service.js';
 import { createChangesStore } from '../../src/modules/changes/changes-store.js';
-import { createGroup, createRule, expectError, type Json } from '../helpers/fixtures.js';
+import { createGroup, createRule, expectError, type Json, type Reply } from '../helpers/fixtures.js';
 import { forEachDatabase, useTestApp } from '../helpers/test-app.js';
 
 forEachDatabase((db) => {
@@ -16,8 +16,7 @@ forEachDatabase((db) => {
     expect(reply.status).toBe(200);
     return revisionOf(reply);
   }
-  // biome-ignore lint/suspicious/noExplicitAny: a response body, checked by the tests
-  async function feed(after: number, limit = 1000): Promise<any> {
+  async function feed(after: number, limit = 1000): Promise<Reply['body']> {
     const reply = await t.call('GET', `/v1/changes?after=${after}&limit=${limit}`);
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     return reply.body;
