@@ -54,6 +54,23 @@ export function createChangesService({
 }) {
   let seenVersion = -1;
   const known = new Map<string, number>();
+  const batches = new Map<string, Promise<number>>();
+
+  /**
+   * The revision read once for every request asking in this turn of the event loop: the read starts
+   * after all of them arrived, so it sees every change acknowledged before any of them was sent.
+   */
+  function batchedRevision(workspaceId: string): Promise<number> {
+    let batch = batches.get(workspaceId);
+    if (!batch) {
+      batch = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        batches.delete(workspaceId);
+        return readRevision(workspaceId);
+      });
+      batches.set(workspaceId, batch);
+    }
+    return batch;
+  }
 
   async function readRevision(workspaceId: string): Promise<number> {
     return Number((await store.revision(workspaceId))?.revision ?? 0);
@@ -114,10 +131,10 @@ export function createChangesService({
 
     /**
      * The workspace's current revision. On SQLite, synchronous while nothing was committed since it
-     * was last read; on PostgreSQL, one indexed read.
+     * was last read; on PostgreSQL, one indexed read shared by the requests that arrived together.
      */
     revision(workspaceId: string): number | Promise<number> {
-      if (!dataVersion) return readRevision(workspaceId);
+      if (!dataVersion) return batchedRevision(workspaceId);
       const version = dataVersion();
       if (version !== seenVersion) {
         known.clear();
