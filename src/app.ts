@@ -78,7 +78,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     groupsStore,
     idempotency,
     changes,
-    dataVersion: database.dataVersion,
     config,
   });
 

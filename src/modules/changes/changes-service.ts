@@ -149,6 +149,15 @@ export function createChangesService({
     },
 
     /**
+     * What the workspace's cached reads are checked against, taken right after `revision()`: on
+     * SQLite the data_version that read observed (it also sees writes made behind the service's back,
+     * by an operator's script), else the revision itself. Either way observed before the answer is built.
+     */
+    cacheVersion(revision: number): number {
+      return dataVersion ? seenVersion : revision;
+    },
+
+    /**
      * Changes after revision `after`; 410 when some of them were swept away by retention, or `after`
      * is beyond the latest revision (the follower must read everything again).
      */

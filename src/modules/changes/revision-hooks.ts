@@ -9,6 +9,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The workspace's revision, read before the answer was built (GET) or after the write. */
     revision: number | undefined;
+    /** What cached reads of this GET are checked against (ChangesService.cacheVersion). */
+    cacheVersion: number | undefined;
   }
   interface FastifyContextConfig {
     /** The route answers a list of the workspace's content: its ETag comes from the revision. */
@@ -30,12 +32,17 @@ function listEtag(request: FastifyRequest, revision: number): string {
   return `"${revision}-${digest}"`;
 }
 
-export function revisionHooks(app: FastifyInstance, changes: Pick<ChangesService, 'revision'>): void {
+export function revisionHooks(
+  app: FastifyInstance,
+  changes: Pick<ChangesService, 'revision' | 'cacheVersion'>,
+): void {
   app.decorateRequest('revision', undefined);
+  app.decorateRequest('cacheVersion', undefined);
 
   /** Sets the header; on a list, its ETag, and 304 when the client's copy still holds (true). */
   function answered(request: FastifyRequest, reply: FastifyReply, revision: number): boolean {
     request.revision = revision;
+    request.cacheVersion = changes.cacheVersion(revision);
     reply.header(REVISION_HEADER, revision);
     if (!request.routeOptions.config.revisionEtag) return false;
     const etag = listEtag(request, revision);

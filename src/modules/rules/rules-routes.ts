@@ -23,7 +23,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
       },
     },
     async (request, reply) =>
-      sendJson(reply, await rules.list(request.principal, request.query, request.revision)),
+      sendJson(reply, await rules.list(request.principal, request.query, request.cacheVersion)),
   );
 
   app.get<WithId>(
@@ -38,7 +38,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
       },
     },
     async (request, reply) =>
-      oneSerialized(reply, await rules.get(request.principal, request.params.ruleId, request.revision)),
+      oneSerialized(reply, await rules.get(request.principal, request.params.ruleId, request.cacheVersion)),
   );
 
   app.post(

@@ -12,7 +12,7 @@ import { accessible } from '../shared/access.js';
 import { checkIfMatch } from '../shared/etag.js';
 import { readListQuery, serializedPageOf } from '../shared/list.js';
 import { deferred, isPlainObject, isStorableText, readPayload } from '../shared/payload.js';
-import { createReadCache, type DataVersion } from '../shared/read-cache.js';
+import { createReadCache } from '../shared/read-cache.js';
 import type { SerializedOne } from '../shared/replies.js';
 import { checkPairs, type RuleType } from './rule-types/index.js';
 import {
@@ -112,18 +112,11 @@ export function createRulesService(deps: {
   groupsStore: GroupsStore;
   idempotency: IdempotencyService;
   changes: Pick<ChangesService, 'record'>;
-  /**
-   * SQLite's data_version: cached reads are checked against it rather than the workspace revision,
-   * so that even a write made behind the service's back (an operator's script) is seen at once.
-   */
-  dataVersion: DataVersion | undefined;
   config: Pick<Config, 'maxDelayMs'>;
 }) {
   const { db, rulesStore, groupsStore, idempotency, changes } = deps;
   const { maxDelayMs } = deps.config;
   // Pages are kept as UTF-8 bytes, as they go on the wire: a page served again is not encoded again.
-  /** What a cached read is checked against: read before the value is built. */
-  const versionOf = (revision: number | undefined) => (deps.dataVersion ? deps.dataVersion() : revision);
   const pages = createReadCache<Buffer>(16 * 1024 * 1024, (page) => page.length);
   const singles = createReadCache<RuleJson>(8 * 1024 * 1024, (rule) => 2 * rule.json.length);
 
@@ -152,13 +145,13 @@ export function createRulesService(deps: {
   return {
     /**
      * A rule as JSON text, built by the database: a read needs neither a row object nor a parse.
-     * With `revision` (the workspace's, read before), kept in memory until the workspace changes.
+     * With `version` (ChangesService.cacheVersion, read before), kept in memory until it moves.
      */
-    async get(principal: Principal, id: string, revision?: number): Promise<SerializedOne> {
+    async get(principal: Principal, id: string, version?: number): Promise<SerializedOne> {
       refuseUnstorableRuleId(id);
       const owner = principal.ownerUserId;
       let foreign: RuleJson | undefined;
-      const own = await singles.read(`${principal.workspaceId} ${id}`, versionOf(revision), async () => {
+      const own = await singles.read(`${principal.workspaceId} ${id}`, version, async () => {
         const rule = await rulesStore.findJson(id, owner);
         if (rule?.workspace_id === principal.workspaceId) return rule;
         // Answered (403) but not kept: the caller's revision says nothing of another workspace.
@@ -170,7 +163,7 @@ export function createRulesService(deps: {
     },
 
     /** A page of rules, serialised: the rules come from the database as JSON text, sent as they are. */
-    async list(principal: Principal, query: unknown, revision?: number): Promise<Buffer> {
+    async list(principal: Principal, query: unknown, version?: number): Promise<Buffer> {
       const q = readListQuery(query, checkRuleListQuery);
       const filter = {
         workspaceId: principal.workspaceId,
@@ -181,7 +174,7 @@ export function createRulesService(deps: {
       };
       const owner = principal.ownerUserId;
       const key = JSON.stringify([filter, owner, q.offset, q.pageSize]);
-      const page = await pages.read(key, versionOf(revision), async () => {
+      const page = await pages.read(key, version, async () => {
         const [rules, total] = await Promise.all([
           rulesStore.listJson(filter, owner, q.offset, q.pageSize),
           rulesStore.count(filter),
