@@ -15,15 +15,14 @@ import { registerRulesRoutes } from './modules/rules/rules-routes.js';
 import { createRulesService } from './modules/rules/rules-service.js';
 import { createRulesStore } from './modules/rules/rules-store.js';
 import { apiKeyAuthPlugin } from './plugins/api-key-auth.js';
-import { closingPlugin } from './plugins/closing.js';
 import { errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler.js';
+import { everyRequestPlugin } from './plugins/every-request.js';
 import { healthPlugin } from './plugins/health.js';
 import { jsonBodyPlugin } from './plugins/json-body.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { openapiPlugin } from './plugins/openapi.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
-import { requestIdFor, requestIdPlugin } from './plugins/request-id.js';
-import { securityHeadersPlugin } from './plugins/security-headers.js';
+import { requestIdFor } from './plugins/request-id.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -82,9 +81,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   errorHandlerPlugin(app);
-  securityHeadersPlugin(app);
-  requestIdPlugin(app);
-  closingPlugin(app);
+  everyRequestPlugin(app);
   jsonBodyPlugin(app);
   metricsPlugin(app);
   healthPlugin(app, db);
