@@ -37,6 +37,8 @@ forEachDatabase((db) => {
       expect(client.headers.get('x-request-id')).toBeTruthy();
       expect(client.headers.get('x-content-type-options')).toBe('nosniff');
       const start = Number(client.headers.get('rulekeeper-revision'));
+      // The first block names where the stream starts, so that an early reconnect resumes from it.
+      expect(client.events[0]).toEqual({ comment: 'open', id: String(start) });
       const rule = await createRule(t);
       await t.call('PUT', `/v1/rules/${rule.id}`, { body: { name: 'renamed' } });
       await client.waitFor((c) => c.changes().length === 2, 5000, 'two changes');

@@ -65,8 +65,13 @@ export function registerChangesRoutes(app: FastifyInstance, changes: ChangesServ
         connection: 'close',
         'x-accel-buffering': 'no',
       });
-      reply.raw.write(reset ? `event: reset\nid: ${latest}\ndata: {"latest":${latest}}\n\n` : ': open\n\n');
-      hub.subscribe(workspaceId, reset || start === undefined ? latest : start, reply.raw);
+      const position = reset || start === undefined ? latest : start;
+      // The first block names the position even before any change: an EventSource that reconnects
+      // early resumes from it (an `id:` without data sets Last-Event-ID and dispatches nothing).
+      reply.raw.write(
+        reset ? `event: reset\nid: ${latest}\ndata: {"latest":${latest}}\n\n` : `: open\nid: ${position}\n\n`,
+      );
+      hub.subscribe(workspaceId, position, reply.raw);
     },
   );
 }
