@@ -4,7 +4,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { Scenario } from './load.js';
 import { median } from './load.js';
-import type { Outcome, Target } from './report.js';
+import { type Outcome, type Target, targetList } from './report.js';
 import { headersFor, type Workspace } from './seed-api.js';
 import type { Store } from './setups.js';
 
@@ -134,17 +134,7 @@ export async function measureFanout(
 
 /** The issue's targets of these scenarios. */
 export function changesTargets(outcomes: Outcome[], fanouts: FanoutFacts[]): Target[] {
-  const list: Target[] = [];
-  const add = (
-    target: string,
-    value: number | undefined,
-    threshold: number,
-    direction: Target['direction'],
-  ) => {
-    if (value === undefined || Number.isNaN(value)) return;
-    const met = direction === '>=' ? value >= threshold : value <= threshold;
-    list.push({ target, value, threshold, direction, met });
-  };
+  const [list, add] = targetList();
   for (const store of ['sqlite', 'postgres']) {
     const find = (name: string) => outcomes.find((o) => o.name === name && o.store === store);
     add(`not-modified / ceiling-list (${store})`, find('not-modified')?.ratio, 0.7, '>=');

@@ -42,10 +42,14 @@ export function createChangesModule(
     service.sweep(config.historyRetentionDays * DAY_MS).catch((err: unknown) => {
       app.log.warn({ err }, 'history retention sweep failed; retrying later');
     });
+  // A minute after start (instances restarted more often than hourly still sweep), then hourly.
+  const first = setTimeout(sweep, 60_000);
   const sweeper = setInterval(sweep, SWEEP_EVERY_MS);
+  first.unref();
   sweeper.unref();
   // Streams end before the server waits for its connections to finish.
   app.addHook('preClose', async () => {
+    clearTimeout(first);
     clearInterval(sweeper);
     await hub.close();
   });

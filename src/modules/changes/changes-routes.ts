@@ -33,6 +33,8 @@ export function registerChangesRoutes(app: FastifyInstance, changes: ChangesServ
     '/changes/stream',
     {
       config: { stream: true },
+      // A HEAD would open a stream that never sends anything.
+      exposeHeadRoute: false,
       schema: {
         ...common,
         summary: 'Every change as it happens, as server-sent events',
