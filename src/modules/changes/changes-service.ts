@@ -96,36 +96,37 @@ export function createChangesService({
      * transaction, so the record exists exactly when the change does. Answers the new revision.
      */
     async record(trx: Db, actor: Actor, changes: ChangeInput[]): Promise<number> {
-      const revision = await store.bump(trx, actor.workspaceId);
-      const at = Date.now();
-      const rows: ChangeRow[] = [];
+      // Versions first and the revision last: on PostgreSQL the bump locks the workspace's row until
+      // the commit, so every write of the workspace waits for it; the less after it, the better.
+      const versions = new Map<string, number>();
       for (const objectType of ['group', 'rule'] as const) {
-        const ofType = changes.filter((c) => c.objectType === objectType);
-        if (ofType.length === 0) continue;
-        const versions = await store.lastVersions(
-          trx,
-          objectType,
-          ofType.map((c) => c.id),
-        );
-        for (const c of ofType) {
-          const version = (versions.get(c.id) ?? 0) + 1;
-          versions.set(c.id, version);
-          rows.push({
-            workspace_id: actor.workspaceId,
-            revision,
-            seq: rows.length,
-            object_type: objectType,
-            object_id: c.id,
-            version,
-            change: c.change,
-            at,
-            by_user: actor.userId,
-            object: JSON.stringify(c.object),
-          });
+        const ids = changes.filter((c) => c.objectType === objectType).map((c) => c.id);
+        if (ids.length === 0) continue;
+        for (const [id, version] of await store.lastVersions(trx, objectType, ids)) {
+          versions.set(`${objectType} ${id}`, version);
         }
       }
+      await store.notify(trx, actor.workspaceId); // delivered at the commit
+      const revision = await store.bump(trx, actor.workspaceId);
+      const at = Date.now();
+      const rows = changes.map((c, seq): ChangeRow => {
+        const key = `${c.objectType} ${c.id}`;
+        const version = (versions.get(key) ?? 0) + 1;
+        versions.set(key, version);
+        return {
+          workspace_id: actor.workspaceId,
+          revision,
+          seq,
+          object_type: c.objectType,
+          object_id: c.id,
+          version,
+          change: c.change,
+          at,
+          by_user: actor.userId,
+          object: JSON.stringify(c.object),
+        };
+      });
       await store.insert(trx, rows);
-      await store.notify(trx, actor.workspaceId);
       return revision;
     },
 
