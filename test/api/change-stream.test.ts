@@ -129,7 +129,7 @@ forEachDatabase((db) => {
       expect(unauthenticated.status).toBe(401);
     });
 
-    it('sends one workspace’s changes only to its own streams, and leaves streams out of the latency histogram', async () => {
+    it('sends one workspace’s changes only to its own streams', async () => {
       const mine = await stream();
       const theirs = await stream('', {}, t.outsider.key);
       const rule = await createRule(t, {}, t.outsider.key);
@@ -138,10 +138,6 @@ forEachDatabase((db) => {
       await mine.waitFor((c) => c.changes().length === 1, 5000, 'my change');
       expect(mine.changes()[0]?.id).toBe(other.id);
       expect(theirs.changes().map((c) => c.id)).toEqual([rule.id]);
-      mine.close();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const metrics = await t.app.inject({ method: 'GET', url: '/metrics' });
-      expect(metrics.body).not.toContain('route="/v1/changes/stream"');
     });
 
     it('ends every stream when the app closes, without waiting', async () => {
