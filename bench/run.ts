@@ -6,6 +6,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Request } from 'autocannon';
 import { ensureBuilt, snapshotBuild } from './lib/build.js';
+import { changesTargets, type FanoutFacts, measureFanout, notModifiedScenario } from './lib/changes-bench.js';
 import { type Scenario, sequentialMs } from './lib/load.js';
 import { log } from './lib/log.js';
 import { readOptions } from './lib/options.js';
@@ -111,6 +112,12 @@ async function main(): Promise<void> {
     store: 'node-http',
     target: ceilingTarget,
   };
+  const notModified = scale
+    ? []
+    : await Promise.all([
+        notModifiedScenario('sqlite', sqlite),
+        ...(pg && postgres && !('skipped' in postgres) ? [notModifiedScenario('postgres', postgres)] : []),
+      ]);
   const peer =
     !scale && options.peer ? await startPeer(join(tmp, 'json-server'), sqlite.seeded, log) : undefined;
 
@@ -125,6 +132,7 @@ async function main(): Promise<void> {
           ceilingList,
           lite.list,
           pg?.list,
+          ...notModified,
           lite.create,
           pg?.create,
           peer?.create,
@@ -180,7 +188,19 @@ async function main(): Promise<void> {
     };
     extra.scale = scaleFacts;
   }
-  const goals = targets(outcomes, scaleFacts);
+  // Fanout after the rounds, with nothing else running: 1,000 streams, a change, until all have it.
+  const fanouts: FanoutFacts[] = [];
+  if (!scale && (!options.only || options.only.includes('fanout'))) {
+    const stores = [sqlite, ...(postgres && !('skipped' in postgres) ? [postgres] : [])];
+    for (const [i, store] of stores.entries()) {
+      const name = i === 0 ? 'sqlite' : 'postgres';
+      const facts = await measureFanout(name, store, options.mode === 'quick' ? 100 : 1000);
+      log(`fanout (${name}): ${facts.subscribers} streams, p50 ${facts.p50_ms} ms, p99 ${facts.p99_ms} ms`);
+      fanouts.push(facts);
+    }
+    extra.fanout = fanouts;
+  }
+  const goals = [...targets(outcomes, scaleFacts), ...changesTargets(outcomes, fanouts)];
   const loadAtEnd = loadavg().map((n) => Math.round(n * 100) / 100);
   printReport(outcomes, goals, scaleFacts, notes, problems);
 

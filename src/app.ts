@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import { createChangesModule } from './modules/changes/changes-module.js';
 import { registerGroupsRoutes } from './modules/groups/groups-routes.js';
 import { createGroupsService } from './modules/groups/groups-service.js';
 import { createGroupsStore } from './modules/groups/groups-store.js';
@@ -14,15 +15,14 @@ import { registerRulesRoutes } from './modules/rules/rules-routes.js';
 import { createRulesService } from './modules/rules/rules-service.js';
 import { createRulesStore } from './modules/rules/rules-store.js';
 import { apiKeyAuthPlugin } from './plugins/api-key-auth.js';
-import { closingPlugin } from './plugins/closing.js';
 import { errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler.js';
+import { everyRequestPlugin } from './plugins/every-request.js';
 import { healthPlugin } from './plugins/health.js';
 import { jsonBodyPlugin } from './plugins/json-body.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { openapiPlugin } from './plugins/openapi.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
-import { requestIdFor, requestIdPlugin } from './plugins/request-id.js';
-import { securityHeadersPlugin } from './plugins/security-headers.js';
+import { requestIdFor } from './plugins/request-id.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -67,20 +67,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const groupsStore = createGroupsStore(db, dialect);
   const idempotency = createIdempotencyService({ db, store: createIdempotencyStore() });
-  const groupsService = createGroupsService({ db, groupsStore, idempotency });
+  const rulesStore = createRulesStore(db, dialect);
+  const changesModule = createChangesModule(app, { database, config }, { rulesStore, groupsStore });
+  const changes = changesModule.service;
+  const groupsService = createGroupsService({ db, groupsStore, idempotency, changes });
   const rulesService = createRulesService({
     db,
-    rulesStore: createRulesStore(db, dialect),
+    rulesStore,
     groupsStore,
     idempotency,
-    dataVersion: database.dataVersion,
+    changes,
     config,
   });
 
   errorHandlerPlugin(app);
-  securityHeadersPlugin(app);
-  requestIdPlugin(app);
-  closingPlugin(app);
+  everyRequestPlugin(app);
   jsonBodyPlugin(app);
   metricsPlugin(app);
   healthPlugin(app, db);
@@ -89,6 +90,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (api) => {
       apiKeyAuthPlugin(api, keysService);
       await rateLimitPlugin(api, config);
+      changesModule.register(api);
       registerGroupsRoutes(api, groupsService);
       registerRulesRoutes(api, rulesService);
     },

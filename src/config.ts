@@ -21,6 +21,12 @@ export interface Config {
   dbStatementTimeoutMs: number;
   /** How long to wait for a new PostgreSQL connection before answering 503. */
   dbConnectTimeoutMs: number;
+  /** Days a change record (a version in history) is kept; an object's latest version stays. */
+  historyRetentionDays: number;
+  /** How often a change stream without anything to send gets a heartbeat comment. */
+  changesHeartbeatMs: number;
+  /** How often streams look for changes they were not woken for (the safety net of NOTIFY). */
+  changesPollMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -59,5 +65,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
     dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 5000, 1, 3_600_000),
     dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 2000, 1, 600_000),
+    historyRetentionDays: integer(env, 'HISTORY_RETENTION_DAYS', 90, 1, 36_500),
+    changesHeartbeatMs: integer(env, 'CHANGES_HEARTBEAT_MS', 15_000, 10, 3_600_000),
+    changesPollMs: integer(env, 'CHANGES_POLL_MS', 1000, 10, 60_000),
   };
 }

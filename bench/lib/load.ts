@@ -13,6 +13,8 @@ export interface Scenario {
   requests: Request[];
   /** Seconds before a request counts as timed out (slow list pages on large databases). */
   timeout?: number;
+  /** The one status that counts as answered (e.g. 304 for conditional reads); any 2xx otherwise. */
+  okStatus?: number;
 }
 
 export interface Sample {
@@ -49,8 +51,9 @@ export async function measure(scenario: Scenario, seconds: number, connections: 
     timeout: scenario.timeout ?? 10,
     requests: scenario.requests,
   });
+  const { okStatus } = scenario;
   instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
-    if (status < 200 || status > 299) return;
+    if (okStatus ? status !== okStatus : status < 200 || status > 299) return;
     if (count === latencies.length) {
       const larger = new Float64Array(latencies.length * 2);
       larger.set(latencies);
@@ -62,14 +65,15 @@ export async function measure(scenario: Scenario, seconds: number, connections: 
   const cpu = cpuSeconds(pid) - cpuBefore;
   const rssMb = memory.end();
   const sorted = latencies.subarray(0, count).sort();
-  const ok = result['2xx'];
+  const ok = okStatus ? (result.statusCodeStats[okStatus]?.count ?? 0) : result['2xx'];
   return {
     rps: ok / result.duration,
     p50: percentile(sorted, 0.5),
     p99: percentile(sorted, 0.99),
     rssMb,
     cpuUs: ok > 0 ? (cpu * 1e6) / ok : Number.NaN,
-    non2xx: result.non2xx,
+    // With okStatus, the answers that are not it.
+    non2xx: okStatus ? result['2xx'] + result.non2xx - ok : result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
     statusCodes: Object.fromEntries(

@@ -83,8 +83,11 @@ export interface ScaleFacts {
 }
 
 /** The targets of the issue that this run's figures can answer. */
-export function targets(outcomes: Outcome[], scale: ScaleFacts | undefined): Target[] {
-  const find = (name: string, store = 'sqlite') => outcomes.find((o) => o.name === name && o.store === store);
+/** A list of targets and the function that adds one (nothing when its value could not be measured). */
+export function targetList(): [
+  Target[],
+  (...args: [string, number | undefined, number, Target['direction']]) => void,
+] {
   const list: Target[] = [];
   const add = (
     target: string,
@@ -101,6 +104,12 @@ export function targets(outcomes: Outcome[], scale: ScaleFacts | undefined): Tar
       met: direction === '>=' ? value >= threshold : value <= threshold,
     });
   };
+  return [list, add];
+}
+
+export function targets(outcomes: Outcome[], scale: ScaleFacts | undefined): Target[] {
+  const find = (name: string, store = 'sqlite') => outcomes.find((o) => o.name === name && o.store === store);
+  const [list, add] = targetList();
   const get = find('get-rule');
   const create = find('create-rule');
   const peerGet = find('peer-get', 'json-server');

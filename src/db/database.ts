@@ -8,6 +8,7 @@ import pg from 'pg';
 import type { Config } from '../config.js';
 import * as initial from './migrations/0001-initial.js';
 import * as idempotency from './migrations/0002-idempotency.js';
+import * as changes from './migrations/0003-changes.js';
 import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
 import type { Db, Tables } from './tables.js';
 
@@ -29,6 +30,7 @@ export interface Database {
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-idempotency': idempotency,
+  '0003-changes': changes,
 };
 
 // PostgreSQL returns BIGINT as a string to protect precision; our timestamps fit a JS number.

@@ -1,12 +1,16 @@
 // Row types of every table, as Kysely sees them. Booleans are 0/1 integers and timestamps epoch
 // milliseconds, so that SQLite and PostgreSQL read and write the same values through the same code.
-import type { Kysely, Selectable } from 'kysely';
+import type { Generated, Kysely, Selectable } from 'kysely';
 
 export interface WorkspacesTable {
   id: string;
   name: string;
   owner_user_id: string;
   created_at: number;
+  /** One more with every transaction that changes the workspace's rules or groups. */
+  revision: Generated<number>;
+  /** The highest revision whose change records were swept away by retention. */
+  swept_revision: Generated<number>;
 }
 
 export interface UsersTable {
@@ -66,6 +70,23 @@ export interface IdempotencyKeysTable {
   created_at: number;
 }
 
+/** The change log: the outbox of the change feed and the history of every rule and group. */
+export interface ChangesTable {
+  workspace_id: string;
+  revision: number;
+  /** Place of the change within its revision (a transaction may change many objects). */
+  seq: number;
+  object_type: 'rule' | 'group';
+  object_id: string;
+  /** The object's version: 1 for its first change, one more with each. */
+  version: number;
+  change: 'created' | 'updated' | 'deleted';
+  at: number;
+  by_user: string;
+  /** The object as the API returns it, as JSON text: after the change, or as it was when deleted. */
+  object: string;
+}
+
 export interface Tables {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -73,8 +94,10 @@ export interface Tables {
   groups: GroupsTable;
   rules: RulesTable;
   idempotency_keys: IdempotencyKeysTable;
+  changes: ChangesTable;
 }
 
 export type Db = Kysely<Tables>;
 export type GroupRow = Selectable<GroupsTable>;
 export type RuleRow = Selectable<RulesTable>;
+export type ChangeRow = Selectable<ChangesTable>;

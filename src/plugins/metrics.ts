@@ -2,6 +2,13 @@
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route answers a long-lived stream (server-sent events). */
+    stream?: boolean;
+  }
+}
+
 export function metricsPlugin(app: FastifyInstance): void {
   // One registry per app, so that several apps in one process (tests) do not collide.
   const registry = new Registry();
@@ -19,6 +26,8 @@ export function metricsPlugin(app: FastifyInstance): void {
   const series = new Map<string, { observe(seconds: number): void }>();
 
   app.addHook('onResponse', (request, reply, done) => {
+    // A stream's duration is how long its client stayed, not how fast the service answered.
+    if (request.routeOptions.config.stream) return done();
     // The route pattern, never the raw URL: ids in paths would make unbounded label values.
     const route = request.routeOptions.url ?? 'unmatched';
     const name = `${request.method} ${route} ${reply.statusCode}`;

@@ -1,7 +1,6 @@
-// X-Request-Id: echo a sane incoming id, else make one; every response carries it.
+// X-Request-Id: echo a sane incoming id, else make one; every response carries it (every-request.ts).
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
 
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -9,11 +8,4 @@ const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export function requestIdFor(req: IncomingMessage): string {
   const incoming = req.headers['x-request-id'];
   return typeof incoming === 'string' && SANE_ID.test(incoming) ? incoming : randomUUID();
-}
-
-export function requestIdPlugin(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    done();
-  });
 }

@@ -1,9 +1,8 @@
 // Security headers on every response: the set @fastify/helmet sends by default (less the upgrade of
 // subresources to HTTPS, since the service is often reached over plain HTTP), computed once instead of
-// per request. /docs replaces the CSP with its own.
-import type { FastifyInstance } from 'fastify';
+// per request, set by the shared onRequest hook (every-request.ts). /docs replaces the CSP with its own.
 
-const SECURITY_HEADERS = {
+export const SECURITY_HEADERS = {
   'content-security-policy': [
     "default-src 'self'",
     "base-uri 'self'",
@@ -28,10 +27,3 @@ const SECURITY_HEADERS = {
   'x-permitted-cross-domain-policies': 'none',
   'x-xss-protection': '0',
 };
-
-export function securityHeadersPlugin(app: FastifyInstance): void {
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(SECURITY_HEADERS);
-    done();
-  });
-}

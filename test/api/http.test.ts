@@ -515,6 +515,10 @@ forEachDatabase((db) => {
           put: ['200', '400', '401', '403', '404', '413', '415'],
           delete: ['200', '400', '401', '403', '404'],
         },
+        '/v1/rules/{ruleId}/versions': { get: ['200', '401', '403', '404'] },
+        '/v1/rules/{ruleId}/restore': { post: ['200', '400', '401', '403', '404', '409', '413', '415'] },
+        '/v1/groups/{id}/versions': { get: ['200', '400', '401', '403', '404'] },
+        '/v1/groups/{id}/restore': { post: ['200', '400', '401', '403', '404', '409', '413', '415'] },
       };
       const resolve = (schema: Json): Json => {
         const ref = schema.$ref as string | undefined;

@@ -1,4 +1,5 @@
 // GET /v1/rules and GET /v1/groups: paging, order, filters, group counts, and invalid queries.
+import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import {
@@ -281,7 +282,19 @@ forEachDatabase((db) => {
       // Another connection to the same database, as the CLI, another instance or an operator's script has.
       const other = openDatabase(t.config);
       try {
-        await other.db.updateTable('rules').set({ name: 'renamed elsewhere' }).execute();
+        await other.db.transaction().execute(async (trx) => {
+          await trx.updateTable('rules').set({ name: 'renamed elsewhere' }).execute();
+          // On PostgreSQL the caches are validated by the workspace revision, which every writer
+          // (service, import, another instance) moves in its transaction; SQLite's data_version
+          // sees any commit, even this bare one.
+          if (db === 'postgres') {
+            await trx
+              .updateTable('workspaces')
+              .set({ revision: sql`revision + 1` })
+              .where('id', '=', t.owner.workspaceId)
+              .execute();
+          }
+        });
       } finally {
         await other.close();
       }

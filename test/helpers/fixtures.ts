@@ -21,9 +21,11 @@ export const ERRORS = {
   UNAUTHORIZED_ACTION: [403, 'Unauthorized action'],
   RULE_NOT_FOUND: [404, 'Rule not found'],
   GROUP_NOT_FOUND: [404, 'Group not found'],
+  VERSION_NOT_FOUND: [404, 'Version not found'],
   ROUTE_NOT_FOUND: [404, 'Route not found'],
   // Decision 1 gives the status only; the message is the service's error table's.
   METHOD_NOT_ALLOWED: [405, 'Method not allowed'],
+  CHANGES_EXPIRED: [410, 'Changes no longer kept'],
   PAYLOAD_TOO_LARGE: [413, 'Payload too large'],
   UNSUPPORTED_MEDIA_TYPE: [415, 'Unsupported media type'],
   RATE_LIMITED: [429, 'Too many requests'],

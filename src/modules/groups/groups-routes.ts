@@ -14,7 +14,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
   app.get(
     '/groups',
     {
-      config,
+      config: { ...config, revisionEtag: true },
       schema: {
         ...common,
         summary: "List the workspace's groups",

@@ -2,8 +2,10 @@
 import type { Db, GroupRow } from '../../db/tables.js';
 import { AppError, type ErrorDetail } from '../../errors.js';
 import { nextTimestamp, withFreshId } from '../../ids.js';
+import type { ChangesService } from '../changes/changes-service.js';
 import type { Created, IdempotencyService } from '../idempotency/idempotency-service.js';
 import type { Principal } from '../keys/keys-store.js';
+import { toRule } from '../rules/rules-service.js';
 import { accessible } from '../shared/access.js';
 import { checkIfMatch } from '../shared/etag.js';
 import { type Paged, pageOf, readListQuery } from '../shared/list.js';
@@ -51,7 +53,7 @@ function readGroupWrite(body: unknown, creating: boolean): GroupWrite {
 }
 
 /** Decision 2: a group path id must look like one before anything else is looked at. */
-function checkGroupId(id: string): void {
+export function checkGroupId(id: string): void {
   if (!GROUP_ID_PATTERN.test(id)) {
     throw new AppError('INVALID_GROUP_ID', [
       { path: '/id', message: 'must be Group_ followed by 1 to 32 letters or digits' },
@@ -63,10 +65,12 @@ export function createGroupsService({
   db,
   groupsStore,
   idempotency,
+  changes,
 }: {
   db: Db;
   groupsStore: GroupsStore;
   idempotency: IdempotencyService;
+  changes: Pick<ChangesService, 'record'>;
 }) {
   async function findAccessible(trx: Db, principal: Principal, id: string, lock = false): Promise<GroupRow> {
     checkGroupId(id);
@@ -112,7 +116,11 @@ export function createGroupsService({
           modification_date: now,
         };
         row.id = await withFreshId('Group', (id) => groupsStore.insert(trx, { ...row, id }));
-        return toGroup(row, principal);
+        const group = toGroup(row, principal);
+        await changes.record(trx, principal, [
+          { objectType: 'group', id: row.id, change: 'created', object: group },
+        ]);
+        return group;
       });
     },
 
@@ -131,7 +139,9 @@ export function createGroupsService({
           modification_date: nextTimestamp(row.modification_date),
         };
         await groupsStore.update(trx, id, updated);
-        return toGroup(updated, principal);
+        const group = toGroup(updated, principal);
+        await changes.record(trx, principal, [{ objectType: 'group', id, change: 'updated', object: group }]);
+        return group;
       });
     },
 
@@ -139,7 +149,18 @@ export function createGroupsService({
       return db.transaction().execute(async (trx) => {
         const row = await findAccessible(trx, principal, id, true);
         checkIfMatch(ifMatch, { modificationDate: row.modification_date });
-        const ungrouped = await groupsStore.deleteAndUngroup(trx, id, principal.userId, Date.now());
+        const rules = await groupsStore.deleteAndUngroup(trx, id, principal.userId, Date.now());
+        // The ungrouped rules changed too: followers and their history must see it.
+        await changes.record(trx, principal, [
+          { objectType: 'group', id, change: 'deleted', object: toGroup(row, principal) },
+          ...rules.map((rule) => ({
+            objectType: 'rule' as const,
+            id: rule.id,
+            change: 'updated' as const,
+            object: toRule(rule, principal),
+          })),
+        ]);
+        const ungrouped = rules.length;
         return `Group deleted successfully; ${ungrouped} rule${ungrouped === 1 ? '' : 's'} ungrouped`;
       });
     },

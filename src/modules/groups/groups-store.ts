@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import { preparedFindById } from '../../db/prepared.js';
-import type { Db, GroupRow } from '../../db/tables.js';
+import type { Db, GroupRow, RuleRow } from '../../db/tables.js';
 
 export type GroupChanges = Pick<
   GroupRow,
@@ -37,8 +37,8 @@ export function createGroupsStore(db: Db, dialect: DialectName) {
         .execute();
     },
 
-    /** Deletes the group after ungrouping its rules; answers how many rules were ungrouped. */
-    async deleteAndUngroup(trx: Db, id: string, userId: string, now: number): Promise<number> {
+    /** Deletes the group after ungrouping its rules; answers the ungrouped rules as they are now. */
+    async deleteAndUngroup(trx: Db, id: string, userId: string, now: number): Promise<RuleRow[]> {
       const ungrouped = await trx
         .updateTable('rules')
         .set({
@@ -48,9 +48,10 @@ export function createGroupsStore(db: Db, dialect: DialectName) {
           modification_date: sql<number>`case when modification_date >= ${now} then modification_date + 1 else ${now} end`,
         })
         .where('group_id', '=', id)
-        .executeTakeFirst();
+        .returningAll()
+        .execute();
       await trx.deleteFrom('groups').where('id', '=', id).execute();
-      return Number(ungrouped.numUpdatedRows);
+      return ungrouped;
     },
 
     async list(workspaceId: string, offset: number, limit: number): Promise<GroupRow[]> {

@@ -14,7 +14,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
   app.get(
     '/rules',
     {
-      config,
+      config: { ...config, revisionEtag: true },
       schema: {
         ...common,
         summary: "List the workspace's rules, oldest first, with filters",
@@ -22,7 +22,8 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
         response: { 200: page(Rule), ...errorResponses(400, 401, 429, 503) },
       },
     },
-    async (request, reply) => sendJson(reply, await rules.list(request.principal, request.query)),
+    async (request, reply) =>
+      sendJson(reply, await rules.list(request.principal, request.query, request.cacheVersion)),
   );
 
   app.get<WithId>(
@@ -36,7 +37,8 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
         response: { 200: single(Rule), ...errorResponses(401, 403, 404, 429, 503) },
       },
     },
-    async (request, reply) => oneSerialized(reply, await rules.get(request.principal, request.params.ruleId)),
+    async (request, reply) =>
+      oneSerialized(reply, await rules.get(request.principal, request.params.ruleId, request.cacheVersion)),
   );
 
   app.post(

@@ -4,6 +4,7 @@ import { isForeignKeyViolation } from '../../db/dialect.js';
 import type { Db, RuleRow } from '../../db/tables.js';
 import { AppError, type ErrorDetail } from '../../errors.js';
 import { nextTimestamp, randomSuffix, withFreshId } from '../../ids.js';
+import type { ChangesService } from '../changes/changes-service.js';
 import type { GroupsStore } from '../groups/groups-store.js';
 import type { Created, IdempotencyService } from '../idempotency/idempotency-service.js';
 import type { Principal } from '../keys/keys-store.js';
@@ -11,7 +12,7 @@ import { accessible } from '../shared/access.js';
 import { checkIfMatch } from '../shared/etag.js';
 import { readListQuery, serializedPageOf } from '../shared/list.js';
 import { deferred, isPlainObject, isStorableText, readPayload } from '../shared/payload.js';
-import { createReadCache, type DataVersion } from '../shared/read-cache.js';
+import { createReadCache } from '../shared/read-cache.js';
 import type { SerializedOne } from '../shared/replies.js';
 import { checkPairs, type RuleType } from './rule-types/index.js';
 import {
@@ -44,6 +45,11 @@ export function toRule(row: RuleRow, principal: Principal, pairs?: Pair[]): Rule
     currentOwner: principal.ownerUserId,
     objectType: 'rule',
   };
+}
+
+/** No stored id holds such text, and PostgreSQL would refuse to even compare it. */
+export function refuseUnstorableRuleId(id: string): void {
+  if (!isStorableText(id)) throw new AppError('RULE_NOT_FOUND');
 }
 
 function payloadError(details: ErrorDetail[]): never {
@@ -105,19 +111,14 @@ export function createRulesService(deps: {
   rulesStore: RulesStore;
   groupsStore: GroupsStore;
   idempotency: IdempotencyService;
-  /** Lets reads be kept in memory until the database changes (SQLite). */
-  dataVersion: DataVersion | undefined;
+  changes: Pick<ChangesService, 'record'>;
   config: Pick<Config, 'maxDelayMs'>;
 }) {
-  const { db, rulesStore, groupsStore, idempotency } = deps;
+  const { db, rulesStore, groupsStore, idempotency, changes } = deps;
   const { maxDelayMs } = deps.config;
   // Pages are kept as UTF-8 bytes, as they go on the wire: a page served again is not encoded again.
-  const pages = createReadCache<Buffer>(deps.dataVersion, 16 * 1024 * 1024, (page) => page.length);
-  const singles = createReadCache<RuleJson>(
-    deps.dataVersion,
-    8 * 1024 * 1024,
-    (rule) => 2 * rule.json.length,
-  );
+  const pages = createReadCache<Buffer>(16 * 1024 * 1024, (page) => page.length);
+  const singles = createReadCache<RuleJson>(8 * 1024 * 1024, (rule) => 2 * rule.json.length);
 
   /** `groupId` of a body as stored: null for "", else a group of the caller's workspace. */
   async function resolveGroup(trx: Db, principal: Principal, groupId: string): Promise<string | null> {
@@ -136,31 +137,33 @@ export function createRulesService(deps: {
     throw error;
   }
 
-  /** No stored id holds such text, and PostgreSQL would refuse to even compare it. */
-  function refuseUnstorableId(id: string): void {
-    if (!isStorableText(id)) throw new AppError('RULE_NOT_FOUND');
-  }
-
   async function findAccessible(trx: Db, principal: Principal, id: string, lock = false): Promise<RuleRow> {
-    refuseUnstorableId(id);
+    refuseUnstorableRuleId(id);
     return accessible(await rulesStore.find(trx, id, lock), principal, 'RULE_NOT_FOUND');
   }
 
   return {
-    /** A rule as JSON text, built by the database: a read needs neither a row object nor a parse. */
-    async get(principal: Principal, id: string): Promise<SerializedOne> {
-      refuseUnstorableId(id);
+    /**
+     * A rule as JSON text, built by the database: a read needs neither a row object nor a parse.
+     * With `version` (ChangesService.cacheVersion, read before), kept in memory until it moves.
+     */
+    async get(principal: Principal, id: string, version?: number): Promise<SerializedOne> {
+      refuseUnstorableRuleId(id);
       const owner = principal.ownerUserId;
-      const found = accessible(
-        await singles.read(`${owner} ${id}`, () => rulesStore.findJson(id, owner)),
-        principal,
-        'RULE_NOT_FOUND',
-      );
+      let foreign: RuleJson | undefined;
+      const own = await singles.read(`${principal.workspaceId} ${id}`, version, async () => {
+        const rule = await rulesStore.findJson(id, owner);
+        if (rule?.workspace_id === principal.workspaceId) return rule;
+        // Answered (403) but not kept: the caller's revision says nothing of another workspace.
+        foreign = rule;
+        return undefined;
+      });
+      const found = accessible(own ?? foreign, principal, 'RULE_NOT_FOUND');
       return { json: found.json, modificationDate: found.modification_date };
     },
 
     /** A page of rules, serialised: the rules come from the database as JSON text, sent as they are. */
-    async list(principal: Principal, query: unknown): Promise<Buffer> {
+    async list(principal: Principal, query: unknown, version?: number): Promise<Buffer> {
       const q = readListQuery(query, checkRuleListQuery);
       const filter = {
         workspaceId: principal.workspaceId,
@@ -170,7 +173,8 @@ export function createRulesService(deps: {
         search: q.search?.toLowerCase(),
       };
       const owner = principal.ownerUserId;
-      const page = await pages.read(JSON.stringify([filter, owner, q.offset, q.pageSize]), async () => {
+      const key = JSON.stringify([filter, owner, q.offset, q.pageSize]);
+      const page = await pages.read(key, version, async () => {
         const [rules, total] = await Promise.all([
           rulesStore.listJson(filter, owner, q.offset, q.pageSize),
           rulesStore.count(filter),
@@ -204,7 +208,11 @@ export function createRulesService(deps: {
             modification_date: now,
           };
           row.id = await withFreshId(ruleType, (id) => rulesStore.insert(trx, { ...row, id }));
-          return toRule(row, principal, pairs);
+          const rule = toRule(row, principal, pairs);
+          await changes.record(trx, principal, [
+            { objectType: 'rule', id: row.id, change: 'created', object: rule },
+          ]);
+          return rule;
         })
         .catch(groupVanished);
     },
@@ -240,7 +248,9 @@ export function createRulesService(deps: {
             modification_date: nextTimestamp(row.modification_date),
           };
           await rulesStore.update(trx, updated);
-          return toRule(updated, principal, pairs);
+          const rule = toRule(updated, principal, pairs);
+          await changes.record(trx, principal, [{ objectType: 'rule', id, change: 'updated', object: rule }]);
+          return rule;
         })
         .catch(groupVanished);
     },
@@ -250,6 +260,8 @@ export function createRulesService(deps: {
         const row = await findAccessible(trx, principal, id, true);
         checkIfMatch(ifMatch, { modificationDate: row.modification_date });
         await rulesStore.delete(trx, id);
+        const rule = toRule(row, principal);
+        await changes.record(trx, principal, [{ objectType: 'rule', id, change: 'deleted', object: rule }]);
       });
       return 'Rule deleted successfully';
     },

@@ -17,3 +17,14 @@ export function checkIfMatch(ifMatch: string | undefined, current: { modificatio
     ]);
   }
 }
+
+/** True when `If-None-Match` holds `etag` (compared weakly, as RFC 9110 says) or `*`. */
+export function ifNoneMatchHolds(ifNoneMatch: string | string[] | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  const bare = etag.replace(/^W\//, '');
+  const listed = (Array.isArray(ifNoneMatch) ? ifNoneMatch.join(',') : ifNoneMatch).split(',');
+  return listed.some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed.replace(/^W\//, '') === bare;
+  });
+}

@@ -1,29 +1,35 @@
-// Answers kept in memory for as long as the database has not changed at all. Asking SQLite whether
-// anything changed costs a few microseconds; reading a rule costs ten times that and a page of 100
-// rules a hundred times, and the clients that pull the same rules over and over (proxies, extensions,
-// CI jobs) ask for the same ones between changes.
+// Answers kept in memory for as long as their data has not changed, as told by a version: the
+// workspace revision (read for every request anyway, for Rulekeeper-Revision and ETags), or on SQLite
+// its data_version. Reading a rule costs far more, a page of 100 rules a hundred times more, and the
+// clients that pull the same rules over and over (proxies, extensions, CI jobs) ask for the same ones
+// between changes. Exact on every instance: a change through any instance moves the revision that
+// the next read checks.
 
 /** A number that changes whenever anyone commits (Database.dataVersion). */
 export type DataVersion = () => number;
 
 export interface ReadCache<T> {
-  /** The value of `key`: kept while the database is unchanged, else built (and kept unless undefined). */
-  read(key: string, build: () => Promise<T | undefined>): Promise<T | undefined>;
+  /**
+   * The value of `key` built at `revision` (a version of its data): kept while the version holds,
+   * else built (and kept unless undefined). Without a version, always built.
+   */
+  read(
+    key: string,
+    revision: number | undefined,
+    build: () => Promise<T | undefined>,
+  ): Promise<T | undefined>;
 }
 
 /**
- * Without `dataVersion` (PostgreSQL, which has no such cheap and exact check) every read is built.
- * The version is read before the value is built, so a change that lands while it is built leaves an
- * entry that is already stale: it is rebuilt on the next read, never served.
+ * The version must be read before the value is built: a change that lands while it is built then
+ * leaves an entry already stale (kept under the older revision), rebuilt on the next read, never served.
  */
 export function createReadCache<T>(
-  dataVersion: DataVersion | undefined,
   /** Bytes of memory the cache may hold; past it, the least recently used entries go. */
   maxBytes: number,
   sizeOf: (value: T) => number,
 ): ReadCache<T> {
-  if (!dataVersion) return { read: (_key, build) => build() };
-  const entries = new Map<string, { version: number; value: T; size: number }>();
+  const entries = new Map<string, { revision: number; value: T; size: number }>();
   let total = 0;
 
   function forget(key: string): void {
@@ -34,21 +40,24 @@ export function createReadCache<T>(
   }
 
   return {
-    async read(key, build) {
-      const version = dataVersion();
+    async read(key, revision, build) {
+      if (revision === undefined) return build();
       const hit = entries.get(key);
-      if (hit?.version === version) {
+      if (hit?.revision === revision) {
         // Most recently used last: the Map's order is the eviction order.
         entries.delete(key);
         entries.set(key, hit);
         return hit.value;
       }
       const value = await build();
+      // A slower build of an older revision must not replace a newer entry.
+      const current = entries.get(key);
+      if (current && current.revision > revision) return value;
       forget(key);
       const size = value === undefined ? 0 : sizeOf(value);
       if (value !== undefined && size <= maxBytes) {
         while (total + size > maxBytes) forget(entries.keys().next().value as string);
-        entries.set(key, { version, value, size });
+        entries.set(key, { revision, value, size });
         total += size;
       }
       return value;

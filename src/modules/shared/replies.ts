@@ -1,11 +1,27 @@
 // Success envelopes of single objects, with the headers that go with them (ETag, Location).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Created } from '../idempotency/idempotency-service.js';
-import { etagOf } from './etag.js';
+import { etagOf, ifNoneMatchHolds } from './etag.js';
 
 export function one<T extends { modificationDate: number }>(reply: FastifyReply, data: T) {
   reply.header('etag', etagOf(data));
+  if (notModified(reply)) return reply;
   return { success: true as const, data };
+}
+
+/**
+ * Answers 304 with no body when the request is a GET whose If-None-Match holds the ETag already set
+ * on the reply; true when it did.
+ */
+export function notModified(reply: FastifyReply): boolean {
+  const { request } = reply;
+  if (
+    request.method !== 'GET' ||
+    !ifNoneMatchHolds(request.headers['if-none-match'], String(reply.getHeader('etag')))
+  )
+    return false;
+  reply.code(304).send();
+  return true;
 }
 
 /** An object already serialised (by the database), with its version for the ETag. */
@@ -16,7 +32,8 @@ export interface SerializedOne {
 
 /** The envelope of `one`, around an object that is already JSON text: nothing is serialised again. */
 export function oneSerialized(reply: FastifyReply, object: SerializedOne) {
-  return sendJson(reply.header('etag', etagOf(object)), `{"success":true,"data":${object.json}}`);
+  if (notModified(reply.header('etag', etagOf(object)))) return reply;
+  return sendJson(reply, `{"success":true,"data":${object.json}}`);
 }
 
 /** Sends what is already JSON (text, or its UTF-8 bytes) as it is. */

@@ -1,0 +1,67 @@
+// The changes module assembled: the service every writer records through, the stream hub, history,
+// and the retention sweep, with what the app must register and close.
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/database.js';
+import type { GroupsStore } from '../groups/groups-store.js';
+import type { RulesStore } from '../rules/rules-store.js';
+import { createChangeHub } from './change-hub.js';
+import { registerChangesRoutes } from './changes-routes.js';
+import { createChangesService } from './changes-service.js';
+import { createChangesStore } from './changes-store.js';
+import { registerHistoryRoutes } from './history-routes.js';
+import { createHistoryService } from './history-service.js';
+import { listenForChanges } from './pg-listener.js';
+import { revisionHooks } from './revision-hooks.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
+
+export function createChangesModule(
+  app: FastifyInstance,
+  { database, config }: { database: Database; config: Config },
+  stores: { rulesStore: RulesStore; groupsStore: GroupsStore },
+) {
+  const { db, dialect, dataVersion } = database;
+  const store = createChangesStore(db, dialect);
+  const service = createChangesService({ store, dataVersion });
+  const hub = createChangeHub({
+    changes: service,
+    dataVersion,
+    listen:
+      dialect === 'postgres'
+        ? (wake, wakeAll) => listenForChanges(config.databaseUrl, wake, wakeAll)
+        : undefined,
+    pollMs: config.changesPollMs,
+    heartbeatMs: config.changesHeartbeatMs,
+    onError: (err) => app.log.warn({ err }, 'change stream delivery failed; retrying on the next poll'),
+  });
+  const history = createHistoryService({ db, store, changes: service, ...stores });
+
+  const sweep = () =>
+    service.sweep(config.historyRetentionDays * DAY_MS).catch((err: unknown) => {
+      app.log.warn({ err }, 'history retention sweep failed; retrying later');
+    });
+  // A minute after start (instances restarted more often than hourly still sweep), then hourly.
+  const first = setTimeout(sweep, 60_000);
+  const sweeper = setInterval(sweep, SWEEP_EVERY_MS);
+  first.unref();
+  sweeper.unref();
+  // Streams end before the server waits for its connections to finish.
+  app.addHook('preClose', async () => {
+    clearTimeout(first);
+    clearInterval(sweeper);
+    await hub.close();
+  });
+
+  return {
+    service,
+    hub,
+    /** Registers the routes and hooks of the /v1 scope (after authentication and rate limiting). */
+    register(api: FastifyInstance): void {
+      revisionHooks(api, service);
+      registerChangesRoutes(api, service, hub);
+      registerHistoryRoutes(api, history);
+    },
+  };
+}

@@ -1,0 +1,79 @@
+// HTTP routes of /v1/changes: the paged change feed and the server-sent event stream.
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { header } from '../shared/replies.js';
+import { errorResponses } from '../shared/schemas.js';
+import type { ChangeHub } from './change-hub.js';
+import { ChangesQuery, FeedPage, readChangesQuery, readStreamStart, StreamQuery } from './changes-schemas.js';
+import type { ChangesService } from './changes-service.js';
+
+export function registerChangesRoutes(app: FastifyInstance, changes: ChangesService, hub: ChangeHub): void {
+  const common = { tags: ['changes'], security: [{ apiKey: [] }] };
+
+  app.get(
+    '/changes',
+    {
+      config: { revisionEtag: true },
+      schema: {
+        ...common,
+        summary: "The workspace's changes after a revision, oldest first, whole revisions per page",
+        description:
+          '410 when changes after `after` are no longer kept: read the lists again, then follow from `latest`.',
+        querystring: ChangesQuery,
+        response: { 200: FeedPage, ...errorResponses(400, 401, 410, 429, 503) },
+      },
+    },
+    async (request) => {
+      const { after, limit } = readChangesQuery(request.query);
+      return { success: true, ...(await changes.feed(request.principal.workspaceId, after, limit)) };
+    },
+  );
+
+  app.get(
+    '/changes/stream',
+    {
+      config: { stream: true },
+      // A HEAD would open a stream that never sends anything.
+      exposeHeadRoute: false,
+      schema: {
+        ...common,
+        summary: 'Every change as it happens, as server-sent events',
+        description:
+          'Events `change` (data: a change as `/changes` lists it; `id`: its revision, on the last event of ' +
+          'each revision), comment heartbeats, and `reset` (data `{latest}`) when the changes after the ' +
+          'asked revision are no longer kept. Resumes after `Last-Event-ID`, else `?after`, else from now.',
+        querystring: StreamQuery,
+        produces: ['text/event-stream'],
+        response: {
+          200: { type: 'string', description: 'text/event-stream' },
+          ...errorResponses(400, 401, 429, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { workspaceId } = request.principal;
+      const start = readStreamStart(request.query, header(request, 'last-event-id'));
+      const latest = request.revision ?? (await changes.revision(workspaceId));
+      const reset =
+        start !== undefined && (start > latest || start < (await changes.sweptRevision(workspaceId)));
+      // The stream is written by hand and lives until the client leaves or the service stops: no
+      // idle timeout on its socket (heartbeats flow anyway), and the connection closes with it.
+      reply.hijack();
+      request.raw.socket.setTimeout(0);
+      reply.raw.writeHead(200, {
+        ...(reply.getHeaders() as OutgoingHttpHeaders),
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'close',
+        'x-accel-buffering': 'no',
+      });
+      const position = reset || start === undefined ? latest : start;
+      // The first block names the position even before any change: an EventSource that reconnects
+      // early resumes from it (an `id:` without data sets Last-Event-ID and dispatches nothing).
+      reply.raw.write(
+        reset ? `event: reset\nid: ${latest}\ndata: {"latest":${latest}}\n\n` : `: open\nid: ${position}\n\n`,
+      );
+      hub.subscribe(workspaceId, position, reply.raw);
+    },
+  );
+}

@@ -1,0 +1,105 @@
+// Schemas of the change feed, the stream's query, and history (versions and restore).
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { AppError, pointerToken } from '../../errors.js';
+import { compile, schemaErrors } from '../../validation.js';
+import { Timestamp } from '../shared/schemas.js';
+
+export const MAX_FEED_LIMIT = 1000;
+export const DEFAULT_FEED_LIMIT = 100;
+
+const Revision = Type.String({ pattern: '^[0-9]{1,15}$', description: 'A workspace revision.' });
+const Change = Type.Union([Type.Literal('created'), Type.Literal('updated'), Type.Literal('deleted')]);
+const ObjectType = Type.Union([Type.Literal('rule'), Type.Literal('group')]);
+
+export const ChangesQuery = Type.Object(
+  {
+    after: Type.Optional({ ...Revision, description: 'Changes after this revision (default 0).' }),
+    limit: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{1,4}$',
+        description: 'At most this many changes, 1 to 1000 (default 100).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+const checkChangesQuery = compile(ChangesQuery);
+
+export const StreamQuery = Type.Object(
+  { after: Type.Optional({ ...Revision, description: 'Send the changes after this revision first.' }) },
+  { additionalProperties: false },
+);
+const checkStreamQuery = compile(StreamQuery);
+
+export const FeedItem = Type.Object(
+  {
+    revision: Type.Integer({ description: 'The workspace revision the change made.' }),
+    objectType: ObjectType,
+    id: Type.String(),
+    change: Change,
+    at: Timestamp,
+    by: Type.String({ description: 'User id of the key that made the change.' }),
+  },
+  { $id: 'ChangeItem' },
+);
+
+export const FeedPage = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Array(FeedItem),
+  latest: Type.Integer({ description: "The workspace's current revision." }),
+  nextAfter: Type.Integer({
+    description: '`after` of the next request: the last revision listed, else `after`.',
+  }),
+});
+
+export function versionsOf<T extends TSchema>(object: T) {
+  return Type.Object({
+    success: Type.Literal(true),
+    data: Type.Array(
+      Type.Object({
+        version: Type.Integer({ description: "1 for the object's first change, one more with each." }),
+        revision: Type.Integer(),
+        change: Change,
+        at: Timestamp,
+        by: Type.String(),
+        object: { ...object, description: 'The content after the change, or as it was when deleted.' },
+      }),
+    ),
+  });
+}
+
+export const RestoreBody = Type.Object(
+  { version: Type.Integer({ minimum: 1, description: 'The version whose content becomes current.' }) },
+  { additionalProperties: false },
+);
+export const checkRestoreBody = compile(RestoreBody);
+export type RestoreBody = Static<typeof RestoreBody>;
+
+function readQuery(query: unknown, check: ReturnType<typeof compile>): Record<string, string | undefined> {
+  const details = schemaErrors(check, query ?? {});
+  if (details.length > 0) throw new AppError('INVALID_QUERY', details);
+  return query as Record<string, string | undefined>;
+}
+
+export function readChangesQuery(query: unknown): { after: number; limit: number } {
+  const q = readQuery(query, checkChangesQuery);
+  const limit = q.limit === undefined ? DEFAULT_FEED_LIMIT : Number(q.limit);
+  if (limit < 1 || limit > MAX_FEED_LIMIT) {
+    throw new AppError('INVALID_QUERY', [{ path: '/limit', message: `must be from 1 to ${MAX_FEED_LIMIT}` }]);
+  }
+  return { after: Number(q.after ?? 0), limit };
+}
+
+/** Where a stream starts: after Last-Event-ID (an EventSource resuming), else ?after, else now (undefined). */
+export function readStreamStart(query: unknown, lastEventId: string | undefined): number | undefined {
+  const q = readQuery(query, checkStreamQuery);
+  if (lastEventId !== undefined) {
+    if (!/^[0-9]{1,15}$/.test(lastEventId)) {
+      throw new AppError('INVALID_QUERY', [
+        { path: `/${pointerToken('Last-Event-ID')}`, message: 'must be a revision (digits)' },
+      ]);
+    }
+    return Number(lastEventId);
+  }
+  return q.after === undefined ? undefined : Number(q.after);
+}

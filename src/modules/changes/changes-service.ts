@@ -1,0 +1,185 @@
+// The workspace revision and the change log: recording changes in the writer's transaction, reading
+// the revision cheaply, the change feed, and the retention sweep.
+import type { ChangeRow, Db } from '../../db/tables.js';
+import { AppError } from '../../errors.js';
+import type { DataVersion } from '../shared/read-cache.js';
+import type { ChangesStore, FeedRow, ObjectType } from './changes-store.js';
+
+/** One object changed by a transaction, with its content after the change (or as it was when deleted). */
+export interface ChangeInput {
+  objectType: ObjectType;
+  id: string;
+  change: ChangeRow['change'];
+  object: unknown;
+}
+
+/** Who changes what: the workspace whose revision moves, and the user recorded as `by`. */
+export interface Actor {
+  workspaceId: string;
+  userId: string;
+}
+
+/** A change as the feed and the stream give it. */
+export interface FeedItem {
+  revision: number;
+  objectType: ObjectType;
+  id: string;
+  change: ChangeRow['change'];
+  at: number;
+  by: string;
+}
+
+export interface FeedPage {
+  data: FeedItem[];
+  latest: number;
+  nextAfter: number;
+}
+
+export const toFeedItem = (row: FeedRow): FeedItem => ({
+  revision: Number(row.revision),
+  objectType: row.object_type,
+  id: row.object_id,
+  change: row.change,
+  at: Number(row.at),
+  by: row.by_user,
+});
+
+export function createChangesService({
+  store,
+  dataVersion,
+}: {
+  store: ChangesStore;
+  /** On SQLite: revisions read once are kept until anyone commits anything. */
+  dataVersion: DataVersion | undefined;
+}) {
+  let seenVersion = -1;
+  const known = new Map<string, number>();
+  const batches = new Map<string, Promise<number>>();
+
+  /**
+   * The revision read once for every request asking in this turn of the event loop: the read starts
+   * after all of them arrived, so it sees every change acknowledged before any of them was sent.
+   */
+  function batchedRevision(workspaceId: string): Promise<number> {
+    let batch = batches.get(workspaceId);
+    if (!batch) {
+      batch = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        batches.delete(workspaceId);
+        return readRevision(workspaceId);
+      });
+      batches.set(workspaceId, batch);
+    }
+    return batch;
+  }
+
+  async function readRevision(workspaceId: string): Promise<number> {
+    return Number((await store.revision(workspaceId))?.revision ?? 0);
+  }
+
+  /**
+   * Up to about `limit` changes after `after`, whole revisions only (so that a follower resuming
+   * after the last revision it saw misses nothing); a single revision larger than `limit` comes whole.
+   */
+  async function wholeRevisionsAfter(workspaceId: string, after: number, limit: number): Promise<FeedRow[]> {
+    const rows = await store.feed(workspaceId, after, limit + 1);
+    if (rows.length <= limit) return rows;
+    const last = (rows[limit - 1] as FeedRow).revision;
+    if ((rows[limit] as FeedRow).revision !== last) return rows.slice(0, limit);
+    const whole = rows.filter((row) => row.revision !== last);
+    return whole.length > 0 ? whole : store.ofRevision(workspaceId, Number(last));
+  }
+
+  return {
+    /**
+     * Records the changes of the caller's transaction: the workspace's revision moves by one, and
+     * each object gets a change record (its next version). Every writer calls this inside its
+     * transaction, so the record exists exactly when the change does. Answers the new revision.
+     */
+    async record(trx: Db, actor: Actor, changes: ChangeInput[]): Promise<number> {
+      // Versions first and the revision last: on PostgreSQL the bump locks the workspace's row until
+      // the commit, so every write of the workspace waits for it; the less after it, the better.
+      const versions = new Map<string, number>();
+      for (const objectType of ['group', 'rule'] as const) {
+        const ids = changes.filter((c) => c.objectType === objectType).map((c) => c.id);
+        if (ids.length === 0) continue;
+        for (const [id, version] of await store.lastVersions(trx, objectType, ids)) {
+          versions.set(`${objectType} ${id}`, version);
+        }
+      }
+      await store.notify(trx, actor.workspaceId); // delivered at the commit
+      const revision = await store.bump(trx, actor.workspaceId);
+      const at = Date.now();
+      const rows = changes.map((c, seq): ChangeRow => {
+        const key = `${c.objectType} ${c.id}`;
+        const version = (versions.get(key) ?? 0) + 1;
+        versions.set(key, version);
+        return {
+          workspace_id: actor.workspaceId,
+          revision,
+          seq,
+          object_type: c.objectType,
+          object_id: c.id,
+          version,
+          change: c.change,
+          at,
+          by_user: actor.userId,
+          object: JSON.stringify(c.object),
+        };
+      });
+      await store.insert(trx, rows);
+      return revision;
+    },
+
+    /**
+     * The workspace's current revision. On SQLite, synchronous while nothing was committed since it
+     * was last read; on PostgreSQL, one indexed read shared by the requests that arrived together.
+     */
+    revision(workspaceId: string): number | Promise<number> {
+      if (!dataVersion) return batchedRevision(workspaceId);
+      const version = dataVersion();
+      if (version !== seenVersion) {
+        known.clear();
+        seenVersion = version;
+      }
+      const hit = known.get(workspaceId);
+      if (hit !== undefined) return hit;
+      return readRevision(workspaceId).then((revision) => {
+        if (seenVersion === version) known.set(workspaceId, revision);
+        return revision;
+      });
+    },
+
+    /**
+     * What the workspace's cached reads are checked against, taken right after `revision()`: on
+     * SQLite the data_version that read observed (it also sees writes made behind the service's back,
+     * by an operator's script), else the revision itself. Either way observed before the answer is built.
+     */
+    cacheVersion(revision: number): number {
+      return dataVersion ? seenVersion : revision;
+    },
+
+    /**
+     * Changes after revision `after`; 410 when some of them were swept away by retention, or `after`
+     * is beyond the latest revision (the follower must read everything again).
+     */
+    async feed(workspaceId: string, after: number, limit: number): Promise<FeedPage> {
+      const state = await store.revision(workspaceId);
+      const latest = Number(state?.revision ?? 0);
+      if (after < Number(state?.swept_revision ?? 0) || after > latest) throw new AppError('CHANGES_EXPIRED');
+      const data = (await wholeRevisionsAfter(workspaceId, after, limit)).map(toFeedItem);
+      const nextAfter = data.at(-1)?.revision ?? after;
+      return { data, latest: Math.max(latest, nextAfter), nextAfter };
+    },
+
+    /** The changes a stream sends next: whole revisions after `after`, with what the feed checks. */
+    async sweptRevision(workspaceId: string): Promise<number> {
+      return Number((await store.revision(workspaceId))?.swept_revision ?? 0);
+    },
+    wholeRevisionsAfter,
+
+    /** Removes change records older than `maxAgeMs` (the latest version of a live object stays). */
+    sweep: (maxAgeMs: number, now = Date.now()) => store.sweep(now - maxAgeMs),
+  };
+}
+
+export type ChangesService = ReturnType<typeof createChangesService>;

@@ -1,0 +1,164 @@
+// SQL for workspace revisions and the change log (feed, history, retention).
+import { sql } from 'kysely';
+import type { DialectName } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
+import type { ChangeRow, Db } from '../../db/tables.js';
+
+export type ObjectType = ChangeRow['object_type'];
+/** A change as the feed lists it: everything but the object's content. */
+export type FeedRow = Omit<ChangeRow, 'workspace_id' | 'object' | 'version'>;
+
+/** The PostgreSQL channel that wakes every instance's streams; the payload is the workspace id. */
+export const CHANGES_CHANNEL = 'rulekeeper_changes';
+
+// Rows per INSERT and ids per IN list: well under either database's limit on bound parameters.
+const CHUNK = 500;
+
+function chunks<T>(items: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  return out;
+}
+
+const FEED_COLUMNS = ['revision', 'seq', 'object_type', 'object_id', 'change', 'at', 'by_user'] as const;
+
+export function createChangesStore(db: Db, dialect: DialectName) {
+  // Read on every request: compiled once.
+  const revisionById = prepared<{ id: string }, { revision: number; swept_revision: number }>(
+    db,
+    ['id'],
+    (db, p) => db.selectFrom('workspaces').select(['revision', 'swept_revision']).where('id', '=', p.id),
+  );
+  const feedPage = prepared<{ workspaceId: string; after: number; limit: number }, FeedRow>(
+    db,
+    ['workspaceId', 'after', 'limit'],
+    (db, p) =>
+      db
+        .selectFrom('changes')
+        .select(FEED_COLUMNS)
+        .where('workspace_id', '=', p.workspaceId)
+        .where('revision', '>', p.after)
+        .orderBy('revision')
+        .orderBy('seq')
+        .limit(p.limit),
+  );
+
+  return {
+    /** One more revision for the workspace, in the caller's transaction; answers the new one. */
+    async bump(trx: Db, workspaceId: string): Promise<number> {
+      const row = await trx
+        .updateTable('workspaces')
+        .set({ revision: sql`revision + 1` })
+        .where('id', '=', workspaceId)
+        .returning('revision')
+        .executeTakeFirstOrThrow();
+      return Number(row.revision);
+    },
+
+    /** The latest version of each object named, where it has one. */
+    async lastVersions(trx: Db, objectType: ObjectType, ids: string[]): Promise<Map<string, number>> {
+      const versions = new Map<string, number>();
+      for (const some of chunks(ids)) {
+        const rows = await trx
+          .selectFrom('changes')
+          .select((eb) => ['object_id', eb.fn.max('version').as('version')])
+          .where('object_type', '=', objectType)
+          .where('object_id', 'in', some)
+          .groupBy('object_id')
+          .execute();
+        for (const row of rows) versions.set(row.object_id, Number(row.version));
+      }
+      return versions;
+    },
+
+    async insert(trx: Db, rows: ChangeRow[]): Promise<void> {
+      for (const some of chunks(rows)) await trx.insertInto('changes').values(some).execute();
+    },
+
+    /** Wakes every instance's streams once the transaction commits (PostgreSQL holds it until then). */
+    async notify(trx: Db, workspaceId: string): Promise<void> {
+      if (dialect === 'postgres')
+        await sql`select pg_notify(${CHANGES_CHANNEL}, ${workspaceId})`.execute(trx);
+    },
+
+    revision: (workspaceId: string) => revisionById.first(db, { id: workspaceId }),
+
+    /** Up to `limit` changes after revision `after`, oldest first. */
+    feed: (workspaceId: string, after: number, limit: number) =>
+      feedPage.all(db, { workspaceId, after, limit }),
+
+    /** Every change of one revision. */
+    async ofRevision(workspaceId: string, revision: number): Promise<FeedRow[]> {
+      return db
+        .selectFrom('changes')
+        .select(FEED_COLUMNS)
+        .where('workspace_id', '=', workspaceId)
+        .where('revision', '=', revision)
+        .orderBy('seq')
+        .execute();
+    },
+
+    /** Every kept version of an object, newest first. */
+    async versions(objectType: ObjectType, id: string): Promise<ChangeRow[]> {
+      return db
+        .selectFrom('changes')
+        .selectAll()
+        .where('object_type', '=', objectType)
+        .where('object_id', '=', id)
+        .orderBy('version', 'desc')
+        .execute();
+    },
+
+    async version(
+      trx: Db,
+      objectType: ObjectType,
+      id: string,
+      version: number,
+    ): Promise<ChangeRow | undefined> {
+      return trx
+        .selectFrom('changes')
+        .selectAll()
+        .where('object_type', '=', objectType)
+        .where('object_id', '=', id)
+        .where('version', '=', version)
+        .executeTakeFirst();
+    },
+
+    /** The workspace an object's history belongs to, when it has any. */
+    async historyOwner(trx: Db, objectType: ObjectType, id: string): Promise<string | undefined> {
+      const row = await trx
+        .selectFrom('changes')
+        .select('workspace_id')
+        .where('object_type', '=', objectType)
+        .where('object_id', '=', id)
+        .orderBy('version', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row?.workspace_id;
+    },
+
+    /**
+     * Removes the change records older than `cutoff`, except the latest version of an object that
+     * still exists (its history keeps its present), and remembers per workspace the highest revision
+     * removed. Answers how many records went.
+     */
+    async sweep(cutoff: number): Promise<number> {
+      const expired = sql<boolean>`changes.at < ${cutoff} and (changes.change = 'deleted' or exists (
+        select 1 from changes newer where newer.object_type = changes.object_type
+        and newer.object_id = changes.object_id and newer.version > changes.version))`;
+      return db.transaction().execute(async (trx) => {
+        const removed = sql`(select max(changes.revision) from changes
+          where changes.workspace_id = workspaces.id and ${expired})`;
+        await sql`update workspaces
+          set swept_revision = case when ${removed} > swept_revision then ${removed} else swept_revision end
+          where exists (select 1 from changes where changes.workspace_id = workspaces.id and ${expired})`.execute(
+          trx,
+        );
+        const result = await sql`delete from changes where ${expired}`.execute(trx);
+        return Number(result.numAffectedRows ?? 0);
+      });
+    },
+  };
+}
+
+export type ChangesStore = ReturnType<typeof createChangesStore>;

@@ -1,0 +1,161 @@
+// History and restore: every kept version of a rule or group, and bringing one back as a new version,
+// also for an object that was deleted (its id is free: ids are never reused).
+import type { Db, GroupRow, RuleRow } from '../../db/tables.js';
+import { AppError, type ErrorCode } from '../../errors.js';
+import { nextTimestamp } from '../../ids.js';
+import type { Group } from '../groups/groups-schemas.js';
+import { checkGroupId, toGroup } from '../groups/groups-service.js';
+import type { GroupsStore } from '../groups/groups-store.js';
+import type { Principal } from '../keys/keys-store.js';
+import type { Rule } from '../rules/rules-schemas.js';
+import { refuseUnstorableRuleId, toRule } from '../rules/rules-service.js';
+import type { RulesStore } from '../rules/rules-store.js';
+import { accessible } from '../shared/access.js';
+import { deferred, readPayload } from '../shared/payload.js';
+import { checkRestoreBody } from './changes-schemas.js';
+import type { ChangesService } from './changes-service.js';
+import type { ChangesStore, ObjectType } from './changes-store.js';
+
+export interface Version {
+  version: number;
+  revision: number;
+  change: 'created' | 'updated' | 'deleted';
+  at: number;
+  by: string;
+  object: unknown;
+}
+
+const KINDS = {
+  rule: { notFound: 'RULE_NOT_FOUND', payload: 'RULE_PAYLOAD_INVALID', checkId: refuseUnstorableRuleId },
+  group: { notFound: 'GROUP_NOT_FOUND', payload: 'GROUP_PAYLOAD_INVALID', checkId: checkGroupId },
+} as const satisfies Record<
+  ObjectType,
+  { notFound: ErrorCode; payload: ErrorCode; checkId(id: string): void }
+>;
+
+const NOTHING_IGNORED = new Set<string>();
+
+export function createHistoryService(deps: {
+  db: Db;
+  store: ChangesStore;
+  rulesStore: RulesStore;
+  groupsStore: GroupsStore;
+  changes: Pick<ChangesService, 'record'>;
+}) {
+  const { db, store, rulesStore, groupsStore, changes } = deps;
+
+  /** Decision 2's order: the id's form, then existence (live or in history) and access. */
+  async function checkAccess(
+    trx: Db,
+    principal: Principal,
+    objectType: ObjectType,
+    id: string,
+    live: { workspace_id: string } | undefined,
+  ): Promise<void> {
+    const workspaceId = live?.workspace_id ?? (await store.historyOwner(trx, objectType, id));
+    accessible(
+      workspaceId ? { workspace_id: workspaceId } : undefined,
+      principal,
+      KINDS[objectType].notFound,
+    );
+  }
+
+  const findLive = (trx: Db, objectType: ObjectType, id: string, lock = false) =>
+    objectType === 'rule' ? rulesStore.find(trx, id, lock) : groupsStore.find(trx, id, lock);
+
+  /** The content of `version`, after the checks of decision 2 (body last). */
+  async function versionToRestore(
+    trx: Db,
+    principal: Principal,
+    objectType: ObjectType,
+    id: string,
+    body: unknown,
+  ) {
+    const kind = KINDS[objectType];
+    const input = deferred(() => readPayload(body, checkRestoreBody, kind.payload, NOTHING_IGNORED));
+    kind.checkId(id);
+    const live = await findLive(trx, objectType, id, true);
+    await checkAccess(trx, principal, objectType, id, live);
+    const record = await store.version(trx, objectType, id, input().version);
+    if (!record)
+      throw new AppError('VERSION_NOT_FOUND', [{ path: '/version', message: 'no such kept version' }]);
+    return { live, content: JSON.parse(record.object) as unknown };
+  }
+
+  return {
+    /** Every kept version, newest first. */
+    async versions(principal: Principal, objectType: ObjectType, id: string): Promise<Version[]> {
+      KINDS[objectType].checkId(id);
+      await checkAccess(db, principal, objectType, id, await findLive(db, objectType, id));
+      const rows = await store.versions(objectType, id);
+      return rows.map((row) => ({
+        version: row.version,
+        revision: Number(row.revision),
+        change: row.change,
+        at: Number(row.at),
+        by: row.by_user,
+        object: JSON.parse(row.object),
+      }));
+    },
+
+    /** Makes a rule's version current; a group it was in that is gone (or not ours) leaves it ungrouped. */
+    async restoreRule(principal: Principal, id: string, body: unknown): Promise<Rule> {
+      return db.transaction().execute(async (trx) => {
+        const found = await versionToRestore(trx, principal, 'rule', id, body);
+        const live = found.live as RuleRow | undefined;
+        const old = found.content as Rule;
+        const group = old.groupId ? await groupsStore.find(trx, old.groupId, true) : undefined;
+        const row: RuleRow = {
+          id,
+          workspace_id: principal.workspaceId,
+          name: old.name,
+          name_search: old.name.toLowerCase(),
+          description: old.description,
+          status: old.status,
+          rule_type: live?.rule_type ?? old.ruleType,
+          group_id: group?.workspace_id === principal.workspaceId ? group.id : null,
+          pairs: JSON.stringify(old.pairs),
+          created_by: live?.created_by ?? old.createdBy,
+          last_modified_by: principal.userId,
+          creation_date: live?.creation_date ?? old.creationDate,
+          modification_date: nextTimestamp(live?.modification_date ?? old.modificationDate),
+        };
+        if (live) await rulesStore.update(trx, row);
+        else if (!(await rulesStore.insert(trx, row))) throw new AppError('RESTORE_CONFLICT');
+        const rule = toRule(row, principal, old.pairs as Record<string, unknown>[]);
+        await changes.record(trx, principal, [
+          { objectType: 'rule', id, change: live ? 'updated' : 'created', object: rule },
+        ]);
+        return rule;
+      });
+    },
+
+    async restoreGroup(principal: Principal, id: string, body: unknown): Promise<Group> {
+      return db.transaction().execute(async (trx) => {
+        const found = await versionToRestore(trx, principal, 'group', id, body);
+        const live = found.live as GroupRow | undefined;
+        const old = found.content as Group;
+        const row: GroupRow = {
+          id,
+          workspace_id: principal.workspaceId,
+          name: old.name,
+          status: old.status,
+          is_favourite: old.isFavourite ? 1 : 0,
+          created_by: live?.created_by ?? old.createdBy,
+          last_modified_by: principal.userId,
+          creation_date: live?.creation_date ?? old.creationDate,
+          modification_date: nextTimestamp(live?.modification_date ?? old.modificationDate),
+        };
+        if (live) await groupsStore.update(trx, id, row);
+        else if (!(await groupsStore.insert(trx, row))) throw new AppError('RESTORE_CONFLICT');
+        const group = toGroup(row, principal);
+        await changes.record(trx, principal, [
+          { objectType: 'group', id, change: live ? 'updated' : 'created', object: group },
+        ]);
+        return group;
+      });
+    },
+  };
+}
+
+export type HistoryService = ReturnType<typeof createHistoryService>;

@@ -1,0 +1,85 @@
+// Rulekeeper-Revision on every answer to an authenticated /v1 request, and the revision-based ETags
+// of lists: a list whose If-None-Match still holds is answered 304 before any other database work.
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ifNoneMatchHolds } from '../shared/etag.js';
+import type { ChangesService } from './changes-service.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The workspace's revision, read before the answer was built (GET) or after the write. */
+    revision: number | undefined;
+    /** What cached reads of this GET are checked against (ChangesService.cacheVersion). */
+    cacheVersion: number | undefined;
+  }
+  interface FastifyContextConfig {
+    /** The route answers a list of the workspace's content: its ETag comes from the revision. */
+    revisionEtag?: boolean;
+  }
+}
+
+export const REVISION_HEADER = 'rulekeeper-revision';
+
+/**
+ * A list's content is a function of the workspace's revision and the request (path and query):
+ * its ETag changes with either, and only then.
+ */
+function listEtag(request: FastifyRequest, revision: number): string {
+  const digest = createHash('sha1')
+    .update(`${request.principal.workspaceId}\n${request.url}`)
+    .digest('base64url')
+    .slice(0, 16);
+  return `"${revision}-${digest}"`;
+}
+
+export function revisionHooks(
+  app: FastifyInstance,
+  changes: Pick<ChangesService, 'revision' | 'cacheVersion'>,
+): void {
+  app.decorateRequest('revision', undefined);
+  app.decorateRequest('cacheVersion', undefined);
+
+  /** Sets the header; on a list, its ETag, and 304 when the client's copy still holds (true). */
+  function answered(request: FastifyRequest, reply: FastifyReply, revision: number): boolean {
+    request.revision = revision;
+    request.cacheVersion = changes.cacheVersion(revision);
+    reply.header(REVISION_HEADER, revision);
+    if (!request.routeOptions.config.revisionEtag) return false;
+    const etag = listEtag(request, revision);
+    reply.header('etag', etag);
+    if (!ifNoneMatchHolds(request.headers['if-none-match'], etag)) return false;
+    reply.code(304).send();
+    return true;
+  }
+
+  // Reads are answered from the revision read first: data built after it is at least as new, so
+  // an ETag made from it can only be stale (a needless 200 later), never wrong (a 304 that hides a change).
+  app.addHook('preHandler', (request, reply, done) => {
+    if (request.method !== 'GET') return done();
+    const revision = changes.revision(request.principal.workspaceId);
+    if (typeof revision === 'number') {
+      if (!answered(request, reply, revision)) done();
+      return;
+    }
+    revision.then((value) => {
+      if (!answered(request, reply, value)) done();
+    }, done);
+  });
+
+  // Writes (and errors before the handler) carry the revision as it is after them.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.revision !== undefined || !request.principal) return done(null, payload);
+    const revision = changes.revision(request.principal.workspaceId);
+    if (typeof revision === 'number') {
+      reply.header(REVISION_HEADER, revision);
+      return done(null, payload);
+    }
+    revision.then(
+      (value) => {
+        reply.header(REVISION_HEADER, value);
+        done(null, payload);
+      },
+      () => done(null, payload),
+    );
+  });
+}
