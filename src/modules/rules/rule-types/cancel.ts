@@ -10,11 +10,18 @@ const valid = {
   source: { key: 'host', operator: 'Equals', value: 'ads.example.com' },
 } satisfies Static<typeof CancelPair>;
 
-export const cancel: RuleTypeDefinition = {
+export const cancel: RuleTypeDefinition<Static<typeof CancelPair>> = {
   name: 'Cancel',
   pair: CancelPair,
   normalise: pairNormaliser(),
   check: checkPairSource,
+  effect: {
+    combine: 'first',
+    apply: (_pair, _captures, state) => {
+      state.cancelled = true;
+      return { cancelled: true };
+    },
+  },
   examples: {
     valid: [
       { title: 'cancel one host', pair: valid },

@@ -28,7 +28,7 @@ const valid = {
   delay: 250,
 } satisfies Static<typeof DelayPair>;
 
-export const delay: RuleTypeDefinition = {
+export const delay: RuleTypeDefinition<Static<typeof DelayPair>> = {
   name: 'Delay',
   pair: DelayPair,
   // Requestly sends the delay as a string of digits.
@@ -36,6 +36,13 @@ export const delay: RuleTypeDefinition = {
     Object.hasOwn(pair, 'delay') ? { ...pair, delay: digitsToNumber(pair.delay) } : pair,
   ),
   check: checkDelay,
+  effect: {
+    combine: 'first',
+    apply: (pair, _captures, state) => {
+      state.delayMs = pair.delay;
+      return { delayMs: pair.delay };
+    },
+  },
   examples: {
     valid: [
       { title: 'a quarter of a second', pair: valid },

@@ -29,6 +29,11 @@ export function sourceInvalidExamples(valid: Pair): Examples['invalid'] {
       path: '/source/value',
     },
     {
+      title: 'Matches pattern with a backreference (RE2 has none)',
+      pair: changed({ operator: 'Matches', value: '/(a)\\1/' }),
+      path: '/source/value',
+    },
+    {
       title: 'filter URL Matches pattern that does not compile',
       pair: changed({ filters: badUrlPattern }),
       path: '/source/filters/0/URL/value',

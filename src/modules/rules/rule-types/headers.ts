@@ -1,4 +1,5 @@
 // The Headers rule type: request and response headers of matching requests are added, removed or modified.
+import { modifyHeader } from '../../../engine/effects.js';
 import { type Static, Type } from '@sinclair/typebox';
 import type { ErrorDetail } from '../../../errors.js';
 import { sourceInvalidExamples, sourceVariants } from './example-helpers.js';
@@ -84,7 +85,7 @@ const onlyRequest = (modification: Record<string, unknown>) => ({
   modifications: [{ Request: [modification] }],
 });
 
-export const headers: RuleTypeDefinition = {
+export const headers: RuleTypeDefinition<Static<typeof HeadersPair>> = {
   name: 'Headers',
   pair: HeadersPair,
   // Requestly sends a single set as an object.
@@ -92,6 +93,24 @@ export const headers: RuleTypeDefinition = {
     isRecord(pair.modifications) ? { ...pair, modifications: [pair.modifications] } : pair,
   ),
   check: checkHeaders,
+  effect: {
+    combine: 'all',
+    apply: (pair, _captures, state, ruleId) => {
+      const request: { header: string; type: string; value?: string }[] = [];
+      const response: typeof request = [];
+      for (const set of pair.modifications) {
+        for (const { header, type, value } of set.Request ?? []) {
+          modifyHeader(state.requestHeaders, { header, type, value });
+          request.push({ header, type, ...(value === undefined ? {} : { value }) });
+        }
+        for (const { header, type, value } of set.Response ?? []) {
+          response.push({ header, type, ...(value === undefined ? {} : { value }) });
+          state.responseHeaders.push({ ...(response.at(-1) as (typeof response)[0]), ruleId });
+        }
+      }
+      return { requestHeaders: request, responseHeaders: response };
+    },
+  },
   examples: {
     valid: [
       { title: 'add a request header, remove a response header', pair: valid },

@@ -1,4 +1,5 @@
 // The QueryParam rule type: query parameters of matching requests are added or removed.
+import { changeUrl, modifyQuery } from '../../../engine/effects.js';
 import { type Static, Type } from '@sinclair/typebox';
 import type { ErrorDetail } from '../../../errors.js';
 import { sourceInvalidExamples, sourceVariants } from './example-helpers.js';
@@ -59,11 +60,16 @@ const withModification = (modification: Record<string, unknown>) => ({
   modifications: [modification],
 });
 
-export const queryParam: RuleTypeDefinition = {
+export const queryParam: RuleTypeDefinition<Static<typeof QueryParamPair>> = {
   name: 'QueryParam',
   pair: QueryParamPair,
   normalise: pairNormaliser(),
   check: checkQueryParam,
+  effect: {
+    combine: 'all',
+    url: 'chain',
+    apply: (pair, _captures, state) => changeUrl(state, modifyQuery(state.url, pair.modifications)),
+  },
   examples: {
     valid: [
       { title: 'add a parameter', pair: valid },

@@ -1,4 +1,6 @@
 // The Redirect rule type: matching requests go to another URL, a local file or a mock.
+import { substituteCaptures } from '../../../engine/captures.js';
+import { redirectTo } from '../../../engine/effects.js';
 import { type Static, Type } from '@sinclair/typebox';
 import { sourceInvalidExamples, sourceVariants } from './example-helpers.js';
 import { checkPairSource, pairNormaliser, pairSchema } from './pair-helpers.js';
@@ -23,11 +25,17 @@ const valid = {
   destination: 'https://staging.example.com/api',
 } satisfies Static<typeof RedirectPair>;
 
-export const redirect: RuleTypeDefinition = {
+export const redirect: RuleTypeDefinition<Static<typeof RedirectPair>> = {
   name: 'Redirect',
   pair: RedirectPair,
   normalise: pairNormaliser(),
   check: checkPairSource,
+  effect: {
+    combine: 'first',
+    url: 'redirect',
+    apply: (pair, captures, state) =>
+      redirectTo(state, pair.destinationType, substituteCaptures(pair.destination, captures)),
+  },
   examples: {
     valid: [
       { title: 'redirect to a URL', pair: valid },

@@ -1,4 +1,8 @@
 // The Replace rule type: a string in the matching URL is replaced by another.
+import { substituteCaptures } from '../../../engine/captures.js';
+import { changeUrl } from '../../../engine/effects.js';
+import { compileRegex, isPatternLiteral, regexProblem, replaceMatches } from '../../../engine/regex.js';
+import type { ErrorDetail } from '../../../errors.js';
 import { type Static, Type } from '@sinclair/typebox';
 import { sourceInvalidExamples, sourceVariants } from './example-helpers.js';
 import { checkPairSource, pairNormaliser, pairSchema } from './pair-helpers.js';
@@ -9,17 +13,37 @@ const ReplacePair = pairSchema('ReplacePair', 'Replaces part of the URL of match
   to: Type.String({ description: 'Its replacement; may be empty.', examples: ['api.staging.example.com'] }),
 });
 
+/** A `/pattern/flags` from is a regular expression, and must compile like a Matches source. */
+function checkReplace(pair: Record<string, unknown>): ErrorDetail[] {
+  const details = checkPairSource(pair);
+  const { from } = pair as Static<typeof ReplacePair>;
+  const problem = isPatternLiteral(from) ? regexProblem(from) : undefined;
+  if (problem) details.push({ path: '/from', message: `regular expression cannot be used: ${problem}` });
+  return details;
+}
+
 const valid = {
   source: { key: 'host', operator: 'Equals', value: 'api.example.com' },
   from: 'api.example.com',
   to: 'api.staging.example.com',
 } satisfies Static<typeof ReplacePair>;
 
-export const replace: RuleTypeDefinition = {
+export const replace: RuleTypeDefinition<Static<typeof ReplacePair>> = {
   name: 'Replace',
   pair: ReplacePair,
   normalise: pairNormaliser(),
-  check: checkPairSource,
+  check: checkReplace,
+  effect: {
+    combine: 'all',
+    url: 'chain',
+    apply: (pair, captures, state) => {
+      const to = substituteCaptures(pair.to, captures);
+      if (!isPatternLiteral(pair.from)) return changeUrl(state, state.url.replace(pair.from, () => to));
+      const compiled = compileRegex(pair.from);
+      if (!compiled.ok) return { error: `from cannot be used: ${compiled.problem}` };
+      return changeUrl(state, replaceMatches(compiled.regex, state.url, to, compiled.global));
+    },
+  },
   examples: {
     valid: [
       { title: 'replace a host', pair: valid },
@@ -36,6 +60,7 @@ export const replace: RuleTypeDefinition = {
     invalid: [
       ...sourceInvalidExamples(valid),
       { title: 'from empty', pair: { ...valid, from: '' }, path: '/from' },
+      { title: 'from a regular expression with a lookahead', pair: { ...valid, from: '/a(?=b)/' }, path: '/from' },
       { title: 'to missing', pair: { source: valid.source, from: 'a' }, path: '/to' },
       { title: 'to not a string', pair: { ...valid, to: null }, path: '/to' },
     ],

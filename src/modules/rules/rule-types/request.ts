@@ -25,12 +25,20 @@ const code = {
   resourceType: 'restApi',
 } satisfies Static<typeof RequestPair>;
 
-export const request: RuleTypeDefinition = {
+export const request: RuleTypeDefinition<Static<typeof RequestPair>> = {
   name: 'Request',
   pair: RequestPair,
   // Requestly nests the request fields.
   normalise: pairNormaliser((pair) => liftNested(pair, 'request')),
   check: checkPairSource,
+  effect: {
+    combine: 'first',
+    apply: ({ type, value }, _captures, state, ruleId) => {
+      // A `code` body is reported, never run, by the engine: only a runtime that allows code runs it.
+      state.requestBody = { ruleId, type, value };
+      return { requestBody: { type, value } };
+    },
+  },
   examples: {
     valid: [
       { title: 'static body', pair: valid },

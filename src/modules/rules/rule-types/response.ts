@@ -51,7 +51,7 @@ const full = {
   resourceType: 'restApi',
 } satisfies Static<typeof ResponsePair>;
 
-export const response: RuleTypeDefinition = {
+export const response: RuleTypeDefinition<Static<typeof ResponsePair>> = {
   name: 'Response',
   pair: ResponsePair,
   normalise: pairNormaliser((input) => {
@@ -64,6 +64,15 @@ export const response: RuleTypeDefinition = {
     return { ...pair, ...defaults, ...statusCode };
   }),
   check: checkPairSource,
+  effect: {
+    combine: 'first',
+    apply: (pair, _captures, state, ruleId) => {
+      const { type, value, statusCode = 200, statusText, serveWithoutRequest = false } = pair;
+      const response = { type, value, statusCode, ...(statusText === undefined ? {} : { statusText }), serveWithoutRequest };
+      state.response = { ruleId, ...response };
+      return { response };
+    },
+  },
   examples: {
     valid: [
       { title: 'static body', pair: valid },

@@ -1,5 +1,7 @@
-// The shape every rule-type file fills in: its canonical pair schema, its input variants and its examples.
+// The shape every rule-type file fills in: its canonical pair schema, its input variants, what it does
+// to a request, and its examples.
 import type { TObject } from '@sinclair/typebox';
+import type { RuleEffect } from '../../../engine/effects.js';
 import type { ErrorDetail } from '../../../errors.js';
 
 export const RULE_TYPES = [
@@ -22,7 +24,9 @@ export interface PairContext {
   maxDelayMs: number;
 }
 
-export interface RuleTypeDefinition {
+/** `P` is the canonical pair the type's schema describes. */
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds definitions of ten different pair types.
+export interface RuleTypeDefinition<P = any> {
   name: RuleType;
   /** The canonical pair as stored and returned; unknown fields rejected. */
   pair: TObject;
@@ -36,6 +40,8 @@ export interface RuleTypeDefinition {
    * a configured maximum). Called only on a pair that already matches `pair`; paths are relative to the pair.
    */
   check(pair: Record<string, unknown>, ctx: PairContext): ErrorDetail[];
+  /** What a matching pair does to a request (matching.md section 4). */
+  effect: RuleEffect<P>;
   examples: {
     valid: { title: string; pair: Record<string, unknown> }[];
     /** `path` is the JSON Pointer, relative to the pair, that the error must name. */

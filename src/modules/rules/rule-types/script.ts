@@ -1,4 +1,5 @@
 // The Script rule type: scripts or styles are injected into the pages that match.
+import { isDocument } from '../../../engine/effects.js';
 import { type Static, Type } from '@sinclair/typebox';
 import { sourceInvalidExamples, sourceVariants } from './example-helpers.js';
 import { checkPairSource, pairNormaliser, pairSchema } from './pair-helpers.js';
@@ -47,11 +48,19 @@ const valid = {
 
 const withScript = (script: Record<string, unknown>) => ({ ...valid, scripts: [script] });
 
-export const script: RuleTypeDefinition = {
+export const script: RuleTypeDefinition<Static<typeof ScriptPair>> = {
   name: 'Script',
   pair: ScriptPair,
   normalise: pairNormaliser(),
   check: checkPairSource,
+  effect: {
+    combine: 'all',
+    condition: isDocument,
+    apply: (pair, _captures, state, ruleId) => {
+      for (const script of pair.scripts) state.scripts.push({ ruleId, ...script });
+      return { scripts: pair.scripts.length };
+    },
+  },
   examples: {
     valid: [
       { title: 'inline JavaScript', pair: valid },

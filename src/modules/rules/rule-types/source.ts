@@ -1,5 +1,6 @@
 // Source and Filter, the matching condition every pair carries: schemas, input variants, regex check, pair id.
 import { type Static, Type } from '@sinclair/typebox';
+import { regexProblem } from '../../../engine/regex.js';
 import type { ErrorDetail } from '../../../errors.js';
 import { isRecord, oneOf, patternString } from './schema-helpers.js';
 
@@ -117,27 +118,19 @@ function renamePageUrl(filter: unknown): unknown {
   return { ...rest, URL: pageUrl };
 }
 
-/** A `Matches` value must compile, here rather than at run time, where a bad rule would fail silently. */
+/**
+ * A `Matches` value must compile with RE2 (linear time), here rather than at run time, where a bad rule
+ * would never match and fail silently.
+ */
 export function checkSource(source: SourceValue): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   const checkPattern = (operator: string, value: string, at: string) => {
     const problem = operator === 'Matches' ? regexProblem(value) : undefined;
-    if (problem) details.push({ path: at, message: `regular expression does not compile: ${problem}` });
+    if (problem) details.push({ path: at, message: `regular expression cannot be used: ${problem}` });
   };
   checkPattern(source.operator, source.value, '/source/value');
   source.filters?.forEach((filter, index) => {
     if (filter.URL) checkPattern(filter.URL.operator, filter.URL.value, `/source/filters/${index}/URL/value`);
   });
   return details;
-}
-
-/** `/pattern/flags` when it has that form with flags from gimsuy, else the whole value is the pattern. */
-function regexProblem(value: string): string | undefined {
-  const literal = /^\/([\s\S]+)\/([gimsuy]*)$/.exec(value);
-  try {
-    new RegExp(literal ? (literal[1] as string) : value, literal ? literal[2] : '');
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
 }

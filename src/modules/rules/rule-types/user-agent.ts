@@ -24,11 +24,18 @@ const valid = {
   userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)',
 } satisfies Static<typeof UserAgentPair>;
 
-export const userAgent: RuleTypeDefinition = {
+export const userAgent: RuleTypeDefinition<Static<typeof UserAgentPair>> = {
   name: 'UserAgent',
   pair: UserAgentPair,
   normalise: pairNormaliser(),
   check: checkPairSource,
+  effect: {
+    combine: 'first',
+    apply: ({ userAgent }, _captures, state) => {
+      state.requestHeaders.set('user-agent', [userAgent]);
+      return { userAgent };
+    },
+  },
   examples: {
     valid: [
       { title: 'custom user agent', pair: valid },

@@ -1,0 +1,112 @@
+// What a rule type does, as each rule-type file declares it, and the effect helpers they share:
+// URL changes, request header changes, query parameter changes.
+import { parseUrl } from './request.js';
+import type { EngineRequest, HeaderMap } from './request.js';
+import type { Check, EvaluationState } from './types.js';
+
+export interface RuleEffect<P> {
+  /**
+   * `first`: the first rule (in list order) that matches decides; later ones are overridden, and
+   * within a rule only its first matching pair acts. `all`: every matching pair of every rule acts, in order.
+   */
+  combine: 'first' | 'all';
+  /**
+   * The type changes the URL: `chain` acts on the URL left by the ones before (and not after a
+   * redirect); `redirect` ends URL changes.
+   */
+  url?: 'chain' | 'redirect';
+  /** A condition of the type itself, checked after the source (Script: HTML documents only). */
+  condition?(request: EngineRequest): Check;
+  /** Applies one matching pair to the state; answers what it did, as a trace shows it. */
+  apply(pair: P, captures: string[], state: EvaluationState, ruleId: string): Record<string, unknown>;
+}
+
+/** Moves the request to `next` (resolved against the current URL); a URL that cannot be sent is not applied. */
+export function changeUrl(state: EvaluationState, next: string): Record<string, unknown> {
+  const resolved = URL.canParse(next, state.url) ? parseUrl(new URL(next, state.url).href) : undefined;
+  if (!resolved) return { error: `the new URL ${JSON.stringify(next)} is not an absolute http(s) or ws(s) URL` };
+  if (resolved.href !== state.url) {
+    state.url = resolved.href;
+    state.redirected = true;
+  }
+  return { url: resolved.href };
+}
+
+export interface HeaderModification {
+  header: string;
+  type: string;
+  value?: string;
+}
+
+/** Add adds a value; Modify replaces the values of a present header (nothing otherwise); Remove removes it. */
+export function modifyHeader(headers: HeaderMap, { header, type, value }: HeaderModification): void {
+  const name = header.toLowerCase();
+  if (type === 'Remove') headers.delete(name);
+  else if (type === 'Add') headers.set(name, [...(headers.get(name) ?? []), value ?? '']);
+  else if (headers.has(name)) headers.set(name, [value ?? '']);
+}
+
+export interface QueryModification {
+  param?: string;
+  type: string;
+  value?: string;
+  actionWhenParamExists?: string;
+}
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The URL with the modifications applied in order. Parameters are handled as written in the query,
+ * so that the ones a modification does not touch keep their exact encoding.
+ */
+export function modifyQuery(url: string, modifications: readonly QueryModification[]): string {
+  const parsed = new URL(url);
+  let params = parsed.search
+    .slice(1)
+    .split('&')
+    .filter((part) => part !== '')
+    .map((raw) => ({ raw, name: decoded(raw.split('=')[0] as string) }));
+  for (const { param = '', type, value = '', actionWhenParamExists } of modifications) {
+    if (type === 'Remove All') params = [];
+    else if (type === 'Remove') params = params.filter((p) => p.name !== param);
+    else {
+      const present = params.findIndex((p) => p.name === param);
+      if (present >= 0 && actionWhenParamExists === 'Ignore') continue;
+      const entry = { raw: `${encodeURIComponent(param)}=${encodeURIComponent(value)}`, name: param };
+      if (present < 0) params.push(entry);
+      else params = params.flatMap((p, i) => (p.name !== param ? [p] : i === present ? [entry] : []));
+    }
+  }
+  parsed.search = params.length > 0 ? `?${params.map((p) => p.raw).join('&')}` : '';
+  return parsed.href;
+}
+
+/**
+ * A Redirect's destination: a URL (resolved against the current one), or for `map_local` a local file,
+ * as a file: URL (served only by a runtime allowed to read files). URL changes stop after it.
+ */
+export function redirectTo(state: EvaluationState, type: string, destination: string): Record<string, unknown> {
+  const isWebUrl = URL.canParse(destination) && parseUrl(destination) !== undefined;
+  if (type === 'url' || isWebUrl) return changeUrl(state, destination);
+  const file = new URL(destination.startsWith('file:') ? destination : `file://${destination}`).href;
+  state.url = file;
+  state.redirected = true;
+  return { url: file, localFile: destination };
+}
+
+const DOCUMENT_TYPES = new Set(['main_frame', 'sub_frame']);
+
+/** Scripts go into HTML documents: a main or sub frame, or a request whose type is unknown. */
+export function isDocument({ resourceType }: EngineRequest): Check {
+  const passed = resourceType === undefined || DOCUMENT_TYPES.has(resourceType);
+  const detail = passed
+    ? `a document (${resourceType ?? 'type unknown'}): scripts can be injected`
+    : `a ${resourceType} request is not an HTML document: scripts go only into main_frame or sub_frame`;
+  return { check: 'document', passed, detail };
+}

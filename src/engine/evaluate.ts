@@ -1,0 +1,187 @@
+// Which rules act on a request, in what order, and what they do (matching.md section 4): rules in list
+// order, each matched against the URL the URL-changing rules before it left; every verdict explained.
+import { ruleTypes } from '../modules/rules/rule-types/index.js';
+import type { RuleEffect } from './effects.js';
+import { type CompiledSource, compileSource, matchSource } from './match.js';
+import type { EngineRequest } from './request.js';
+import type { EvaluationState, Outcome, PairVerdict, Reason, RuleVerdict } from './types.js';
+import type { EngineRule } from './types.js';
+
+interface CompiledPair {
+  pair: Record<string, unknown>;
+  source: CompiledSource;
+}
+
+export interface CompiledRule {
+  rule: EngineRule;
+  effect: RuleEffect<unknown>;
+  pairs: CompiledPair[];
+  /** Why it never acts (its or its group's status), or undefined when it is active. */
+  inactive: 'inactive' | 'group_inactive' | undefined;
+}
+
+/** Compiles a rule once: its sources, filters and patterns; used for every request after. */
+export function compileRule(rule: EngineRule): CompiledRule {
+  const definition = ruleTypes[rule.ruleType as keyof typeof ruleTypes];
+  if (!definition) throw new TypeError(`unknown rule type ${rule.ruleType}`);
+  return {
+    rule,
+    effect: definition.effect as RuleEffect<unknown>,
+    pairs: rule.pairs.map((pair) => ({ pair, source: compileSource(pair.source as Record<string, unknown>) })),
+    inactive:
+      rule.status !== 'Active' ? 'inactive' : rule.groupStatus === 'Inactive' ? 'group_inactive' : undefined,
+  };
+}
+
+function initialState(request: EngineRequest): EvaluationState {
+  return {
+    url: request.url,
+    redirected: false,
+    cancelled: false,
+    requestHeaders: new Map([...request.headers].map(([name, values]) => [name, [...values]])),
+    responseHeaders: [],
+    delayMs: 0,
+    requestBody: null,
+    response: null,
+    scripts: [],
+  };
+}
+
+export function outcomeOf(state: EvaluationState): Outcome {
+  const requestHeaders: Record<string, string | string[]> = {};
+  for (const [name, values] of state.requestHeaders) {
+    requestHeaders[name] = values.length === 1 ? (values[0] as string) : values;
+  }
+  const { url, redirected, cancelled, responseHeaders, delayMs, requestBody, response, scripts } = state;
+  return { cancelled, url, redirected, requestHeaders, responseHeaders, delayMs, requestBody, response, scripts };
+}
+
+/** One evaluation's bookkeeping: which rule took each first-one-wins effect, and the redirect. */
+class Evaluation {
+  readonly state: EvaluationState;
+  readonly acted: string[] = [];
+  readonly #takenBy = new Map<string, string>();
+  #redirectedBy: string | undefined;
+  #cancelledBy: string | undefined;
+
+  constructor(
+    readonly request: EngineRequest,
+    readonly explain: boolean,
+  ) {
+    this.state = initialState(request);
+  }
+
+  /** Why a rule whose pair matched may not act, before it tries. */
+  #blocked({ rule, effect }: CompiledRule): { reason: Reason; overriddenBy?: string } | undefined {
+    if (this.#cancelledBy) return { reason: 'cancelled', overriddenBy: this.#cancelledBy };
+    if (effect.url === 'chain' && this.#redirectedBy) return { reason: 'after_redirect' };
+    const taken = effect.combine === 'first' ? this.#takenBy.get(rule.ruleType) : undefined;
+    return taken ? { reason: 'overridden', overriddenBy: taken } : undefined;
+  }
+
+  run(compiled: CompiledRule): RuleVerdict {
+    const { rule, effect } = compiled;
+    const blockedByStatus = compiled.inactive;
+    let blocked = blockedByStatus ? undefined : this.#blocked(compiled);
+    const pairs: PairVerdict[] = [];
+    let matchedAny = false;
+    let actedOnce = false;
+    compiled.pairs.forEach(({ pair, source }, index) => {
+      const result = matchSource(source, this.state.url, this.request, this.explain);
+      let matched = result.matched;
+      if (matched && effect.condition) {
+        const check = effect.condition(this.request);
+        if (this.explain) result.checks.push(check);
+        matched = check.passed;
+      }
+      let pairEffect: Record<string, unknown> | null = null;
+      const mayAct = !blockedByStatus && !blocked && !(effect.combine === 'first' && actedOnce);
+      if (matched && mayAct) {
+        pairEffect = effect.apply(pair, result.captures, this.state, rule.id);
+        actedOnce = true;
+      }
+      matchedAny ||= matched;
+      pairs.push({
+        index,
+        ...(typeof pair.id === 'string' ? { pairId: pair.id } : {}),
+        matched,
+        checks: result.checks,
+        captures: result.captures,
+        effect: pairEffect,
+      });
+    });
+    if (actedOnce) this.#record(compiled);
+    if (!matchedAny) blocked = undefined;
+    const reason: Reason = blockedByStatus ?? blocked?.reason ?? (matchedAny ? 'acted' : 'no_pair_matched');
+    return {
+      ruleId: rule.id,
+      name: rule.name,
+      ruleType: rule.ruleType,
+      acted: reason === 'acted',
+      reason,
+      ...(reason === 'overridden' ? { overriddenBy: blocked?.overriddenBy } : {}),
+      pairs,
+    };
+  }
+
+  #record({ rule, effect }: CompiledRule): void {
+    this.acted.push(rule.id);
+    if (effect.combine === 'first') this.#takenBy.set(rule.ruleType, rule.id);
+    if (effect.url === 'redirect') this.#redirectedBy = rule.id;
+    if (this.state.cancelled && !this.#cancelledBy) this.#cancelledBy = rule.id;
+  }
+}
+
+export interface TraceResult {
+  outcome: Outcome;
+  rules: RuleVerdict[];
+}
+
+/**
+ * Every rule evaluated and explained, in list order. Inactive rules (of their own status or their
+ * group's) are explained only with `includeInactive`, and never change the outcome.
+ */
+export function traceRules(
+  rules: readonly CompiledRule[],
+  request: EngineRequest,
+  includeInactive = false,
+): TraceResult {
+  const evaluation = new Evaluation(request, true);
+  const verdicts: RuleVerdict[] = [];
+  for (const rule of rules) {
+    if (rule.inactive && !includeInactive) continue;
+    verdicts.push(evaluation.run(rule));
+  }
+  return { outcome: outcomeOf(evaluation.state), rules: verdicts };
+}
+
+/**
+ * Positions (ascending, after `after`) of the rules that may match at `url`; the others cannot, so
+ * they are not evaluated. Asked again whenever a rule changes the URL.
+ */
+export type Candidates = (url: string, after: number) => readonly number[];
+
+/**
+ * The evaluation of active `rules` (in list order) without explanations: what the proxy needs. The
+ * same verdicts as traceRules, for the rules `candidates` names.
+ */
+export function evaluateRules(
+  rules: readonly CompiledRule[],
+  request: EngineRequest,
+  candidates: Candidates = (_url, after) => rules.map((_, i) => i).filter((i) => i > after),
+): { outcome: Outcome; acted: string[] } {
+  const evaluation = new Evaluation(request, false);
+  let url = evaluation.state.url;
+  let positions = candidates(url, -1);
+  for (let k = 0; k < positions.length; k++) {
+    const position = positions[k] as number;
+    const rule = rules[position] as CompiledRule;
+    if (!rule.inactive) evaluation.run(rule);
+    if (evaluation.state.url !== url) {
+      url = evaluation.state.url;
+      positions = candidates(url, position);
+      k = -1;
+    }
+  }
+  return { outcome: outcomeOf(evaluation.state), acted: evaluation.acted };
+}

@@ -1,0 +1,126 @@
+// Regular expressions with RE2 semantics (linear time: no pattern can stall the engine), and the one
+// parser of `/pattern/flags` that validation and matching share.
+import { RE2JS } from 're2js';
+
+const PATTERN_LITERAL = /^\/([\s\S]+)\/([gimsuy]*)$/;
+
+/** The value is written `/pattern/flags` (a Replace `from` is a regular expression only then). */
+export function isPatternLiteral(value: string): boolean {
+  return PATTERN_LITERAL.test(value);
+}
+
+/** `/pattern/flags` when the value has that form (flags from gimsuy), else the whole value, no flags. */
+export function parsePattern(value: string): { pattern: string; flags: string } {
+  const literal = PATTERN_LITERAL.exec(value);
+  return literal ? { pattern: literal[1] as string, flags: literal[2] as string } : { pattern: value, flags: '' };
+}
+
+export type CompiledRegex = { ok: true; regex: RE2JS; global: boolean } | { ok: false; problem: string };
+
+/** What RE2 refuses that JavaScript accepts, said in words a rule's author recognises. */
+function explain(message: string, pattern: string): string {
+  if (/invalid escape sequence: `\\[1-9]/.test(message) || /\\k</.test(pattern)) {
+    return 'backreferences (\\1, \\k<name>) are not supported: RE2 matches in linear time and has none';
+  }
+  const look = /\(\?<?[=!]/.exec(pattern);
+  if (look) return `lookaround (${look[0]}…) is not supported: RE2 matches in linear time and has none`;
+  // re2js shows the flags it was given as a (?i) prefix of the pattern: not what the author wrote.
+  return message.replace(/^error parsing regexp: /, '').replace(/`\(\?[ims]+\)/, '`');
+}
+
+// Compiled once per pattern text: rules are compiled once per version, and many rules share patterns.
+const compiled = new Map<string, CompiledRegex>();
+const MAX_KEPT = 20_000;
+
+/** Compiles a `Matches` value (`/pattern/flags` or bare): flags i, m, s act; g, u, y change nothing here. */
+export function compileRegex(value: string): CompiledRegex {
+  const kept = compiled.get(value);
+  if (kept) return kept;
+  const { pattern, flags } = parsePattern(value);
+  let result: CompiledRegex;
+  try {
+    let options = 0;
+    if (flags.includes('i')) options |= RE2JS.CASE_INSENSITIVE;
+    if (flags.includes('m')) options |= RE2JS.MULTILINE;
+    if (flags.includes('s')) options |= RE2JS.DOTALL;
+    result = { ok: true, regex: RE2JS.compile(pattern, options), global: flags.includes('g') };
+  } catch (error) {
+    result = { ok: false, problem: explain(error instanceof Error ? error.message : String(error), pattern) };
+  }
+  if (compiled.size >= MAX_KEPT) compiled.delete(compiled.keys().next().value as string);
+  compiled.set(value, result);
+  return result;
+}
+
+/** Why a `Matches` value cannot be used, or undefined when it compiles. */
+export function regexProblem(value: string): string | undefined {
+  const result = compileRegex(value);
+  return result.ok ? undefined : result.problem;
+}
+
+/**
+ * The first match of `regex` in `text` and its groups ("" for a group that did not take part), or
+ * undefined.
+ */
+export function findMatch(regex: RE2JS, text: string): string[] | undefined {
+  const matcher = regex.matcher(text);
+  if (!matcher.find()) return undefined;
+  const groups: string[] = [];
+  for (let i = 1; i <= matcher.groupCount(); i++) groups.push(matcher.group(i) ?? '');
+  return groups;
+}
+
+/** `text` with the first match of `regex` (every match with `global`) replaced by `replacement` as it is. */
+export function replaceMatches(regex: RE2JS, text: string, replacement: string, global: boolean): string {
+  const matcher = regex.matcher(text);
+  // Quoted: `replacement` already had the pair's captures substituted and is inserted literally.
+  const quoted = replacement.replace(/[\\$]/g, '\\$&');
+  return global ? matcher.replaceAll(quoted) : matcher.replaceFirst(quoted);
+}
+
+/**
+ * A literal piece of text every match of `value` must contain, for pre-filtering (undefined when none
+ * can be told safely: alternation, case-insensitivity, or no run of 3 literal characters outside groups).
+ */
+export function requiredLiteral(value: string): string | undefined {
+  const { pattern, flags } = parsePattern(value);
+  if (flags.includes('i') || pattern.includes('|') || pattern.includes('(?i')) return undefined;
+  const runs: string[] = [];
+  let run = '';
+  let depth = 0;
+  const cut = () => {
+    runs.push(run);
+    run = '';
+  };
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i] as string;
+    let literal: string | undefined;
+    if (c === '\\') {
+      const escaped = pattern[i + 1] ?? '';
+      i++;
+      if (/[^A-Za-z0-9]/.test(escaped)) literal = escaped;
+    } else if (c === '[') {
+      // Skip the class: it stands for one of several characters.
+      i++;
+      if (pattern[i] === '^') i++;
+      if (pattern[i] === ']') i++;
+      while (i < pattern.length && pattern[i] !== ']') i += pattern[i] === '\\' ? 2 : 1;
+    } else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (!'.^$*+?{}'.includes(c)) literal = c;
+    const quantifierNext = pattern[i + 1];
+    if (literal !== undefined && depth === 0) {
+      if (quantifierNext === '?' || quantifierNext === '*' || quantifierNext === '{') {
+        cut(); // the character may be absent
+      } else {
+        run += literal;
+        if (quantifierNext === '+') cut();
+      }
+    } else {
+      cut();
+    }
+  }
+  cut();
+  const longest = runs.reduce((a, b) => (b.length > a.length ? b : a), '');
+  return longest.length >= 3 ? longest : undefined;
+}

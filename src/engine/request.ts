@@ -1,0 +1,84 @@
+// The request the engine evaluates: an absolute URL parsed once as a browser would send it, and what
+// the filters look at (method, resource type, the page that sent it, headers, body).
+import type { ErrorDetail } from '../errors.js';
+
+export const RESOURCE_TYPES = [
+  'xmlhttprequest',
+  'script',
+  'stylesheet',
+  'image',
+  'media',
+  'font',
+  'websocket',
+  'main_frame',
+  'sub_frame',
+] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];
+
+/** A request as a caller describes it (POST /v1/trace, a `rulekeeper test` case, the proxy). */
+export interface RequestInput {
+  url: string;
+  method?: string;
+  resourceType?: ResourceType;
+  pageUrl?: string;
+  headers?: Record<string, string | string[]>;
+  body?: string;
+}
+
+/** Header values by lower-case name, in the order they were set. */
+export type HeaderMap = Map<string, string[]>;
+
+export interface EngineRequest {
+  /** The serialised WHATWG URL. */
+  url: string;
+  method: string;
+  resourceType: ResourceType | undefined;
+  pageUrl: string | undefined;
+  /** The page's host name, lower-case, without a port. */
+  pageHost: string | undefined;
+  headers: HeaderMap;
+  body: string | undefined;
+}
+
+const SCHEMES = new Set(['http:', 'https:', 'ws:', 'wss:']);
+
+/** The URL parsed, when it is absolute and of a scheme the engine handles. */
+export function parseUrl(url: string): URL | undefined {
+  if (!URL.canParse(url)) return undefined;
+  const parsed = new URL(url);
+  return SCHEMES.has(parsed.protocol) ? parsed : undefined;
+}
+
+/** The request model of `input`, or the problems with it (paths relative to the request object). */
+export function toEngineRequest(input: RequestInput): EngineRequest | { details: ErrorDetail[] } {
+  const details: ErrorDetail[] = [];
+  const url = parseUrl(input.url);
+  if (!url) details.push({ path: '/url', message: 'must be an absolute http, https, ws or wss URL' });
+  let pageHost: string | undefined;
+  if (input.pageUrl !== undefined) {
+    pageHost = URL.canParse(input.pageUrl) ? new URL(input.pageUrl).hostname.toLowerCase() : undefined;
+    if (pageHost === undefined) details.push({ path: '/pageUrl', message: 'must be an absolute URL' });
+  }
+  if (!url || details.length > 0) return { details };
+  const headers: HeaderMap = new Map();
+  for (const [name, value] of Object.entries(input.headers ?? {})) {
+    const values = Array.isArray(value) ? value : [value];
+    headers.set(name.toLowerCase(), [...(headers.get(name.toLowerCase()) ?? []), ...values]);
+  }
+  return {
+    url: url.href,
+    method: (input.method ?? 'GET').toUpperCase(),
+    resourceType: input.resourceType,
+    pageUrl: input.pageUrl,
+    pageHost,
+    headers,
+    body: input.body,
+  };
+}
+
+/** The parts of a URL a source's `key` compares: the whole URL, host (with a non-default port), path. */
+export function urlComponent(url: string, key: 'Url' | 'host' | 'path'): string {
+  if (key === 'Url') return url;
+  const parsed = new URL(url);
+  return key === 'host' ? parsed.host : parsed.pathname;
+}

@@ -1,0 +1,97 @@
+// A workspace's rules compiled once, with an index that finds the few rules a URL can match: each
+// source's required literal text (an Equals or Contains value, the longest literal part of a wildcard
+// or regular expression) is filed under its rarest 4-character piece, and a URL looks up its own.
+import { type CompiledRule, compileRule, evaluateRules, type TraceResult, traceRules } from './evaluate.js';
+import type { EngineRequest } from './request.js';
+import type { EngineRule, Outcome } from './types.js';
+
+const GRAM = 4;
+
+export interface RuleSet {
+  /** Every rule, in list order (inactive ones too, for traces). */
+  readonly rules: readonly CompiledRule[];
+  /** The outcome and the rules that acted, evaluating only the rules the URL can match. */
+  evaluate(request: EngineRequest): { outcome: Outcome; acted: string[] };
+  /** Every rule explained (inactive ones with `includeInactive`). */
+  trace(request: EngineRequest, includeInactive?: boolean): TraceResult;
+}
+
+function gramsOf(text: string): Set<string> {
+  const grams = new Set<string>();
+  for (let i = 0; i + GRAM <= text.length; i++) grams.add(text.slice(i, i + GRAM));
+  return grams;
+}
+
+/** The literal each pair requires, per active rule; undefined when a pair has none (always evaluated). */
+function literalsOf(rule: CompiledRule): string[] | undefined {
+  const literals: string[] = [];
+  for (const { source } of rule.pairs) {
+    const literal = source.matcher.literal;
+    if (literal === undefined || literal.length < GRAM) return undefined;
+    literals.push(literal);
+  }
+  return literals;
+}
+
+export function compileRuleSet(input: readonly EngineRule[]): RuleSet {
+  const rules = input.map(compileRule);
+  const active = rules.filter((rule) => !rule.inactive);
+  const literals = active.map(literalsOf);
+
+  const frequency = new Map<string, number>();
+  for (const list of literals) {
+    for (const literal of list ?? []) {
+      for (const gram of gramsOf(literal)) frequency.set(gram, (frequency.get(gram) ?? 0) + 1);
+    }
+  }
+  const byGram = new Map<string, number[]>();
+  const always: number[] = [];
+  literals.forEach((list, position) => {
+    if (!list) {
+      always.push(position);
+      return;
+    }
+    for (const literal of list) {
+      let rarest = '';
+      let lowest = Number.POSITIVE_INFINITY;
+      for (const gram of gramsOf(literal)) {
+        const count = frequency.get(gram) ?? 0;
+        if (count < lowest) [rarest, lowest] = [gram, count];
+      }
+      const filed = byGram.get(rarest) ?? [];
+      if (filed.at(-1) !== position) filed.push(position);
+      byGram.set(rarest, filed);
+    }
+  });
+
+  // Marks of the current look-up, by generation: no clearing between look-ups.
+  const seen = new Uint32Array(active.length);
+  let generation = 0;
+  function candidates(url: string, after: number): number[] {
+    generation++;
+    const found: number[] = [];
+    for (const position of always) {
+      if (position > after) {
+        seen[position] = generation;
+        found.push(position);
+      }
+    }
+    for (let i = 0; i + GRAM <= url.length; i++) {
+      const filed = byGram.get(url.slice(i, i + GRAM));
+      if (!filed) continue;
+      for (const position of filed) {
+        if (position > after && seen[position] !== generation) {
+          seen[position] = generation;
+          found.push(position);
+        }
+      }
+    }
+    return found.sort((a, b) => a - b);
+  }
+
+  return {
+    rules,
+    evaluate: (request) => evaluateRules(active, request, candidates),
+    trace: (request, includeInactive = false) => traceRules(rules, request, includeInactive),
+  };
+}

@@ -1,0 +1,101 @@
+// The shapes the engine reads and answers: rules as stored, checks, per-pair and per-rule verdicts,
+// and the outcome for the request.
+import type { HeaderMap } from './request.js';
+
+/** A rule as the engine needs it: the stored rule, and the status of its group (absent: ungrouped). */
+export interface EngineRule {
+  id: string;
+  name: string;
+  ruleType: string;
+  status: string;
+  groupStatus?: string;
+  pairs: Record<string, unknown>[];
+}
+
+export interface Check {
+  check: string;
+  passed: boolean;
+  detail: string;
+}
+
+export interface PairVerdict {
+  index: number;
+  pairId?: string;
+  matched: boolean;
+  checks: Check[];
+  captures: string[];
+  effect: Record<string, unknown> | null;
+}
+
+export type Reason =
+  | 'acted'
+  | 'no_pair_matched'
+  | 'inactive'
+  | 'group_inactive'
+  | 'overridden'
+  | 'cancelled'
+  | 'after_redirect';
+
+export interface RuleVerdict {
+  ruleId: string;
+  name: string;
+  ruleType: string;
+  acted: boolean;
+  reason: Reason;
+  overriddenBy?: string;
+  pairs: PairVerdict[];
+}
+
+export interface ResponseHeaderChange {
+  header: string;
+  type: string;
+  value?: string;
+  ruleId: string;
+}
+
+export interface BodyEffect {
+  ruleId: string;
+  type: string;
+  value: string;
+}
+
+export interface ResponseEffect extends BodyEffect {
+  statusCode: number;
+  statusText?: string;
+  serveWithoutRequest: boolean;
+}
+
+export interface ScriptEffect {
+  ruleId: string;
+  type: string;
+  codeType: string;
+  loadTime: string;
+  value: string;
+  fileName?: string;
+  attributes?: { name: string; value: string }[];
+}
+
+/** What the rules did to the request, built up rule by rule. */
+export interface EvaluationState {
+  url: string;
+  redirected: boolean;
+  cancelled: boolean;
+  requestHeaders: HeaderMap;
+  responseHeaders: ResponseHeaderChange[];
+  delayMs: number;
+  requestBody: BodyEffect | null;
+  response: ResponseEffect | null;
+  scripts: ScriptEffect[];
+}
+
+export interface Outcome {
+  cancelled: boolean;
+  url: string;
+  redirected: boolean;
+  requestHeaders: Record<string, string | string[]>;
+  responseHeaders: ResponseHeaderChange[];
+  delayMs: number;
+  requestBody: BodyEffect | null;
+  response: ResponseEffect | null;
+  scripts: ScriptEffect[];
+}
