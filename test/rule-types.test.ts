@@ -86,7 +86,18 @@ describe('checkPairs', () => {
     const pair = { source: { ...source, operator: 'Matches', value: '/a(/' } };
     const [detail] = checkPairs('Cancel', [pair], ctx).details;
     expect(detail?.path).toBe('/pairs/0/source/value');
-    expect(detail?.message).toMatch(/^regular expression does not compile: .*Unterminated group/);
+    expect(detail?.message).toMatch(/^regular expression cannot be used: missing closing \)/);
+  });
+
+  it.each([
+    ['/(a)\\1/', /backreferences .* are not supported/],
+    ['(?<year>\\d+)-\\k<year>', /backreferences .* are not supported/],
+    ['/foo(?=bar)/', /lookaround \(\(\?=…\) is not supported/],
+    ['/(?<!x)y/i', /lookaround \(\(\?<!…\) is not supported/],
+  ])('refuses %s, which RE2 cannot run, naming the construct', (value, message) => {
+    const pair = { source: { ...source, operator: 'Matches', value } };
+    const [detail] = checkPairs('Cancel', [pair], ctx).details;
+    expect(detail).toEqual({ path: '/pairs/0/source/value', message: expect.stringMatching(message) });
   });
 
   it('accepts Matches patterns bare or with flags, and a path that looks like a literal', () => {
