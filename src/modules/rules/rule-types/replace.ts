@@ -18,7 +18,8 @@ const valid = {
 export const replace: RuleTypeDefinition = {
   name: 'Replace',
   pair: ReplacePair,
-  normalise: pairNormaliser(),
+  // Requestly's Replace pairs carry a `status` of their own that means nothing here (decision 7).
+  normalise: pairNormaliser(({ status: _ignored, ...pair }) => pair),
   check: checkPairSource,
   examples: {
     valid: [
@@ -39,6 +40,9 @@ export const replace: RuleTypeDefinition = {
       { title: 'to missing', pair: { source: valid.source, from: 'a' }, path: '/to' },
       { title: 'to not a string', pair: { ...valid, to: null }, path: '/to' },
     ],
-    variants: sourceVariants(valid),
+    variants: [
+      ...sourceVariants(valid),
+      { title: 'a status in the pair (ignored)', input: { ...valid, status: 'Active' }, canonical: valid },
+    ],
   },
 };

@@ -1,6 +1,7 @@
 // The shape every rule-type file fills in: its canonical pair schema, its input variants and its examples.
 import type { TObject } from '@sinclair/typebox';
 import type { ErrorDetail } from '../../../errors.js';
+import type { PathMap } from '../../shared/path-map.js';
 
 export const RULE_TYPES = [
   'Redirect',
@@ -28,9 +29,10 @@ export interface RuleTypeDefinition {
   pair: TObject;
   /**
    * Rewrites the input variants real Requestly clients send (decision 7) into the canonical shape.
-   * Gets any JSON value, returns a new value, never throws and never mutates its input.
+   * Gets any JSON value, returns a new value, never throws and never mutates its input. Records in
+   * `paths` (pointers relative to the pair) where each value it moved was sent, for error details.
    */
-  normalise(pair: unknown): unknown;
+  normalise(pair: unknown, paths?: PathMap): unknown;
   /**
    * Rules a JSON Schema cannot say well (a value required for some types, a pattern that must compile,
    * a configured maximum). Called only on a pair that already matches `pair`; paths are relative to the pair.
