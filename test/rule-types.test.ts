@@ -71,9 +71,9 @@ describe('checkPairs', () => {
   });
 
   it('names the allowed values, a missing field and an unknown field, once per location', () => {
-    const pair = { source: { ...source, operator: 'Is' }, destination: 'x', foo: 1 };
-    expect(checkPairs('Redirect', [pair], ctx).details).toEqual([
-      { path: '/pairs/0/destinationType', message: 'required field missing' },
+    const pair = { source: { ...source, operator: 'Is' }, from: 'x', foo: 1 };
+    expect(checkPairs('Replace', [pair], ctx).details).toEqual([
+      { path: '/pairs/0/to', message: 'required field missing' },
       { path: '/pairs/0/foo', message: 'unknown field "foo"' },
       {
         path: '/pairs/0/source/operator',
@@ -168,11 +168,11 @@ describe('checkPairs', () => {
     });
   });
 
-  it('rejects a header name that is not an HTTP token, with a message that says so', () => {
+  it('rejects a header name that is not an HTTP token, with a message that says so, where it was sent', () => {
     const pair = { source, modifications: { Request: [{ header: 'Bad:Name', type: 'Remove' }] } };
     expect(checkPairs('Headers', [pair], ctx).details).toEqual([
       {
-        path: '/pairs/0/modifications/0/Request/0/header',
+        path: '/pairs/0/modifications/Request/0/header',
         message: "must be an HTTP header name: letters, digits and !#$%&'*+-.^_`|~ only",
       },
     ]);

@@ -699,9 +699,9 @@ forEachDatabase((db) => {
       expect(await getRule(t, rule.id)).toStrictEqual(rule);
     });
 
-    it('payload errors come before pairs errors', async () => {
+    it('payload errors name the error, and the pairs errors come in the same answer (decision 7)', async () => {
       const reply = await t.call('POST', '/v1/rules', { body: validBody({ name: '', pairs: [] }) });
-      expectError(reply, 'RULE_PAYLOAD_INVALID', [at('/name')]);
+      expectError(reply, 'RULE_PAYLOAD_INVALID', [at('/name'), at('/pairs')]);
     });
 
     it('authentication comes before everything', async () => {

@@ -21,7 +21,7 @@ export const GroupWrite = Type.Object(
 export type GroupWrite = Static<typeof GroupWrite>;
 export const checkGroupWrite = compile(GroupWrite);
 
-/** Fields of a group response that a client may send back; they are ignored. */
+/** Fields of a group response that a client may send back, and of Requestly's group records; ignored. */
 export const GROUP_READ_ONLY = new Set([
   'id',
   'objectType',
@@ -32,6 +32,9 @@ export const GROUP_READ_ONLY = new Set([
   'currentOwnerId',
   'ruleCount',
   'activeRuleCount',
+  'description',
+  'children',
+  'currentOwner',
 ]);
 
 export const Group = Type.Object(

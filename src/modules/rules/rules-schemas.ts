@@ -84,6 +84,8 @@ export const RULE_IGNORED_FIELDS = new Set([
   'preserveCookie',
   'version',
   'removeCSPHeader',
+  'lastModified',
+  'ruleIndexForWhichPickerOpened',
 ]);
 
 export const Rule = Type.Object(

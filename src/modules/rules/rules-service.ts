@@ -2,8 +2,8 @@
 import type { Config } from '../../config.js';
 import { isForeignKeyViolation } from '../../db/dialect.js';
 import type { Db, RuleRow } from '../../db/tables.js';
-import { AppError, type ErrorDetail } from '../../errors.js';
-import { nextTimestamp, randomSuffix, withFreshId } from '../../ids.js';
+import { AppError } from '../../errors.js';
+import { nextTimestamp, withFreshId } from '../../ids.js';
 import type { ChangesService } from '../changes/changes-service.js';
 import type { GroupsStore } from '../groups/groups-store.js';
 import type { Created, IdempotencyService } from '../idempotency/idempotency-service.js';
@@ -11,22 +11,14 @@ import type { Principal } from '../keys/keys-store.js';
 import { accessible } from '../shared/access.js';
 import { checkIfMatch } from '../shared/etag.js';
 import { readListQuery, serializedPageOf } from '../shared/list.js';
-import { deferred, isPlainObject, isStorableText, readPayload } from '../shared/payload.js';
+import { isPlainObject, isStorableText } from '../shared/payload.js';
 import { createReadCache } from '../shared/read-cache.js';
 import type { SerializedOne } from '../shared/replies.js';
-import { checkPairs, type RuleType } from './rule-types/index.js';
-import {
-  checkRuleCreate,
-  checkRuleListQuery,
-  checkRuleUpdate,
-  MAX_PAIRS,
-  RULE_IGNORED_FIELDS,
-  type Rule,
-  type RuleWrite,
-} from './rules-schemas.js';
+import type { RuleType } from './rule-types/index.js';
+import { readRule } from './rules-input.js';
+import { checkRuleListQuery, type Rule } from './rules-schemas.js';
 import type { RuleJson, RulesStore } from './rules-store.js';
 
-const MAX_NAME = 256;
 type Pair = Record<string, unknown>;
 
 export function toRule(row: RuleRow, principal: Principal, pairs?: Pair[]): Rule {
@@ -50,60 +42,6 @@ export function toRule(row: RuleRow, principal: Principal, pairs?: Pair[]): Rule
 /** No stored id holds such text, and PostgreSQL would refuse to even compare it. */
 export function refuseUnstorableRuleId(id: string): void {
   if (!isStorableText(id)) throw new AppError('RULE_NOT_FOUND');
-}
-
-function payloadError(details: ErrorDetail[]): never {
-  throw new AppError('RULE_PAYLOAD_INVALID', details);
-}
-
-/** Checks the top-level fields; `Header` for `Headers` is a known slip and gets a hint. */
-function readRuleWrite(body: unknown, creating: boolean): RuleWrite {
-  let payload: RuleWrite;
-  try {
-    payload = creating
-      ? readPayload(body, checkRuleCreate, 'RULE_PAYLOAD_INVALID', RULE_IGNORED_FIELDS)
-      : readPayload(body, checkRuleUpdate, 'RULE_PAYLOAD_INVALID', RULE_IGNORED_FIELDS);
-  } catch (error) {
-    if (error instanceof AppError && isPlainObject(body) && body.ruleType === 'Header') {
-      for (const detail of error.details ?? []) {
-        if (detail.path === '/ruleType')
-          detail.message = 'unknown rule type "Header"; did you mean "Headers"?';
-      }
-    }
-    throw error;
-  }
-  if (payload.name !== undefined) {
-    payload.name = payload.name.trim();
-    if (payload.name === '') payloadError([{ path: '/name', message: 'must not be blank' }]);
-    if (payload.name.length > MAX_NAME)
-      payloadError([{ path: '/name', message: `must be at most ${MAX_NAME} characters long` }]);
-  }
-  return payload;
-}
-
-/** Normalises and checks the pairs against the rule's type, and gives each pair an id. */
-function readPairs(ruleType: RuleType, pairs: unknown[], maxDelayMs: number): Pair[] {
-  if (pairs.length < 1 || pairs.length > MAX_PAIRS) {
-    throw new AppError('RULE_PAIRS_INVALID', [
-      { path: '/pairs', message: `must hold 1 to ${MAX_PAIRS} pairs` },
-    ]);
-  }
-  const checked = checkPairs(ruleType, pairs, { maxDelayMs });
-  const taken = new Set<unknown>();
-  checked.pairs.forEach((pair, index) => {
-    if (pair.id === undefined) return;
-    if (taken.has(pair.id))
-      checked.details.push({ path: `/pairs/${index}/id`, message: 'duplicate pair id in this rule' });
-    taken.add(pair.id);
-  });
-  if (checked.details.length > 0) throw new AppError('RULE_PAIRS_INVALID', checked.details);
-  return checked.pairs.map((pair) => {
-    if (pair.id !== undefined) return pair;
-    let id = randomSuffix();
-    while (taken.has(id)) id = randomSuffix();
-    taken.add(id);
-    return { id, ...pair };
-  });
 }
 
 export function createRulesService(deps: {
@@ -185,9 +123,8 @@ export function createRulesService(deps: {
     },
 
     async create(principal: Principal, body: unknown, idempotencyKey?: string): Promise<Created<Rule>> {
-      const input = readRuleWrite(body, true);
+      const { write: input, pairs = [] } = readRule(body, { creating: true, maxDelayMs });
       const ruleType = input.ruleType as RuleType;
-      const pairs = readPairs(ruleType, input.pairs ?? [], maxDelayMs);
       const name = input.name ?? '';
       return idempotency
         .create(principal, idempotencyKey, ['POST /v1/rules', body], async (trx) => {
@@ -218,7 +155,6 @@ export function createRulesService(deps: {
     },
 
     async update(principal: Principal, id: string, body: unknown, ifMatch?: string): Promise<Rule> {
-      const input = deferred(() => readRuleWrite(body, false));
       return db
         .transaction()
         .execute(async (trx) => {
@@ -229,10 +165,8 @@ export function createRulesService(deps: {
               { path: '/ruleType', message: `is "${row.rule_type}" and cannot change` },
             ]);
           }
-          const change = input();
-          const pairs = change.pairs
-            ? readPairs(row.rule_type as RuleType, change.pairs, maxDelayMs)
-            : undefined;
+          const storedType = row.rule_type as RuleType;
+          const { write: change, pairs } = readRule(body, { creating: false, storedType, maxDelayMs });
           const groupId =
             change.groupId === undefined ? row.group_id : await resolveGroup(trx, principal, change.groupId);
           const name = change.name ?? row.name;

@@ -72,24 +72,33 @@ export function bodyShapeError(body: unknown): ErrorDetail | undefined {
 }
 
 /**
- * The body checked against `check`, with the `ignored` fields (read-only fields a client may send back)
- * left out; throws `code` with every problem found.
+ * The body's fields, with the `ignored` ones (read-only fields a client may send back) left out, and
+ * every problem `check` finds in them; for a body that is not an object, that one problem.
  */
+export function payloadProblems<T extends TSchema>(
+  body: unknown,
+  check: TypeCheck<T>,
+  ignored: ReadonlySet<string>,
+): { payload: Static<T>; details: ErrorDetail[] } {
+  const shape = bodyShapeError(body);
+  if (shape) return { payload: {} as Static<T>, details: [shape] };
+  const payload: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    if (!ignored.has(key)) payload[key] = value;
+  }
+  return { payload: payload as Static<T>, details: schemaErrors(check, payload) };
+}
+
+/** The body checked against `check` (see payloadProblems); throws `code` with every problem found. */
 export function readPayload<T extends TSchema>(
   body: unknown,
   check: TypeCheck<T>,
   code: ErrorCode,
   ignored: ReadonlySet<string>,
 ): Static<T> {
-  const shape = bodyShapeError(body);
-  if (shape) throw new AppError(code, [shape]);
-  const payload: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
-    if (!ignored.has(key)) payload[key] = value;
-  }
-  const details = schemaErrors(check, payload);
+  const { payload, details } = payloadProblems(body, check, ignored);
   if (details.length > 0) throw new AppError(code, details);
-  return payload as Static<T>;
+  return payload;
 }
 
 /**

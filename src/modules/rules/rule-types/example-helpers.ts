@@ -77,6 +77,11 @@ export function sourceVariants(valid: Pair): Examples['variants'] {
       canonical,
     },
     {
+      title: 'filters holding nulls, and a source requestType (ignored)',
+      input: withSource(valid, { ...source, requestType: 'xmlhttprequest', filters: [null, filter, null] }),
+      canonical: withSource(valid, { ...source, filters: [filter] }),
+    },
+    {
       title: 'filters with empty objects and a pageUrl',
       input: withSource(valid, { ...source, filters: [{}, { pageUrl }, {}] }),
       canonical: withSource(valid, { ...source, filters: [{ URL: pageUrl }] }),

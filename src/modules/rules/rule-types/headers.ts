@@ -5,12 +5,13 @@ import type { ErrorDetail } from '../../../errors.js';
 import { sourceInvalidExamples, sourceVariants } from './example-helpers.js';
 import { checkPairSource, pairNormaliser, pairSchema } from './pair-helpers.js';
 import type { RuleTypeDefinition } from './rule-type.js';
-import { isRecord, oneOf, patternString } from './schema-helpers.js';
+import { isRecord, ModificationId, oneOf, patternString } from './schema-helpers.js';
 
 const MAX_MODIFICATIONS = 100;
 
 const HeaderModification = Type.Object(
   {
+    id: ModificationId,
     header: patternString('httpToken', { description: 'Header name.', examples: ['X-Debug'] }),
     type: oneOf(['Add', 'Remove', 'Modify'], {
       description: 'What to do with the header.',
@@ -89,9 +90,11 @@ export const headers: RuleTypeDefinition<Static<typeof HeadersPair>> = {
   name: 'Headers',
   pair: HeadersPair,
   // Requestly sends a single set as an object.
-  normalise: pairNormaliser((pair) =>
-    isRecord(pair.modifications) ? { ...pair, modifications: [pair.modifications] } : pair,
-  ),
+  normalise: pairNormaliser((pair, paths) => {
+    if (!isRecord(pair.modifications)) return pair;
+    paths.moved('/modifications/0', '/modifications');
+    return { ...pair, modifications: [pair.modifications] };
+  }),
   check: checkHeaders,
   effect: {
     combine: 'all',
@@ -119,7 +122,9 @@ export const headers: RuleTypeDefinition<Static<typeof HeadersPair>> = {
         pair: {
           id: 'h1',
           source: { key: 'host', operator: 'Equals', value: 'api.example.com' },
-          modifications: [{ Response: [{ header: 'Cache-Control', type: 'Modify', value: 'no-store' }] }],
+          modifications: [
+            { Response: [{ id: 'm1', header: 'Cache-Control', type: 'Modify', value: 'no-store' }] },
+          ],
         } satisfies HeadersPairValue,
       },
     ],
@@ -149,6 +154,11 @@ export const headers: RuleTypeDefinition<Static<typeof HeadersPair>> = {
         title: 'unknown field in a set',
         pair: { ...valid, modifications: [{ request: [] }] },
         path: '/modifications/0/request',
+      },
+      {
+        title: 'modification id not letters and digits',
+        pair: onlyRequest({ id: 'a_b', header: 'X-A', type: 'Remove' }),
+        path: '/modifications/0/Request/0/id',
       },
     ],
     variants: [

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { ErrorDetail } from '../../../errors.js';
 import { describeErrors } from '../../../validation.js';
+import { PathMap } from '../../shared/path-map.js';
 import { cancel } from './cancel.js';
 import { delay } from './delay.js';
 import { headers } from './headers.js';
@@ -45,7 +46,8 @@ const validators = new Map(RULE_TYPES.map((name) => [name, TypeCompiler.Compile(
 
 /**
  * Normalises and validates every pair of a rule of type `ruleType`. Returns the normalised pairs and
- * every error of every pair, each path a JSON Pointer into the request body (`/pairs/0/source/operator`).
+ * every error of every pair, each path a JSON Pointer into the request body as sent
+ * (`/pairs/0/source/operator`, `/pairs/0/response/statusCode`).
  * `pairs[i]` is input pair i normalised (`{}` for one that is not an object); store them only when
  * `details` is empty. Counting pairs is the caller's job.
  * Never throws on JSON input and never mutates it.
@@ -63,7 +65,8 @@ export function checkPairs(
   // A plain loop: the input may be sparse, and a pair's details may be too many to spread into push().
   for (let index = 0; index < pairs.length; index += 1) {
     const prefix = `/pairs/${index}`;
-    const pair = definition.normalise(pairs[index]);
+    const paths = new PathMap();
+    const pair = definition.normalise(pairs[index], paths);
     if (!isRecord(pair)) {
       normalised.push({}); // keeps pairs[i] in line with the input's index i
       details.push({ path: prefix, message: 'must be an object' });
@@ -71,9 +74,10 @@ export function checkPairs(
     }
     normalised.push(pair);
     const problems = validator.Check(pair)
-      ? definition.check(pair, ctx).map((detail) => ({ ...detail, path: prefix + detail.path }))
-      : describeErrors(validator.Errors(pair), prefix);
-    for (const problem of problems) details.push(problem);
+      ? definition.check(pair, ctx)
+      : describeErrors(validator.Errors(pair));
+    // Paths into the pair as it was sent, not as normalised (decision 7).
+    for (const problem of problems) details.push({ ...problem, path: prefix + paths.toSent(problem.path) });
   }
   return { pairs: normalised, details };
 }

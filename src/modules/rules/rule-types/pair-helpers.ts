@@ -1,7 +1,8 @@
 // Building blocks every rule-type file uses: the pair envelope (id, source), its normaliser and its check.
 import { type TObject, type TProperties, Type } from '@sinclair/typebox';
-import type { ErrorDetail } from '../../../errors.js';
-import { isRecord } from './schema-helpers.js';
+import { type ErrorDetail, pointerToken } from '../../../errors.js';
+import { PathMap } from '../../shared/path-map.js';
+import { digitsToNumber, isRecord } from './schema-helpers.js';
 import { checkSource, normaliseSource, PairId, Source, type SourceValue } from './source.js';
 
 /** A pair schema: `id` and `source` (required for every type: without it a rule matches all traffic). */
@@ -16,18 +17,20 @@ export function pairSchema<P extends TProperties>(
   );
 }
 
-type Rewrite = (pair: Record<string, unknown>) => Record<string, unknown>;
+type Rewrite = (pair: Record<string, unknown>, paths: PathMap) => Record<string, unknown>;
 
 /**
  * The normaliser of a type: its own rewrites, then the source's. Works on copies (spread and rest
  * define own properties, so a "__proto__" key stays a plain key) and leaves non-objects to the schema.
  */
-export function pairNormaliser(rewrite: Rewrite = (pair) => pair): (pair: unknown) => unknown {
-  return (pair) => {
+export function pairNormaliser(
+  rewrite: Rewrite = (pair) => pair,
+): (pair: unknown, paths?: PathMap) => unknown {
+  return (pair, paths = new PathMap()) => {
     if (!isRecord(pair)) return pair;
-    const rewritten = rewrite({ ...pair });
+    const rewritten = rewrite({ ...pair }, paths);
     if (!Object.hasOwn(rewritten, 'source')) return rewritten;
-    return { ...rewritten, source: normaliseSource(rewritten.source) };
+    return { ...rewritten, source: normaliseSource(rewritten.source, paths) };
   };
 }
 
@@ -36,12 +39,29 @@ export function pairNormaliser(rewrite: Rewrite = (pair) => pair): (pair: unknow
  * both levels with different values, nothing is lifted: guessing which one the caller meant would lose
  * the other silently, so the nested object stays and is reported as an unknown field.
  */
-export function liftNested(pair: Record<string, unknown>, name: string): Record<string, unknown> {
+export function liftNested(
+  pair: Record<string, unknown>,
+  name: string,
+  paths: PathMap,
+): Record<string, unknown> {
   const nested = pair[name];
   if (!isRecord(nested) || !Object.hasOwn(pair, name)) return pair;
   const { [name]: _lifted, ...rest } = pair;
   const clash = Object.keys(nested).some((key) => Object.hasOwn(rest, key) && rest[key] !== nested[key]);
-  return clash ? pair : { ...rest, ...nested };
+  if (clash) return pair;
+  for (const key of Object.keys(nested))
+    paths.moved(`/${pointerToken(key)}`, `/${name}/${pointerToken(key)}`);
+  return { ...rest, ...nested };
+}
+
+/**
+ * Requestly sends `statusCode: ""` for "no status code" (decision 7); a string of digits is the number.
+ * Called after `liftNested`, so a nested one is covered too.
+ */
+export function readStatusCode(pair: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.hasOwn(pair, 'statusCode')) return pair;
+  const { statusCode, ...rest } = pair;
+  return statusCode === '' ? rest : { ...rest, statusCode: digitsToNumber(statusCode) };
 }
 
 /** The check every type runs: the source's. Types with rules of their own add theirs to it. */

@@ -5,10 +5,11 @@ import type { ErrorDetail } from '../../../errors.js';
 import { sourceInvalidExamples, sourceVariants } from './example-helpers.js';
 import { checkPairSource, pairNormaliser, pairSchema } from './pair-helpers.js';
 import type { RuleTypeDefinition } from './rule-type.js';
-import { oneOf } from './schema-helpers.js';
+import { ModificationId, oneOf } from './schema-helpers.js';
 
 const QueryParamModification = Type.Object(
   {
+    id: ModificationId,
     param: Type.Optional(
       Type.String({
         description: 'Parameter name; required unless type is `Remove All`.',
@@ -78,7 +79,7 @@ export const queryParam: RuleTypeDefinition<Static<typeof QueryParamPair>> = {
         pair: {
           id: 'q1',
           source: { key: 'host', operator: 'Equals', value: 'example.com' },
-          modifications: [{ param: 'utm_source', type: 'Remove' }, { type: 'Remove All' }],
+          modifications: [{ id: 'm1', param: 'utm_source', type: 'Remove' }, { type: 'Remove All' }],
         } satisfies QueryParamPairValue,
       },
     ],
@@ -104,6 +105,11 @@ export const queryParam: RuleTypeDefinition<Static<typeof QueryParamPair>> = {
         title: 'action when param exists not allowed',
         pair: withModification({ param: 'a', type: 'Add', value: '1', actionWhenParamExists: 'Append' }),
         path: '/modifications/0/actionWhenParamExists',
+      },
+      {
+        title: 'modification id not letters and digits',
+        pair: withModification({ id: 'm-1', type: 'Remove All' }),
+        path: '/modifications/0/id',
       },
     ],
     variants: sourceVariants(valid),

@@ -28,7 +28,10 @@ const valid = {
 export const redirect: RuleTypeDefinition<Static<typeof RedirectPair>> = {
   name: 'Redirect',
   pair: RedirectPair,
-  normalise: pairNormaliser(),
+  // Older Requestly exports have no destinationType: their destinations are all URLs.
+  normalise: pairNormaliser((pair) =>
+    Object.hasOwn(pair, 'destinationType') ? pair : { ...pair, destinationType: 'url' },
+  ),
   check: checkPairSource,
   effect: {
     combine: 'first',
@@ -64,6 +67,13 @@ export const redirect: RuleTypeDefinition<Static<typeof RedirectPair>> = {
       { title: 'destination empty', pair: { ...valid, destination: '' }, path: '/destination' },
       { title: 'destination not a string', pair: { ...valid, destination: 42 }, path: '/destination' },
     ],
-    variants: sourceVariants(valid),
+    variants: [
+      ...sourceVariants(valid),
+      {
+        title: 'no destinationType (older exports)',
+        input: { source: valid.source, destination: valid.destination },
+        canonical: valid,
+      },
+    ],
   },
 };

@@ -31,7 +31,8 @@ const valid = {
 export const replace: RuleTypeDefinition<Static<typeof ReplacePair>> = {
   name: 'Replace',
   pair: ReplacePair,
-  normalise: pairNormaliser(),
+  // Requestly's Replace pairs carry a `status` of their own that means nothing here (decision 7).
+  normalise: pairNormaliser(({ status: _ignored, ...pair }) => pair),
   check: checkReplace,
   effect: {
     combine: 'all',
@@ -64,6 +65,9 @@ export const replace: RuleTypeDefinition<Static<typeof ReplacePair>> = {
       { title: 'to missing', pair: { source: valid.source, from: 'a' }, path: '/to' },
       { title: 'to not a string', pair: { ...valid, to: null }, path: '/to' },
     ],
-    variants: sourceVariants(valid),
+    variants: [
+      ...sourceVariants(valid),
+      { title: 'a status in the pair (ignored)', input: { ...valid, status: 'Active' }, canonical: valid },
+    ],
   },
 };

@@ -1,14 +1,15 @@
 // The Request rule type: the body of matching requests is replaced by a static body or by code.
 import { type Static, Type } from '@sinclair/typebox';
 import { sourceInvalidExamples, sourceVariants } from './example-helpers.js';
-import { checkPairSource, liftNested, pairNormaliser, pairSchema } from './pair-helpers.js';
-import { ApiResourceType, BodyType } from './response.js';
+import { checkPairSource, liftNested, pairNormaliser, pairSchema, readStatusCode } from './pair-helpers.js';
+import { ApiResourceType, BodyType, IsCompressed } from './response.js';
 import type { RuleTypeDefinition } from './rule-type.js';
 
 const RequestPair = pairSchema('RequestPair', 'Replaces the body of matching requests.', {
   type: BodyType,
   value: Type.String({ description: 'The static body, or the function code.', examples: ['{"page":1}'] }),
   resourceType: Type.Optional(ApiResourceType),
+  isCompressed: IsCompressed,
 });
 
 const valid = {
@@ -28,8 +29,8 @@ const code = {
 export const request: RuleTypeDefinition<Static<typeof RequestPair>> = {
   name: 'Request',
   pair: RequestPair,
-  // Requestly nests the request fields.
-  normalise: pairNormaliser((pair) => liftNested(pair, 'request')),
+  // Requestly nests the request fields, and may send an empty status code with them.
+  normalise: pairNormaliser((pair, paths) => readStatusCode(liftNested(pair, 'request', paths))),
   check: checkPairSource,
   effect: {
     combine: 'first',
@@ -59,6 +60,7 @@ export const request: RuleTypeDefinition<Static<typeof RequestPair>> = {
         pair: { ...valid, request: { type: 'code' } },
         path: '/request',
       },
+      { title: 'a status code on a request', pair: { ...valid, statusCode: 200 }, path: '/statusCode' },
     ],
     variants: [
       ...sourceVariants(valid),
@@ -70,6 +72,14 @@ export const request: RuleTypeDefinition<Static<typeof RequestPair>> = {
           request: { type: code.type, value: code.value, resourceType: 'restApi' },
         },
         canonical: code,
+      },
+      {
+        title: 'nested request with an empty status code and isCompressed',
+        input: {
+          source: valid.source,
+          request: { type: valid.type, value: valid.value, statusCode: '', isCompressed: true },
+        },
+        canonical: { ...valid, isCompressed: true },
       },
     ],
   },

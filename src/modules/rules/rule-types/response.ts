@@ -1,15 +1,20 @@
 // The Response rule type: the response to matching requests is replaced by a static body or by code.
 import { type Static, Type } from '@sinclair/typebox';
 import { sourceInvalidExamples, sourceVariants } from './example-helpers.js';
-import { checkPairSource, liftNested, pairNormaliser, pairSchema } from './pair-helpers.js';
+import { checkPairSource, liftNested, pairNormaliser, pairSchema, readStatusCode } from './pair-helpers.js';
 import type { RuleTypeDefinition } from './rule-type.js';
-import { digitsToNumber, oneOf } from './schema-helpers.js';
+import { oneOf } from './schema-helpers.js';
 
 /** Shared with the Request type. */
 export const ApiResourceType = oneOf(['restApi', 'graphqlApi', 'static', 'unknown'], {
   description: 'What kind of resource the requests are for.',
   examples: ['restApi'],
 });
+
+/** Shared with the Request type: Requestly says whether the body it stored was compressed. */
+export const IsCompressed = Type.Optional(
+  Type.Boolean({ description: 'Whether Requestly stored the body compressed; kept as sent.' }),
+);
 
 export const BodyType = oneOf(['code', 'static'], {
   description: '`value` is a static body or the code of a function that builds it.',
@@ -33,6 +38,7 @@ const ResponsePair = pairSchema('ResponsePair', 'Replaces the response to matchi
   ),
   statusText: Type.Optional(Type.String({ description: 'HTTP reason phrase.', examples: ['OK'] })),
   resourceType: Type.Optional(ApiResourceType),
+  isCompressed: IsCompressed,
 });
 
 const valid = {
@@ -54,14 +60,10 @@ const full = {
 export const response: RuleTypeDefinition<Static<typeof ResponsePair>> = {
   name: 'Response',
   pair: ResponsePair,
-  normalise: pairNormaliser((input) => {
+  normalise: pairNormaliser((input, paths) => {
     // Requestly nests the response; "default false" is written out so what is stored says what happens.
-    const pair = liftNested(input, 'response');
-    const defaults = Object.hasOwn(pair, 'serveWithoutRequest') ? {} : { serveWithoutRequest: false };
-    const statusCode = Object.hasOwn(pair, 'statusCode')
-      ? { statusCode: digitsToNumber(pair.statusCode) }
-      : {};
-    return { ...pair, ...defaults, ...statusCode };
+    const pair = readStatusCode(liftNested(input, 'response', paths));
+    return Object.hasOwn(pair, 'serveWithoutRequest') ? pair : { ...pair, serveWithoutRequest: false };
   }),
   check: checkPairSource,
   effect: {
@@ -93,6 +95,7 @@ export const response: RuleTypeDefinition<Static<typeof ResponsePair>> = {
         path: '/serveWithoutRequest',
       },
       { title: 'value missing', pair: { source: valid.source, type: 'static' }, path: '/value' },
+      { title: 'isCompressed not a boolean', pair: { ...valid, isCompressed: 'no' }, path: '/isCompressed' },
     ],
     variants: [
       ...sourceVariants(valid),
@@ -116,6 +119,15 @@ export const response: RuleTypeDefinition<Static<typeof ResponsePair>> = {
           },
         },
         canonical: full,
+      },
+      {
+        title: 'an empty status code, on the pair or nested, and isCompressed',
+        input: {
+          source: valid.source,
+          statusCode: '',
+          response: { type: 'static', value: valid.value, isCompressed: false },
+        },
+        canonical: { ...valid, isCompressed: false },
       },
     ],
   },

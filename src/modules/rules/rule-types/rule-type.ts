@@ -3,6 +3,7 @@
 import type { TObject } from '@sinclair/typebox';
 import type { RuleEffect } from '../../../engine/effects.js';
 import type { ErrorDetail } from '../../../errors.js';
+import type { PathMap } from '../../shared/path-map.js';
 
 export const RULE_TYPES = [
   'Redirect',
@@ -32,9 +33,10 @@ export interface RuleTypeDefinition<P = any> {
   pair: TObject;
   /**
    * Rewrites the input variants real Requestly clients send (decision 7) into the canonical shape.
-   * Gets any JSON value, returns a new value, never throws and never mutates its input.
+   * Gets any JSON value, returns a new value, never throws and never mutates its input. Records in
+   * `paths` (pointers relative to the pair) where each value it moved was sent, for error details.
    */
-  normalise(pair: unknown): unknown;
+  normalise(pair: unknown, paths?: PathMap): unknown;
   /**
    * Rules a JSON Schema cannot say well (a value required for some types, a pattern that must compile,
    * a configured maximum). Called only on a pair that already matches `pair`; paths are relative to the pair.

@@ -31,6 +31,13 @@ export function patternString(name: keyof typeof patterns, options: SchemaOption
   return Type.String({ ...options, pattern: patterns[name].pattern, errorMessage: patterns[name].message });
 }
 
+/** The id Requestly gives each header or query-parameter modification: kept when sent (decision 7). */
+export const ModificationId = Type.Optional(
+  patternString('pairId', {
+    description: 'Id of the modification: 1 to 32 letters or digits; kept as sent.',
+  }),
+);
+
 /** A plain JSON object (not null, not an array): the only thing a normaliser rewrites. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

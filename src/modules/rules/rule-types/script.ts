@@ -39,6 +39,13 @@ const Script = Type.Object(
 
 const ScriptPair = pairSchema('ScriptPair', 'Injects scripts or styles into matching pages.', {
   scripts: Type.Array(Script, { minItems: 1, maxItems: 100 }),
+  libraries: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 256 }), {
+      maxItems: 100,
+      description: 'Names of libraries Requestly loads before the scripts (e.g. jQuery); kept as sent.',
+      examples: [['jQuery']],
+    }),
+  ),
 });
 
 const valid = {
@@ -82,6 +89,7 @@ export const script: RuleTypeDefinition<Static<typeof ScriptPair>> = {
           ],
         } satisfies Static<typeof ScriptPair>,
       },
+      { title: 'with libraries', pair: { ...valid, libraries: ['jQuery'] } },
     ],
     invalid: [
       ...sourceInvalidExamples(valid),
@@ -101,6 +109,7 @@ export const script: RuleTypeDefinition<Static<typeof ScriptPair>> = {
         pair: withScript({ ...valid.scripts[0], attributes: [{ value: 'x' }] }),
         path: '/scripts/0/attributes/0/name',
       },
+      { title: 'a library name not a string', pair: { ...valid, libraries: [7] }, path: '/libraries/0' },
     ],
     variants: sourceVariants(valid),
   },

@@ -2,6 +2,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { regexProblem } from '../../../engine/regex.js';
 import type { ErrorDetail } from '../../../errors.js';
+import type { PathMap } from '../../shared/path-map.js';
 import { isRecord, oneOf, patternString } from './schema-helpers.js';
 
 export const PairId = Type.Optional(
@@ -96,25 +97,34 @@ export const Source = Type.Object(
 
 export type SourceValue = Static<typeof Source>;
 
-/** Decision 7: key in any letter case; filters as one object, null or with empty objects; `pageUrl`. */
-export function normaliseSource(source: unknown): unknown {
+/**
+ * Decision 7: key in any letter case; filters as one object, null, or holding empty objects or nulls;
+ * `pageUrl`; `requestType` ignored. Records in `paths` where each kept filter was sent.
+ */
+export function normaliseSource(source: unknown, paths?: PathMap): unknown {
   if (!isRecord(source)) return source;
-  const { filters, ...normalised } = source;
+  const { filters, requestType: _ignored, ...normalised } = source;
   if (typeof normalised.key === 'string') {
     normalised.key = KEY_BY_LOWER_CASE.get(normalised.key.toLowerCase()) ?? normalised.key;
   }
   if (!Object.hasOwn(source, 'filters')) return normalised;
-  const list = filters === null ? [] : isRecord(filters) ? [filters] : filters;
+  const single = isRecord(filters);
+  const list = filters === null ? [] : single ? [filters] : filters;
   if (!Array.isArray(list)) return { ...normalised, filters };
-  const kept = list
-    .map(renamePageUrl)
-    .filter((filter) => !isRecord(filter) || Object.keys(filter).length > 0);
+  const kept: unknown[] = [];
+  list.forEach((filter: unknown, index) => {
+    if (filter === null || (isRecord(filter) && Object.keys(filter).length === 0)) return;
+    const sent = single ? '/source/filters' : `/source/filters/${index}`;
+    paths?.moved(`/source/filters/${kept.length}`, sent);
+    kept.push(renamePageUrl(filter, `/source/filters/${kept.length}`, sent, paths));
+  });
   return kept.length > 0 ? { ...normalised, filters: kept } : normalised;
 }
 
-function renamePageUrl(filter: unknown): unknown {
+function renamePageUrl(filter: unknown, at: string, sent: string, paths?: PathMap): unknown {
   if (!isRecord(filter) || !Object.hasOwn(filter, 'pageUrl') || Object.hasOwn(filter, 'URL')) return filter;
   const { pageUrl, ...rest } = filter;
+  paths?.moved(`${at}/URL`, `${sent}/pageUrl`);
   return { ...rest, URL: pageUrl };
 }
 
