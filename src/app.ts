@@ -14,6 +14,9 @@ import { createKeysStore } from './modules/keys/keys-store.js';
 import { registerRulesRoutes } from './modules/rules/rules-routes.js';
 import { createRulesService } from './modules/rules/rules-service.js';
 import { createRulesStore } from './modules/rules/rules-store.js';
+import { registerTraceRoutes } from './modules/trace/trace-routes.js';
+import { createTraceService } from './modules/trace/trace-service.js';
+import { createTraceStore } from './modules/trace/trace-store.js';
 import { apiKeyAuthPlugin } from './plugins/api-key-auth.js';
 import { errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler.js';
 import { everyRequestPlugin } from './plugins/every-request.js';
@@ -79,6 +82,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     changes,
     config,
   });
+  const traceService = createTraceService({
+    db,
+    traceStore: createTraceStore(db),
+    rulesStore,
+    groupsStore,
+    changes,
+    config,
+  });
 
   errorHandlerPlugin(app);
   everyRequestPlugin(app);
@@ -93,6 +104,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       changesModule.register(api);
       registerGroupsRoutes(api, groupsService);
       registerRulesRoutes(api, rulesService);
+      registerTraceRoutes(api, traceService);
     },
     { prefix: '/v1' },
   );

@@ -8,6 +8,7 @@ export const errorTable = {
   GROUP_NAME_REQUIRED: { status: 400, message: 'Group Name Required' },
   INVALID_GROUP_ID: { status: 400, message: 'Invalid Group Id' },
   INVALID_QUERY: { status: 400, message: 'Invalid query' },
+  INVALID_TRACE_REQUEST: { status: 400, message: 'Invalid trace request' },
   INVALID_IDEMPOTENCY_KEY: { status: 400, message: 'Invalid Idempotency-Key' },
   API_KEY_REQUIRED: { status: 401, message: 'API key required' },
   API_KEY_INVALID: { status: 401, message: 'Invalid API key' },

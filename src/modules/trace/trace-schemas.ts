@@ -1,0 +1,146 @@
+// Schemas of POST /v1/trace: the request to evaluate, which rules, and the explained answer.
+import { type Static, Type } from '@sinclair/typebox';
+import { RESOURCE_TYPES } from '../../engine/index.js';
+import { compile } from '../../validation.js';
+import { oneOf } from '../rules/rule-types/schema-helpers.js';
+import { MAX_PAIRS } from '../rules/rules-schemas.js';
+
+export const MAX_TRACE_RULES = 100;
+
+const TraceRequest = Type.Object(
+  {
+    url: Type.String({
+      maxLength: 8192,
+      description: 'An absolute http, https, ws or wss URL; parsed and serialised as a browser sends it.',
+      examples: ['https://shop.example.com/checkout?x=1'],
+    }),
+    method: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 16,
+        description: 'HTTP method, any letter case (default GET).',
+        examples: ['GET'],
+      }),
+    ),
+    resourceType: Type.Optional(
+      oneOf(RESOURCE_TYPES as unknown as [string, string, ...string[]], {
+        description: 'What kind of request it is; absent when unknown.',
+        examples: ['main_frame'],
+      }),
+    ),
+    pageUrl: Type.Optional(
+      Type.String({ maxLength: 8192, description: 'The page that made the request; absent when unknown.' }),
+    ),
+    headers: Type.Optional(
+      Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]), {
+        description: 'Request headers (names in any case).',
+      }),
+    ),
+    body: Type.Optional(Type.String({ description: 'The request body (for requestPayload filters).' })),
+  },
+  { additionalProperties: false },
+);
+
+export const TraceBody = Type.Object(
+  {
+    request: TraceRequest,
+    ruleIds: Type.Optional(
+      Type.Array(Type.String({ maxLength: 256 }), {
+        maxItems: 1000,
+        description: "Only these of the workspace's rules (default: all of them).",
+      }),
+    ),
+    includeInactive: Type.Optional(
+      Type.Boolean({ description: 'Also explain rules that are inactive (or whose group is).' }),
+    ),
+    rules: Type.Optional(
+      Type.Array(Type.Unknown(), {
+        minItems: 1,
+        maxItems: MAX_TRACE_RULES,
+        description:
+          "Unsaved rules to evaluate instead of the workspace's, each validated as POST /v1/rules would.",
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        request: { url: 'https://shop.example.com/checkout?x=1', method: 'GET', resourceType: 'main_frame' },
+      },
+      {
+        request: { url: 'https://api.example.com/v1/users' },
+        rules: [
+          {
+            name: 'draft',
+            ruleType: 'Redirect',
+            status: 'Active',
+            pairs: [
+              {
+                source: { key: 'host', operator: 'Equals', value: 'api.example.com' },
+                destinationType: 'url',
+                destination: 'https://staging.example.com/v1/users',
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+);
+export type TraceBody = Static<typeof TraceBody>;
+export const checkTraceBody = compile(TraceBody);
+
+const Check = Type.Object({
+  check: Type.String({ examples: ['source'] }),
+  passed: Type.Boolean(),
+  detail: Type.String({ examples: ['Url "https://shop.example.com/checkout?x=1" contains "checkout"'] }),
+});
+
+const PairVerdict = Type.Object({
+  index: Type.Integer({ minimum: 0, maximum: MAX_PAIRS - 1 }),
+  pairId: Type.Optional(Type.String()),
+  matched: Type.Boolean(),
+  checks: Type.Array(Check, { description: 'In order, up to the first that failed.' }),
+  captures: Type.Array(Type.String()),
+  effect: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+});
+
+const RuleVerdict = Type.Object({
+  ruleId: Type.String({ description: 'The rule id; `inline:N` for the N-th unsaved rule.' }),
+  name: Type.String(),
+  ruleType: Type.String(),
+  acted: Type.Boolean(),
+  reason: oneOf(
+    ['acted', 'no_pair_matched', 'inactive', 'group_inactive', 'overridden', 'cancelled', 'after_redirect'],
+    {},
+  ),
+  overriddenBy: Type.Optional(Type.String()),
+  pairs: Type.Array(PairVerdict),
+});
+
+const Outcome = Type.Object({
+  cancelled: Type.Boolean(),
+  url: Type.String(),
+  redirected: Type.Boolean(),
+  requestHeaders: Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())])),
+  responseHeaders: Type.Array(Type.Record(Type.String(), Type.String())),
+  delayMs: Type.Integer({ minimum: 0 }),
+  requestBody: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  response: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  scripts: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+});
+
+export const TraceAnswer = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object({
+    request: Type.Object({
+      url: Type.String(),
+      method: Type.String(),
+      resourceType: Type.Optional(Type.String()),
+      pageUrl: Type.Optional(Type.String()),
+    }),
+    outcome: Outcome,
+    rules: Type.Array(RuleVerdict, { description: 'Every rule evaluated, in list order.' }),
+  }),
+});
