@@ -5,6 +5,7 @@ import { migrate, openDatabase } from '../db/database.js';
 import { createKeysService, type KeysService } from '../modules/keys/keys-service.js';
 import { createKeysStore } from '../modules/keys/keys-store.js';
 import { serve } from '../server.js';
+import { registerTestCommand } from './test-command.js';
 
 /** Opens and migrates the configured database, runs `work` with the keys service, closes. */
 async function withKeys(work: (keys: KeysService) => Promise<void>): Promise<void> {
@@ -88,6 +89,8 @@ keys
       process.stdout.write(`revoked ${keyId}\n`);
     }),
   );
+
+registerTestCommand(program);
 
 program.parseAsync().catch((error: unknown) => {
   process.stderr.write(`rulekeeper: ${error instanceof ConfigError ? error.message : String(error)}\n`);

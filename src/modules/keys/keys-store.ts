@@ -123,6 +123,15 @@ export function createKeysStore(db: Db) {
       return Number(result.numUpdatedRows) > 0;
     },
 
+    /** The workspace named `name` and its owner, for commands that act on a workspace by name. */
+    async findWorkspace(name: string): Promise<{ id: string; ownerUserId: string } | undefined> {
+      return db
+        .selectFrom('workspaces')
+        .select(['id', 'owner_user_id as ownerUserId'])
+        .where('name', '=', name)
+        .executeTakeFirst();
+    },
+
     async hasAnyWorkspace(): Promise<boolean> {
       return (await db.selectFrom('workspaces').select('id').limit(1).executeTakeFirst()) !== undefined;
     },

@@ -1,0 +1,159 @@
+// `rulekeeper test FILE`: a team's expected rule behaviour, checked case by case against a server's
+// POST /v1/trace or a workspace of the local database; exit 1 when any case fails.
+import type { Command } from 'commander';
+import { loadConfig } from '../config.js';
+import { migrate, openDatabase } from '../db/database.js';
+import { createChangesService } from '../modules/changes/changes-service.js';
+import { createChangesStore } from '../modules/changes/changes-store.js';
+import { createGroupsStore } from '../modules/groups/groups-store.js';
+import { createKeysStore } from '../modules/keys/keys-store.js';
+import { createRulesStore } from '../modules/rules/rules-store.js';
+import { createTraceService } from '../modules/trace/trace-service.js';
+import { createTraceStore } from '../modules/trace/trace-store.js';
+import { type CaseTrace, compareCase, RuleTestFileError, readCases, unexercised } from './rule-tests.js';
+
+interface TestOptions {
+  server?: string;
+  key?: string;
+  workspace?: string;
+}
+
+type Tracer = (request: Record<string, unknown>) => Promise<CaseTrace>;
+
+class TraceRefused extends Error {}
+
+/** Traces through a running server, as any client would. */
+function serverTracer(server: string, key: string): Tracer {
+  const url = `${server.replace(/\/+$/, '')}/v1/trace`;
+  return async (request) => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ request }),
+    });
+    const body = (await response.json().catch(() => ({}))) as {
+      data?: CaseTrace;
+      message?: string;
+      details?: { path: string; message: string }[];
+    };
+    if (response.status !== 200) {
+      const details = (body.details ?? []).map(
+        (d: { path: string; message: string }) => `${d.path}: ${d.message}`,
+      );
+      throw new TraceRefused(`${response.status} ${body.message ?? ''} ${details.join('; ')}`.trim());
+    }
+    return body.data as CaseTrace;
+  };
+}
+
+/** Traces a workspace of DATABASE_URL in this process, with the same engine and validation. */
+async function localTracer(workspace: string): Promise<{ trace: Tracer; close(): Promise<void> }> {
+  const config = loadConfig();
+  const database = openDatabase(config);
+  await migrate(database);
+  const { db, dialect, dataVersion } = database;
+  const found = await createKeysStore(db).findWorkspace(workspace);
+  if (!found) {
+    await database.close();
+    throw new RuleTestFileError(
+      `no workspace named "${workspace}" in ${config.databaseUrl.split(':')[0]} database`,
+    );
+  }
+  const traces = createTraceService({
+    db,
+    traceStore: createTraceStore(db),
+    rulesStore: createRulesStore(db, dialect),
+    groupsStore: createGroupsStore(db, dialect),
+    changes: createChangesService({ store: createChangesStore(db, dialect), dataVersion }),
+    config,
+  });
+  const principal = {
+    keyId: '',
+    userId: found.ownerUserId,
+    workspaceId: found.id,
+    ownerUserId: found.ownerUserId,
+  };
+  return {
+    trace: async (request) => {
+      try {
+        return (await traces.trace(principal, { request })) as unknown as CaseTrace;
+      } catch (error) {
+        const { message, details } = error as {
+          message: string;
+          details?: { path: string; message: string }[];
+        };
+        throw new TraceRefused(
+          `${message} ${(details ?? []).map((d) => `${d.path}: ${d.message}`).join('; ')}`.trim(),
+        );
+      }
+    },
+    close: () => database.close(),
+  };
+}
+
+async function runCases(file: string, trace: Tracer, out: (line: string) => void): Promise<boolean> {
+  const cases = readCases(file);
+  const traces: CaseTrace[] = [];
+  let failed = 0;
+  for (const testCase of cases) {
+    let problems: string[];
+    try {
+      const result = await trace(testCase.request);
+      traces.push(result);
+      problems = compareCase(testCase, result);
+    } catch (error) {
+      if (!(error instanceof TraceRefused)) throw error;
+      problems = [`the trace was refused: ${error.message}`];
+    }
+    out(`${problems.length === 0 ? 'ok  ' : 'FAIL'}  ${testCase.name}`);
+    for (const problem of problems) out(`        ${problem}`);
+    if (problems.length > 0) failed++;
+  }
+  const idle = unexercised(traces);
+  if (idle.length > 0) {
+    out('');
+    out(`Active rules no case exercised (${idle.length}):`);
+    for (const rule of idle) out(`  ${rule.ruleId}  ${rule.name}`);
+  }
+  out('');
+  out(`${cases.length - failed} passed, ${failed} failed`);
+  return failed === 0;
+}
+
+export function registerTestCommand(program: Command): void {
+  program
+    .command('test')
+    .description(
+      "check a file of rule test cases (JSON or YAML) against a server's rules or a local workspace",
+    )
+    .argument('<file>')
+    .option('--server <url>', 'a running Rulekeeper, e.g. http://127.0.0.1:8080')
+    .option('--key <key>', 'API key for --server (default: RULEKEEPER_KEY)')
+    .option('--workspace <name>', 'a workspace of the local database (DATABASE_URL) instead of a server')
+    .action(async (file: string, options: TestOptions) => {
+      const out = (line: string) => process.stdout.write(`${line}\n`);
+      try {
+        if (options.workspace !== undefined) {
+          const local = await localTracer(options.workspace);
+          try {
+            process.exitCode = (await runCases(file, local.trace, out)) ? 0 : 1;
+          } finally {
+            await local.close();
+          }
+          return;
+        }
+        const key = options.key ?? process.env.RULEKEEPER_KEY;
+        if (!options.server || !key) {
+          throw new RuleTestFileError(
+            'give --server URL with --key KEY (or RULEKEEPER_KEY), or --workspace NAME',
+          );
+        }
+        process.exitCode = (await runCases(file, serverTracer(options.server, key), out)) ? 0 : 1;
+      } catch (error) {
+        if (!(error instanceof RuleTestFileError) && (error as NodeJS.ErrnoException).code !== 'ENOENT')
+          throw error;
+        process.stderr.write(`rulekeeper test: ${(error as Error).message}\n`);
+        process.exitCode = 2;
+      }
+    });
+}
