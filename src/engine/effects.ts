@@ -1,7 +1,8 @@
 // What a rule type does, as each rule-type file declares it, and the effect helpers they share:
 // URL changes, request header changes, query parameter changes.
-import { parseUrl } from './request.js';
+
 import type { EngineRequest, HeaderMap } from './request.js';
+import { parseUrl } from './request.js';
 import type { Check, EvaluationState } from './types.js';
 
 export interface RuleEffect<P> {
@@ -24,7 +25,8 @@ export interface RuleEffect<P> {
 /** Moves the request to `next` (resolved against the current URL); a URL that cannot be sent is not applied. */
 export function changeUrl(state: EvaluationState, next: string): Record<string, unknown> {
   const resolved = URL.canParse(next, state.url) ? parseUrl(new URL(next, state.url).href) : undefined;
-  if (!resolved) return { error: `the new URL ${JSON.stringify(next)} is not an absolute http(s) or ws(s) URL` };
+  if (!resolved)
+    return { error: `the new URL ${JSON.stringify(next)} is not an absolute http(s) or ws(s) URL` };
   if (resolved.href !== state.url) {
     state.url = resolved.href;
     state.redirected = true;
@@ -91,7 +93,11 @@ export function modifyQuery(url: string, modifications: readonly QueryModificati
  * A Redirect's destination: a URL (resolved against the current one), or for `map_local` a local file,
  * as a file: URL (served only by a runtime allowed to read files). URL changes stop after it.
  */
-export function redirectTo(state: EvaluationState, type: string, destination: string): Record<string, unknown> {
+export function redirectTo(
+  state: EvaluationState,
+  type: string,
+  destination: string,
+): Record<string, unknown> {
   const isWebUrl = URL.canParse(destination) && parseUrl(destination) !== undefined;
   if (type === 'url' || isWebUrl) return changeUrl(state, destination);
   const file = new URL(destination.startsWith('file:') ? destination : `file://${destination}`).href;

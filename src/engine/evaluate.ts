@@ -4,8 +4,7 @@ import { ruleTypes } from '../modules/rules/rule-types/index.js';
 import type { RuleEffect } from './effects.js';
 import { type CompiledSource, compileSource, matchSource } from './match.js';
 import type { EngineRequest } from './request.js';
-import type { EvaluationState, Outcome, PairVerdict, Reason, RuleVerdict } from './types.js';
-import type { EngineRule } from './types.js';
+import type { EngineRule, EvaluationState, Outcome, PairVerdict, Reason, RuleVerdict } from './types.js';
 
 interface CompiledPair {
   pair: Record<string, unknown>;
@@ -27,7 +26,10 @@ export function compileRule(rule: EngineRule): CompiledRule {
   return {
     rule,
     effect: definition.effect as RuleEffect<unknown>,
-    pairs: rule.pairs.map((pair) => ({ pair, source: compileSource(pair.source as Record<string, unknown>) })),
+    pairs: rule.pairs.map((pair) => ({
+      pair,
+      source: compileSource(pair.source as Record<string, unknown>),
+    })),
     inactive:
       rule.status !== 'Active' ? 'inactive' : rule.groupStatus === 'Inactive' ? 'group_inactive' : undefined,
   };
@@ -53,7 +55,17 @@ export function outcomeOf(state: EvaluationState): Outcome {
     requestHeaders[name] = values.length === 1 ? (values[0] as string) : values;
   }
   const { url, redirected, cancelled, responseHeaders, delayMs, requestBody, response, scripts } = state;
-  return { cancelled, url, redirected, requestHeaders, responseHeaders, delayMs, requestBody, response, scripts };
+  return {
+    cancelled,
+    url,
+    redirected,
+    requestHeaders,
+    responseHeaders,
+    delayMs,
+    requestBody,
+    response,
+    scripts,
+  };
 }
 
 /** One evaluation's bookkeeping: which rule took each first-one-wins effect, and the redirect. */

@@ -47,7 +47,8 @@ export function compileMatcher({ operator, value }: Operand): Matcher {
     case 'Contains':
       return {
         test: (text) => (text.includes(value) ? [] : undefined),
-        describe: (subject, passed) => `${subject} ${passed ? 'contains' : 'does not contain'} ${shown(value)}`,
+        describe: (subject, passed) =>
+          `${subject} ${passed ? 'contains' : 'does not contain'} ${shown(value)}`,
         literal: value,
       };
     case 'Wildcard_Matches': {
@@ -64,7 +65,8 @@ export function compileMatcher({ operator, value }: Operand): Matcher {
       if (!compiled.ok) {
         return {
           test: () => undefined,
-          describe: () => `the pattern ${shown(value)} cannot be used, so it never matches: ${compiled.problem}`,
+          describe: () =>
+            `the pattern ${shown(value)} cannot be used, so it never matches: ${compiled.problem}`,
           literal: undefined,
         };
       }
@@ -128,10 +130,16 @@ function compileFilter(filter: Filter, at: string): { name: string; run: FilterC
       name: `${at}.resourceType`,
       run: ({ resourceType: type }) => {
         if (type === undefined) {
-          return { passed: false, detail: `the resource type is unknown, so not one of ${list(resourceType)}` };
+          return {
+            passed: false,
+            detail: `the resource type is unknown, so not one of ${list(resourceType)}`,
+          };
         }
         const passed = resourceType.includes(type);
-        return { passed, detail: `resource type ${type} is ${passed ? '' : 'not '}one of ${list(resourceType)}` };
+        return {
+          passed,
+          detail: `resource type ${type} is ${passed ? '' : 'not '}one of ${list(resourceType)}`,
+        };
       },
     });
   }

@@ -12,7 +12,9 @@ export function isPatternLiteral(value: string): boolean {
 /** `/pattern/flags` when the value has that form (flags from gimsuy), else the whole value, no flags. */
 export function parsePattern(value: string): { pattern: string; flags: string } {
   const literal = PATTERN_LITERAL.exec(value);
-  return literal ? { pattern: literal[1] as string, flags: literal[2] as string } : { pattern: value, flags: '' };
+  return literal
+    ? { pattern: literal[1] as string, flags: literal[2] as string }
+    : { pattern: value, flags: '' };
 }
 
 export type CompiledRegex = { ok: true; regex: RE2JS; global: boolean } | { ok: false; problem: string };

@@ -1,7 +1,7 @@
 // The read cache on its own: an entry is served only under the revision it was built at, a build
 // racing a change leaves a stale entry (never served), and memory stays within its bound.
 import { describe, expect, it } from 'vitest';
-import { createReadCache } from '../src/modules/shared/read-cache.js';
+import { createReadCache } from '../../src/modules/shared/read-cache.js';
 
 describe('createReadCache', () => {
   it('serves an entry while the revision holds and rebuilds once it moves', async () => {

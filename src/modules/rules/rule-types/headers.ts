@@ -1,6 +1,7 @@
 // The Headers rule type: request and response headers of matching requests are added, removed or modified.
-import { modifyHeader } from '../../../engine/effects.js';
+
 import { type Static, Type } from '@sinclair/typebox';
+import { modifyHeader } from '../../../engine/effects.js';
 import type { ErrorDetail } from '../../../errors.js';
 import { sourceInvalidExamples, sourceVariants } from './example-helpers.js';
 import { checkPairSource, pairNormaliser, pairSchema } from './pair-helpers.js';

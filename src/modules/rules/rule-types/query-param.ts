@@ -1,6 +1,7 @@
 // The QueryParam rule type: query parameters of matching requests are added or removed.
-import { changeUrl, modifyQuery } from '../../../engine/effects.js';
+
 import { type Static, Type } from '@sinclair/typebox';
+import { changeUrl, modifyQuery } from '../../../engine/effects.js';
 import type { ErrorDetail } from '../../../errors.js';
 import { sourceInvalidExamples, sourceVariants } from './example-helpers.js';
 import { checkPairSource, pairNormaliser, pairSchema } from './pair-helpers.js';

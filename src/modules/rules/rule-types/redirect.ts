@@ -1,7 +1,8 @@
 // The Redirect rule type: matching requests go to another URL, a local file or a mock.
+
+import { type Static, Type } from '@sinclair/typebox';
 import { substituteCaptures } from '../../../engine/captures.js';
 import { redirectTo } from '../../../engine/effects.js';
-import { type Static, Type } from '@sinclair/typebox';
 import { sourceInvalidExamples, sourceVariants } from './example-helpers.js';
 import { checkPairSource, pairNormaliser, pairSchema } from './pair-helpers.js';
 import type { RuleTypeDefinition } from './rule-type.js';

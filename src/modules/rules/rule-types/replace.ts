@@ -1,9 +1,10 @@
 // The Replace rule type: a string in the matching URL is replaced by another.
+
+import { type Static, Type } from '@sinclair/typebox';
 import { substituteCaptures } from '../../../engine/captures.js';
 import { changeUrl } from '../../../engine/effects.js';
 import { compileRegex, isPatternLiteral, regexProblem, replaceMatches } from '../../../engine/regex.js';
 import type { ErrorDetail } from '../../../errors.js';
-import { type Static, Type } from '@sinclair/typebox';
 import { sourceInvalidExamples, sourceVariants } from './example-helpers.js';
 import { checkPairSource, pairNormaliser, pairSchema } from './pair-helpers.js';
 import type { RuleTypeDefinition } from './rule-type.js';
@@ -39,7 +40,11 @@ export const replace: RuleTypeDefinition<Static<typeof ReplacePair>> = {
     url: 'chain',
     apply: (pair, captures, state) => {
       const to = substituteCaptures(pair.to, captures);
-      if (!isPatternLiteral(pair.from)) return changeUrl(state, state.url.replace(pair.from, () => to));
+      if (!isPatternLiteral(pair.from))
+        return changeUrl(
+          state,
+          state.url.replace(pair.from, () => to),
+        );
       const compiled = compileRegex(pair.from);
       if (!compiled.ok) return { error: `from cannot be used: ${compiled.problem}` };
       return changeUrl(state, replaceMatches(compiled.regex, state.url, to, compiled.global));
@@ -61,7 +66,11 @@ export const replace: RuleTypeDefinition<Static<typeof ReplacePair>> = {
     invalid: [
       ...sourceInvalidExamples(valid),
       { title: 'from empty', pair: { ...valid, from: '' }, path: '/from' },
-      { title: 'from a regular expression with a lookahead', pair: { ...valid, from: '/a(?=b)/' }, path: '/from' },
+      {
+        title: 'from a regular expression with a lookahead',
+        pair: { ...valid, from: '/a(?=b)/' },
+        path: '/from',
+      },
       { title: 'to missing', pair: { source: valid.source, from: 'a' }, path: '/to' },
       { title: 'to not a string', pair: { ...valid, to: null }, path: '/to' },
     ],

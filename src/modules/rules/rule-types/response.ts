@@ -70,7 +70,13 @@ export const response: RuleTypeDefinition<Static<typeof ResponsePair>> = {
     combine: 'first',
     apply: (pair, _captures, state, ruleId) => {
       const { type, value, statusCode = 200, statusText, serveWithoutRequest = false } = pair;
-      const response = { type, value, statusCode, ...(statusText === undefined ? {} : { statusText }), serveWithoutRequest };
+      const response = {
+        type,
+        value,
+        statusCode,
+        ...(statusText === undefined ? {} : { statusText }),
+        serveWithoutRequest,
+      };
       state.response = { ruleId, ...response };
       return { response };
     },

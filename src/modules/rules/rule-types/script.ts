@@ -1,6 +1,7 @@
 // The Script rule type: scripts or styles are injected into the pages that match.
-import { isDocument } from '../../../engine/effects.js';
+
 import { type Static, Type } from '@sinclair/typebox';
+import { isDocument } from '../../../engine/effects.js';
 import { sourceInvalidExamples, sourceVariants } from './example-helpers.js';
 import { checkPairSource, pairNormaliser, pairSchema } from './pair-helpers.js';
 import type { RuleTypeDefinition } from './rule-type.js';
