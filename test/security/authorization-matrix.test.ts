@@ -67,6 +67,11 @@ const ROWS: Row[] = [
   { method: 'DELETE', title: '/groups/:theirs', path: (w) => `/v1/groups/${w.theirGroup}`, expect: [F, F, 200] },
   { method: 'DELETE', title: '/groups/:missing', path: () => `/v1/groups/${MISSING_GROUP}`, expect: ['GROUP_NOT_FOUND', 'GROUP_NOT_FOUND', 'GROUP_NOT_FOUND'] },
   { method: 'DELETE', title: '/groups/:malformed', path: () => '/v1/groups/not-a-group', expect: ['INVALID_GROUP_ID', 'INVALID_GROUP_ID', 'INVALID_GROUP_ID'] },
+  { method: 'POST', title: '/trace', path: () => '/v1/trace', body: () => ({ request: { url: 'https://a.example/' } }), expect: [200, 200, 200] },
+  { method: 'POST', title: '/trace of our ruleIds', path: () => '/v1/trace', body: (w) => ({ request: { url: 'https://a.example/' }, ruleIds: [w.ourRule] }), expect: [200, 200, F] },
+  { method: 'POST', title: '/trace of their ruleIds', path: () => '/v1/trace', body: (w) => ({ request: { url: 'https://a.example/' }, ruleIds: [w.theirRule] }), expect: [F, F, 200] },
+  { method: 'POST', title: '/trace of a missing ruleId', path: () => '/v1/trace', body: () => ({ request: { url: 'https://a.example/' }, ruleIds: [MISSING_RULE] }), expect: ['RULE_NOT_FOUND', 'RULE_NOT_FOUND', 'RULE_NOT_FOUND'] },
+  { method: 'POST', title: '/trace of an unsaved rule in their group', path: () => '/v1/trace', body: (w) => ({ request: { url: 'https://a.example/' }, rules: [{ name: 'u', groupId: w.theirGroup, ...cancel }] }), expect: [F, F, 200] },
 ];
 
 function expected(row: Row, caller: Caller): Outcome {
@@ -144,6 +149,12 @@ forEachDatabase((db) => {
       return;
     }
     expect(reply.body.success).toBe(true);
+    if (row.title.startsWith('/trace')) {
+      // A trace explains the caller's rules only, and never another workspace's.
+      const ids = (reply.body.data.rules as { ruleId: string }[]).map((rule) => rule.ruleId);
+      expect(ids).not.toContain(caller === 'outsider' ? w.ourRule : w.theirRule);
+      return;
+    }
     if (row.method === 'GET' && (row.title === '/rules' || row.title === '/groups')) {
       const ids = (reply.body.data as { id: string }[]).map((item) => item.id);
       const [mine, notMine] = row.title === '/rules' ? [w.ourRule, w.theirRule] : [w.ourGroup, w.theirGroup];
