@@ -1,5 +1,6 @@
 // POST /v1/trace: the workspace's rules (or some, or unsaved ones) against a request, every verdict
 // explained; validation with pointers into the body; a trace sees only its own workspace.
+import fc from 'fast-check';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { at, createGroup, createRule, expectError, type Json } from '../helpers/fixtures.js';
@@ -182,6 +183,43 @@ forEachDatabase((db) => {
       ['both ruleIds and rules', { request: { url: URL }, ruleIds: [], rules: [{}] }, '/ruleIds'],
     ])('refuses %s with 400 Invalid trace request', async (_title, body, path) => {
       expectError(await trace(body), 'INVALID_TRACE_REQUEST', [at(path)]);
+    });
+
+    it('answers any body with a trace or a documented error, never a 500', async () => {
+      const request = fc.record(
+        {
+          url: fc.oneof(fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.string()),
+          method: fc.oneof(fc.constantFrom('GET', 'post', 'PATCH'), fc.string()),
+          resourceType: fc.oneof(fc.constantFrom('main_frame', 'script'), fc.string()),
+          pageUrl: fc.oneof(fc.webUrl(), fc.string()),
+          headers: fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.array(fc.string()))),
+          body: fc.string(),
+        },
+        { requiredKeys: [] },
+      );
+      const body = fc.oneof(
+        fc.jsonValue(),
+        fc.record(
+          {
+            request,
+            includeInactive: fc.jsonValue(),
+            ruleIds: fc.array(fc.string()),
+            rules: fc.array(fc.jsonValue()),
+          },
+          { requiredKeys: ['request'] },
+        ),
+      );
+      await fc.assert(
+        fc.asyncProperty(body, async (value) => {
+          const reply = await t.call('POST', '/v1/trace', {
+            body: JSON.stringify(value),
+            headers: { 'content-type': 'application/json' },
+          });
+          expect([200, 400, 404], JSON.stringify(reply.body)).toContain(reply.status);
+          expect(reply.body.success).toBe(reply.status === 200);
+        }),
+        { numRuns: 200 },
+      );
     });
 
     it('refuses a body that is not a JSON object', async () => {
