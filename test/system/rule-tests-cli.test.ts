@@ -124,7 +124,7 @@ describe('rulekeeper test', () => {
   );
 
   it.each(['server', 'workspace'])('fails a failing YAML file (%s), saying what differed', async (mode) => {
-    const env =
+    const env: Record<string, string> =
       mode === 'server'
         ? { DATABASE_URL: database.url, RULEKEEPER_KEY: key }
         : { DATABASE_URL: database.url };
