@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Request } from 'autocannon';
 import { ensureBuilt, snapshotBuild } from './lib/build.js';
 import { changesTargets, type FanoutFacts, measureFanout, notModifiedScenario } from './lib/changes-bench.js';
+import { engineLines, engineTargets, measureEngine, traceScenario } from './lib/engine-scenario.js';
 import { type Scenario, sequentialMs } from './lib/load.js';
 import { log } from './lib/log.js';
 import { readOptions } from './lib/options.js';
@@ -75,6 +76,14 @@ async function main(): Promise<void> {
   const notes: string[] = [];
   const extra: Record<string, unknown> = {};
 
+  // The engine first, in this process, while nothing else runs.
+  const engine =
+    options.mode === 'scale'
+      ? []
+      : measureEngine(options.mode === 'quick' ? [100, 1000] : [100, 1000, 10_000], options.mode === 'quick');
+  for (const line of engineLines(engine)) log(line);
+  extra.engine = engine;
+
   // The scale seed runs first: it is one long synchronous transaction in this process.
   const scale = options.mode === 'scale' ? await startScale(tmp, options, log) : undefined;
   const wantPostgres = !scale && options.postgres;
@@ -118,8 +127,19 @@ async function main(): Promise<void> {
         notModifiedScenario('sqlite', sqlite),
         ...(pg && postgres && !('skipped' in postgres) ? [notModifiedScenario('postgres', postgres)] : []),
       ]);
+  const traceRules = options.mode === 'quick' ? 200 : 1000;
+  const traces = scale
+    ? []
+    : await Promise.all([
+        traceScenario('sqlite', sqlite, traceRules),
+        ...(pg && postgres && !('skipped' in postgres)
+          ? [traceScenario('postgres', postgres, traceRules)]
+          : []),
+      ]);
   const peer =
-    !scale && options.peer ? await startPeer(join(tmp, 'json-server'), sqlite.seeded, log) : undefined;
+    !scale && options.peer && !options.engineOnly
+      ? await startPeer(join(tmp, 'json-server'), sqlite.seeded, log)
+      : undefined;
 
   const order = (
     scale
@@ -133,6 +153,7 @@ async function main(): Promise<void> {
           lite.list,
           pg?.list,
           ...notModified,
+          ...traces,
           lite.create,
           pg?.create,
           peer?.create,
@@ -200,7 +221,11 @@ async function main(): Promise<void> {
     }
     extra.fanout = fanouts;
   }
-  const goals = [...targets(outcomes, scaleFacts), ...changesTargets(outcomes, fanouts)];
+  const goals = [
+    ...targets(outcomes, scaleFacts),
+    ...changesTargets(outcomes, fanouts),
+    ...engineTargets(engine),
+  ];
   const loadAtEnd = loadavg().map((n) => Math.round(n * 100) / 100);
   printReport(outcomes, goals, scaleFacts, notes, problems);
 

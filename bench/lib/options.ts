@@ -22,6 +22,8 @@ export interface Options {
   /** Extra environment for the service processes (KEY=VALUE), e.g. DB_POOL_SIZE=20. */
   serviceEnv: Record<string, string>;
   out: string;
+  /** Only the engine (in process) and trace scenarios. */
+  engineOnly: boolean;
 }
 
 export const USAGE = `npm run bench [-- options]
@@ -34,6 +36,7 @@ export const USAGE = `npm run bench [-- options]
   --warmup S          seconds of unrecorded load per scenario before the first round
   --connections N     concurrent connections (default 50)
   --only a,b          run only these scenarios (names as in the table; ceilings always run)
+  --engine            only the rule engine (in process) and the trace scenario
   --no-postgres       skip PostgreSQL even when a server answers
   --no-peer           skip json-server
   --scale-rules N     rules in the big workspace of --scale (default 1000000)
@@ -62,6 +65,7 @@ export function readOptions(argv: string[]): Options {
       warmup: { type: 'string' },
       connections: { type: 'string' },
       only: { type: 'string' },
+      engine: { type: 'boolean' },
       'no-postgres': { type: 'boolean' },
       'no-peer': { type: 'boolean' },
       'scale-rules': { type: 'string' },
@@ -95,10 +99,13 @@ export function readOptions(argv: string[]): Options {
     connections: Math.round(positive('connections', values.connections, 50)),
     postgres: !values['no-postgres'],
     peer: !values['no-peer'],
-    only: values.only
-      ?.split(',')
-      .map((name) => name.trim())
-      .filter(Boolean),
+    only: values.engine
+      ? ['trace']
+      : values.only
+          ?.split(',')
+          .map((name) => name.trim())
+          .filter(Boolean),
+    engineOnly: values.engine ?? false,
     build: values.build ? 'always' : values['no-build'] ? 'never' : 'auto',
     seed: quick
       ? { mainRules: 200, otherWorkspaces: 2, otherRules: 50 }

@@ -33,7 +33,7 @@ export function headersFor(key: string, body = false): Record<string, string> {
   return body ? { 'x-api-key': key, 'content-type': 'application/json' } : { 'x-api-key': key };
 }
 
-async function post(url: string, key: string, body: unknown): Promise<Record<string, unknown>> {
+export async function post(url: string, key: string, body: unknown): Promise<Record<string, unknown>> {
   const response = await fetch(url, {
     method: 'POST',
     headers: headersFor(key, true),
@@ -45,7 +45,7 @@ async function post(url: string, key: string, body: unknown): Promise<Record<str
 }
 
 /** `work(i)` for i in 0..count-1 with at most `width` running at once; results in order of i. */
-async function pool<T>(count: number, width: number, work: (i: number) => Promise<T>): Promise<T[]> {
+export async function pool<T>(count: number, width: number, work: (i: number) => Promise<T>): Promise<T[]> {
   const results: T[] = new Array(count);
   let next = 0;
   const worker = async () => {
