@@ -23,7 +23,7 @@ const TraceRequest = Type.Object(
       }),
     ),
     resourceType: Type.Optional(
-      oneOf(RESOURCE_TYPES as unknown as [string, string, ...string[]], {
+      oneOf(RESOURCE_TYPES, {
         description: 'What kind of request it is; absent when unknown.',
         examples: ['main_frame'],
       }),

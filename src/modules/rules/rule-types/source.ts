@@ -1,6 +1,7 @@
 // Source and Filter, the matching condition every pair carries: schemas, input variants, regex check, pair id.
 import { type Static, Type } from '@sinclair/typebox';
 import { regexProblem } from '../../../engine/regex.js';
+import { RESOURCE_TYPES } from '../../../engine/request.js';
 import type { ErrorDetail } from '../../../errors.js';
 import type { PathMap } from '../../shared/path-map.js';
 import { isRecord, oneOf, patternString } from './schema-helpers.js';
@@ -34,17 +35,6 @@ const UrlFilter = Type.Object(
 );
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'CONNECT'] as const;
-const RESOURCE_TYPES = [
-  'xmlhttprequest',
-  'script',
-  'stylesheet',
-  'image',
-  'media',
-  'font',
-  'websocket',
-  'main_frame',
-  'sub_frame',
-] as const;
 
 export const Filter = Type.Object(
   {
