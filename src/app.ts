@@ -17,6 +17,9 @@ import { createRulesStore } from './modules/rules/rules-store.js';
 import { registerTraceRoutes } from './modules/trace/trace-routes.js';
 import { createTraceService } from './modules/trace/trace-service.js';
 import { createTraceStore } from './modules/trace/trace-store.js';
+import { registerTransferRoutes } from './modules/transfer/transfer-routes.js';
+import { createTransferService } from './modules/transfer/transfer-service.js';
+import { createTransferStore } from './modules/transfer/transfer-store.js';
 import { apiKeyAuthPlugin } from './plugins/api-key-auth.js';
 import { errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler.js';
 import { everyRequestPlugin } from './plugins/every-request.js';
@@ -82,6 +85,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     changes,
     config,
   });
+  const transferService = createTransferService({
+    db,
+    store: createTransferStore(),
+    idempotency,
+    changes,
+    config,
+  });
   const traceService = createTraceService({
     db,
     traceStore: createTraceStore(db),
@@ -105,6 +115,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       registerGroupsRoutes(api, groupsService);
       registerRulesRoutes(api, rulesService);
       registerTraceRoutes(api, traceService);
+      registerTransferRoutes(api, transferService, config);
     },
     { prefix: '/v1' },
   );

@@ -10,6 +10,8 @@ export interface Config {
   /** When set, rate-limit counters live in Redis and are shared by every instance. */
   redisUrl: string | undefined;
   maxBodyBytes: number;
+  /** Body limit of POST /v1/import alone: a whole Requestly export in one request. */
+  maxImportBytes: number;
   maxDelayMs: number;
   /** Longest a client may take to send a whole request (headers and body); slower ones are cut off. */
   requestTimeoutMs: number;
@@ -59,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200, 0, 1_000_000_000),
     redisUrl: env.REDIS_URL || undefined,
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 1_073_741_824),
+    maxImportBytes: integer(env, 'MAX_IMPORT_BYTES', 52_428_800, 1024, 1_073_741_824),
     maxDelayMs: integer(env, 'MAX_DELAY_MS', 60_000, 0, 86_400_000),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
     keyCacheTtlMs: integer(env, 'KEY_CACHE_TTL_MS', 5000, 0, 3_600_000),

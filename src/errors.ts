@@ -10,6 +10,7 @@ export const errorTable = {
   INVALID_QUERY: { status: 400, message: 'Invalid query' },
   INVALID_TRACE_REQUEST: { status: 400, message: 'Invalid trace request' },
   INVALID_IDEMPOTENCY_KEY: { status: 400, message: 'Invalid Idempotency-Key' },
+  IMPORT_INVALID: { status: 400, message: 'Import is invalid' },
   API_KEY_REQUIRED: { status: 401, message: 'API key required' },
   API_KEY_INVALID: { status: 401, message: 'Invalid API key' },
   UNAUTHORIZED_ACTION: { status: 403, message: 'Unauthorized action' },

@@ -17,6 +17,7 @@ export const ERRORS = {
   INVALID_GROUP_ID: [400, 'Invalid Group Id'],
   INVALID_QUERY: [400, 'Invalid query'],
   INVALID_TRACE_REQUEST: [400, 'Invalid trace request'],
+  IMPORT_INVALID: [400, 'Import is invalid'],
   API_KEY_REQUIRED: [401, 'API key required'],
   API_KEY_INVALID: [401, 'Invalid API key'],
   UNAUTHORIZED_ACTION: [403, 'Unauthorized action'],

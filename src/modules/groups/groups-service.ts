@@ -39,7 +39,7 @@ export function toGroup(row: GroupRow, principal: Principal): Group {
 }
 
 /** The payload of a POST (`creating`) or PUT, or the error it deserves; names are trimmed. */
-function readGroupWrite(body: unknown, creating: boolean): GroupWrite {
+export function readGroupWrite(body: unknown, creating: boolean): GroupWrite {
   const payload = readPayload(body, checkGroupWrite, 'GROUP_PAYLOAD_INVALID', GROUP_READ_ONLY);
   if (payload.name !== undefined) payload.name = payload.name.trim();
   if (payload.name === '' || (creating && payload.name === undefined)) {

@@ -1,0 +1,82 @@
+// Requestly's pre-2018 record formats, converted to today's before the normal checks (decision 12).
+
+import { PathMap } from '../shared/path-map.js';
+import { isPlainObject } from '../shared/payload.js';
+
+type Json = Record<string, unknown>;
+
+export interface Converted {
+  record: Json;
+  /** What was converted, for the record's report. */
+  warnings: string[];
+  /** Where the converted fields were in the record as sent. */
+  paths: PathMap;
+}
+
+/** Today's shape of a record of an older format; other records are returned as they are. */
+export function convertOlderFormats(record: Json): Converted {
+  const paths = new PathMap();
+  const warnings: string[] = [];
+  let converted = record;
+  if (record.ruleType === 'Headers' && Array.isArray(record.pairs)) {
+    const flat = record.pairs
+      .map((pair, index) => (isFlatHeaderPair(pair) ? index : -1))
+      .filter((i) => i >= 0);
+    if (flat.length > 0) {
+      converted = { ...record, pairs: record.pairs.map((pair, index) => headerPair(pair, index, paths)) };
+      warnings.push(
+        `converted from the older Headers format: pair${flat.length === 1 ? '' : 's'} ${flat.join(', ')} ` +
+          '(header, target, type, value) now hold modifications',
+      );
+    }
+  }
+  const source = record.source;
+  if (record.ruleType === 'Redirect' && !Object.hasOwn(record, 'pairs') && isPlainObject(source)) {
+    if (Array.isArray(source.values)) {
+      converted = redirectRecord(record, source, source.values, paths);
+      warnings.push(
+        `converted from the older Redirect format: source.values became ${source.values.length} ` +
+          `pair${source.values.length === 1 ? '' : 's'}`,
+      );
+    }
+  }
+  return { record: converted, warnings, paths };
+}
+
+/** `{source, header, target, type, value}`: one header change per pair, before modifications existed. */
+function isFlatHeaderPair(pair: unknown): pair is Json {
+  return (
+    isPlainObject(pair) &&
+    !Object.hasOwn(pair, 'modifications') &&
+    (pair.target === 'Request' || pair.target === 'Response') &&
+    Object.hasOwn(pair, 'header')
+  );
+}
+
+function headerPair(pair: unknown, index: number, paths: PathMap): unknown {
+  if (!isFlatHeaderPair(pair)) return pair;
+  const { header, target, type, value, ...rest } = pair;
+  const at = `/pairs/${index}`;
+  const set = `${at}/modifications/0/${target}`;
+  paths.moved(`${at}/modifications`, at);
+  paths.moved(set, `${at}/target`);
+  for (const field of ['header', 'type', 'value']) paths.moved(`${set}/0/${field}`, `${at}/${field}`);
+  // Older files carry `value: ""` on removals, which means no value.
+  const keepValue = value !== undefined && !(type === 'Remove' && value === '');
+  const modification = { header, type, ...(keepValue ? { value } : {}) };
+  return { ...rest, modifications: [{ [target as string]: [modification] }] };
+}
+
+/** `{source: {key, operator, values}, destination}`: one pair per value, all to the same destination. */
+function redirectRecord(record: Json, source: Json, values: unknown[], paths: PathMap): Json {
+  const { source: _source, destination, ...rest } = record;
+  const { values: _values, ...common } = source;
+  paths.moved('/pairs', '/source/values');
+  const pairs = values.map((value, index) => {
+    paths.moved(`/pairs/${index}/source/value`, `/source/values/${index}`);
+    paths.moved(`/pairs/${index}/source`, '/source');
+    paths.moved(`/pairs/${index}/destination`, '/destination');
+    return { source: { ...common, value }, destination, destinationType: 'url' };
+  });
+  return { ...rest, pairs };
+}

@@ -1,0 +1,80 @@
+// Schemas of import and export: the import query and its report, the exported file.
+import { type Static, Type } from '@sinclair/typebox';
+import { compile } from '../../validation.js';
+import { Group } from '../groups/groups-schemas.js';
+import { Rule } from '../rules/rules-schemas.js';
+
+/** Records an import takes at most: beyond that, split the file. */
+export const MAX_IMPORT_RECORDS = 100_000;
+
+export const ImportQuery = Type.Object(
+  {
+    dryRun: Type.Optional(
+      Type.Union([Type.Literal('true'), Type.Literal('false')], {
+        description: '`true`: check and report only; nothing is written.',
+      }),
+    ),
+    mode: Type.Optional(
+      Type.Union([Type.Literal('copy'), Type.Literal('overwrite')], {
+        description:
+          '`copy` (default): every record gets a new id. `overwrite`: a record whose id names an object ' +
+          'of this workspace replaces it; other records keep their id when it is of our form and free.',
+      }),
+    ),
+    onError: Type.Optional(
+      Type.Union([Type.Literal('abort'), Type.Literal('skip')], {
+        description:
+          '`abort` (default): any failed record and nothing is written. `skip`: valid records are.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export const checkImportQuery = compile(ImportQuery);
+
+const Detail = Type.Object({ path: Type.String(), message: Type.String() });
+
+export const ImportItem = Type.Object({
+  index: Type.Integer({ description: 'Position of the record in the file.' }),
+  objectType: Type.Union([Type.Literal('rule'), Type.Literal('group'), Type.Null()], {
+    description: 'null when the record is neither.',
+  }),
+  sourceId: Type.Union([Type.String(), Type.Null()], { description: 'The id the record had in the file.' }),
+  id: Type.Union([Type.String(), Type.Null()], {
+    description: 'Its id here (the one it would get, in a dry run); null when it failed.',
+  }),
+  outcome: Type.Union([Type.Literal('created'), Type.Literal('updated'), Type.Literal('failed')]),
+  warnings: Type.Array(Type.String(), { description: 'What was converted or changed on the way in.' }),
+  message: Type.Optional(Type.String({ description: 'Why it failed: the error POST would answer.' })),
+  details: Type.Optional(
+    Type.Array(Detail, {
+      description: 'Where it failed: JSON Pointers into the file (`/3/pairs/0/source`).',
+    }),
+  ),
+});
+export type ImportItem = Static<typeof ImportItem>;
+
+export const ImportReport = Type.Object(
+  {
+    success: Type.Literal(true),
+    data: Type.Object({
+      dryRun: Type.Boolean(),
+      created: Type.Integer(),
+      updated: Type.Integer(),
+      failed: Type.Integer(),
+      items: Type.Array(ImportItem),
+    }),
+  },
+  { $id: 'ImportReport' },
+);
+export type ImportResult = Static<typeof ImportReport>['data'];
+
+/** The body of an import, for the OpenAPI document: any JSON array (each record is checked alone). */
+export const ImportBody = Type.Array(Type.Unknown(), {
+  description: 'A Requestly export: rule and group records, at most 100,000.',
+  maxItems: MAX_IMPORT_RECORDS,
+});
+
+export const ExportFile = Type.Array(Type.Union([Group, Rule]), {
+  description: "The workspace's groups, then its rules, as GET returns them: a Requestly-compatible file.",
+});
