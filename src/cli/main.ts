@@ -6,6 +6,7 @@ import { createKeysService, type KeysService } from '../modules/keys/keys-servic
 import { createKeysStore } from '../modules/keys/keys-store.js';
 import { serve } from '../server.js';
 import { registerTestCommand } from './test-command.js';
+import { registerTransferCommands } from './transfer-commands.js';
 
 /** Opens and migrates the configured database, runs `work` with the keys service, closes. */
 async function withKeys(work: (keys: KeysService) => Promise<void>): Promise<void> {
@@ -91,6 +92,7 @@ keys
   );
 
 registerTestCommand(program);
+registerTransferCommands(program);
 
 program.parseAsync().catch((error: unknown) => {
   process.stderr.write(`rulekeeper: ${error instanceof ConfigError ? error.message : String(error)}\n`);

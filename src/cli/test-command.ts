@@ -1,15 +1,12 @@
 // `rulekeeper test FILE`: a team's expected rule behaviour, checked case by case against a server's
 // POST /v1/trace or a workspace of the local database; exit 1 when any case fails.
 import type { Command } from 'commander';
-import { loadConfig } from '../config.js';
-import { migrate, openDatabase } from '../db/database.js';
-import { createChangesService } from '../modules/changes/changes-service.js';
-import { createChangesStore } from '../modules/changes/changes-store.js';
+import { AppError } from '../errors.js';
 import { createGroupsStore } from '../modules/groups/groups-store.js';
-import { createKeysStore } from '../modules/keys/keys-store.js';
 import { createRulesStore } from '../modules/rules/rules-store.js';
 import { createTraceService } from '../modules/trace/trace-service.js';
 import { createTraceStore } from '../modules/trace/trace-store.js';
+import { type LocalWorkspace, UsageError, withLocalWorkspace } from './local-workspace.js';
 import { type CaseTrace, compareCase, RuleTestFileError, readCases, unexercised } from './rule-tests.js';
 
 interface TestOptions {
@@ -46,48 +43,25 @@ function serverTracer(server: string, key: string): Tracer {
   };
 }
 
-/** Traces a workspace of DATABASE_URL in this process, with the same engine and validation. */
-async function localTracer(workspace: string): Promise<{ trace: Tracer; close(): Promise<void> }> {
-  const config = loadConfig();
-  const database = openDatabase(config);
-  await migrate(database);
-  const { db, dialect, dataVersion } = database;
-  const found = await createKeysStore(db).findWorkspace(workspace);
-  if (!found) {
-    await database.close();
-    throw new RuleTestFileError(
-      `no workspace named "${workspace}" in ${config.databaseUrl.split(':')[0]} database`,
-    );
-  }
+/** Traces the workspace of `local` in this process, with the same engine and validation as the API. */
+function localTracer({ database, config, principal, changes }: LocalWorkspace): Tracer {
+  const { db, dialect } = database;
   const traces = createTraceService({
     db,
     traceStore: createTraceStore(db),
     rulesStore: createRulesStore(db, dialect),
     groupsStore: createGroupsStore(db, dialect),
-    changes: createChangesService({ store: createChangesStore(db, dialect), dataVersion }),
+    changes,
     config,
   });
-  const principal = {
-    keyId: '',
-    userId: found.ownerUserId,
-    workspaceId: found.id,
-    ownerUserId: found.ownerUserId,
-  };
-  return {
-    trace: async (request) => {
-      try {
-        return (await traces.trace(principal, { request })) as unknown as CaseTrace;
-      } catch (error) {
-        const { message, details } = error as {
-          message: string;
-          details?: { path: string; message: string }[];
-        };
-        throw new TraceRefused(
-          `${message} ${(details ?? []).map((d) => `${d.path}: ${d.message}`).join('; ')}`.trim(),
-        );
-      }
-    },
-    close: () => database.close(),
+  return async (request) => {
+    try {
+      return (await traces.trace(principal, { request })) as unknown as CaseTrace;
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      const details = (error.details ?? []).map((d) => `${d.path}: ${d.message}`).join('; ');
+      throw new TraceRefused(`${error.message} ${details}`.trim());
+    }
   };
 }
 
@@ -134,12 +108,10 @@ export function registerTestCommand(program: Command): void {
       const out = (line: string) => process.stdout.write(`${line}\n`);
       try {
         if (options.workspace !== undefined) {
-          const local = await localTracer(options.workspace);
-          try {
-            process.exitCode = (await runCases(file, local.trace, out)) ? 0 : 1;
-          } finally {
-            await local.close();
-          }
+          const passed = await withLocalWorkspace(options.workspace, undefined, (local) =>
+            runCases(file, localTracer(local), out),
+          );
+          process.exitCode = passed ? 0 : 1;
           return;
         }
         const key = options.key ?? process.env.RULEKEEPER_KEY;
@@ -150,8 +122,8 @@ export function registerTestCommand(program: Command): void {
         }
         process.exitCode = (await runCases(file, serverTracer(options.server, key), out)) ? 0 : 1;
       } catch (error) {
-        if (!(error instanceof RuleTestFileError) && (error as NodeJS.ErrnoException).code !== 'ENOENT')
-          throw error;
+        const usage = error instanceof RuleTestFileError || error instanceof UsageError;
+        if (!usage && (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
         process.stderr.write(`rulekeeper test: ${(error as Error).message}\n`);
         process.exitCode = 2;
       }

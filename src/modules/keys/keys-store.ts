@@ -132,6 +132,11 @@ export function createKeysStore(db: Db) {
         .executeTakeFirst();
     },
 
+    /** The user named `name`, for commands that act as a user by name. */
+    async findUser(name: string): Promise<{ id: string } | undefined> {
+      return db.selectFrom('users').select('id').where('name', '=', name).executeTakeFirst();
+    },
+
     async hasAnyWorkspace(): Promise<boolean> {
       return (await db.selectFrom('workspaces').select('id').limit(1).executeTakeFirst()) !== undefined;
     },

@@ -1,0 +1,153 @@
+// `rulekeeper import FILE` and `rulekeeper export`: Requestly files in and out of a workspace of the
+// local database, with the same checks, report and single transaction as POST /v1/import.
+import { createWriteStream, readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { SingleBar } from 'cli-progress';
+import type { Command } from 'commander';
+import { AppError } from '../errors.js';
+import { createIdempotencyService } from '../modules/idempotency/idempotency-service.js';
+import { createIdempotencyStore } from '../modules/idempotency/idempotency-store.js';
+import { parseJsonBody } from '../modules/shared/payload.js';
+import type { ImportResult } from '../modules/transfer/transfer-schemas.js';
+import { createTransferService } from '../modules/transfer/transfer-service.js';
+import { createTransferStore } from '../modules/transfer/transfer-store.js';
+import { type LocalWorkspace, UsageError, withLocalWorkspace } from './local-workspace.js';
+
+interface ImportFlags {
+  workspace: string;
+  user?: string;
+  dryRun?: boolean;
+  mode: string;
+  onError: string;
+  json?: boolean;
+}
+
+function transferService({ database, config, changes }: LocalWorkspace) {
+  const { db } = database;
+  const idempotency = createIdempotencyService({ db, store: createIdempotencyStore() });
+  return createTransferService({ db, store: createTransferStore(), idempotency, changes, config });
+}
+
+/** A progress bar on a terminal only: a pipe or a file gets the report alone. */
+function progressBar(): { update(done: number, total: number): void; stop(): void } {
+  if (!process.stderr.isTTY) return { update() {}, stop() {} };
+  const bar = new SingleBar({ format: 'checking records [{bar}] {value}/{total}', stream: process.stderr });
+  let started = false;
+  return {
+    update(done, total) {
+      if (!started) bar.start(total, 0);
+      started = true;
+      bar.update(done);
+    },
+    stop: () => started && bar.stop(),
+  };
+}
+
+function printReport(report: ImportResult): void {
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  for (const item of report.items) {
+    if (item.outcome === 'failed') {
+      out(`record ${item.index}: failed: ${item.message}`);
+      for (const detail of item.details ?? []) out(`    ${detail.path}: ${detail.message}`);
+    }
+    for (const warning of item.warnings) out(`record ${item.index}: ${warning}`);
+  }
+  const summary = `${report.created} created, ${report.updated} updated, ${report.failed} failed`;
+  out(report.dryRun ? `${summary} (dry run: nothing was written)` : summary);
+}
+
+export function registerTransferCommands(program: Command): void {
+  program
+    .command('import')
+    .description(
+      'import a Requestly export (JSON array of rules and groups) into a workspace, in one transaction',
+    )
+    .argument('<file>')
+    .requiredOption('--workspace <name>', 'workspace name')
+    .option('--user <name>', 'who the objects are written by (default: the workspace owner)')
+    .option('--dry-run', 'check and report only; nothing is written')
+    .option('--mode <mode>', 'copy (new ids) or overwrite (replace objects with the same id)', 'copy')
+    .option(
+      '--on-error <mode>',
+      'abort (nothing written if any record fails) or skip (write the valid ones)',
+      'abort',
+    )
+    .option('--json', 'print the report as JSON')
+    .action(async (file: string, flags: ImportFlags) => {
+      try {
+        if (!['copy', 'overwrite'].includes(flags.mode))
+          throw new UsageError('--mode must be copy or overwrite');
+        if (!['abort', 'skip'].includes(flags.onError))
+          throw new UsageError('--on-error must be abort or skip');
+        let text: string;
+        try {
+          text = readFileSync(file, 'utf8');
+        } catch (error) {
+          throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+        }
+        const options = {
+          dryRun: flags.dryRun ?? false,
+          mode: flags.mode as 'copy' | 'overwrite',
+          onError: flags.onError as 'abort' | 'skip',
+        };
+        const report = await withLocalWorkspace(flags.workspace, flags.user, async (local) => {
+          const bar = progressBar();
+          try {
+            const result = await transferService(local).import(
+              local.principal,
+              parseJsonBody(text),
+              options,
+              undefined,
+              bar.update,
+            );
+            return result.data;
+          } finally {
+            bar.stop();
+          }
+        });
+        if (flags.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+        else printReport(report);
+        process.exitCode = report.failed > 0 ? 1 : 0;
+      } catch (error) {
+        if (error instanceof AppError) {
+          // The import as a whole was refused (not a Requestly file, or a failure with abort).
+          const details = error.details ?? [];
+          if (flags.json)
+            process.stdout.write(
+              `${JSON.stringify({ message: error.message, code: error.code, details })}\n`,
+            );
+          else {
+            process.stdout.write(`${error.message}: nothing was written\n`);
+            for (const detail of details)
+              process.stdout.write(`    ${detail.path || '/'}: ${detail.message}\n`);
+          }
+          process.exitCode = 1;
+          return;
+        }
+        if (!(error instanceof UsageError)) throw error;
+        process.stderr.write(`rulekeeper import: ${error.message}\n`);
+        process.exitCode = 2;
+      }
+    });
+
+  program
+    .command('export')
+    .description("write a workspace's groups and rules as a Requestly-compatible JSON file")
+    .requiredOption('--workspace <name>', 'workspace name')
+    .option('--output <file>', 'where to write it (default: standard output)')
+    .action(async (flags: { workspace: string; output?: string }) => {
+      try {
+        await withLocalWorkspace(flags.workspace, undefined, async (local) => {
+          const pieces = Readable.from(transferService(local).export(local.principal));
+          await pipeline(pieces, flags.output ? createWriteStream(flags.output) : process.stdout, {
+            end: !!flags.output,
+          });
+        });
+      } catch (error) {
+        if (!(error instanceof UsageError)) throw error;
+        process.stderr.write(`rulekeeper export: ${error.message}\n`);
+        process.exitCode = 2;
+      }
+    });
+}
