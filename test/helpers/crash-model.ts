@@ -86,10 +86,17 @@ function wholeAndValid(rule: Rule): string[] {
   return problems;
 }
 
-/** The stored rule is exactly what `body` asked for (so no field comes from another write). */
+/**
+ * The stored rule is exactly what `body` asked for (so no field comes from another write), its pairs
+ * as the service stores them: normalised to the canonical shape.
+ */
 function matchesWrite(rule: Rule, body: RuleWrite): boolean {
+  const canonical = {
+    ...body,
+    pairs: checkPairs(body.ruleType as RuleType, body.pairs as unknown[], { maxDelayMs: 60_000 }).pairs,
+  };
   const fields = ['name', 'description', 'status', 'ruleType', 'pairs'] as const;
-  return fields.every((field) => JSON.stringify(rule[field]) === JSON.stringify(body[field]));
+  return fields.every((field) => JSON.stringify(rule[field]) === JSON.stringify(canonical[field]));
 }
 
 const IMMUTABLE = ['id', 'ruleType', 'createdBy', 'creationDate', 'groupId', 'currentOwner', 'objectType'];
