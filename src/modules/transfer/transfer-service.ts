@@ -68,27 +68,19 @@ export function createTransferService(deps: {
 
   /** Every object the import writes, as a change of this transaction (one revision for the whole import). */
   function changesOf(principal: Principal, writes: ImportWrites): ChangeInput[] {
-    const group =
-      (change: 'created' | 'updated') =>
-      (row: GroupRow): ChangeInput => ({
-        objectType: 'group',
-        id: row.id,
-        change,
-        object: toGroup(row, principal),
-      });
-    const rule =
-      (change: 'created' | 'updated') =>
-      (row: RuleRow): ChangeInput => ({
-        objectType: 'rule',
-        id: row.id,
-        change,
-        object: toRule(row, principal),
-      });
+    const of = <R extends { id: string }>(
+      objectType: ChangeInput['objectType'],
+      change: ChangeInput['change'],
+      rows: R[],
+      object: (row: R) => unknown,
+    ) => rows.map((row): ChangeInput => ({ objectType, id: row.id, change, object: object(row) }));
+    const group = (row: GroupRow) => toGroup(row, principal);
+    const rule = (row: RuleRow) => toRule(row, principal);
     return [
-      ...writes.groupInserts.map(group('created')),
-      ...writes.groupUpdates.map(group('updated')),
-      ...writes.ruleInserts.map(rule('created')),
-      ...writes.ruleUpdates.map(rule('updated')),
+      ...of('group', 'created', writes.groupInserts, group),
+      ...of('group', 'updated', writes.groupUpdates, group),
+      ...of('rule', 'created', writes.ruleInserts, rule),
+      ...of('rule', 'updated', writes.ruleUpdates, rule),
     ];
   }
 
