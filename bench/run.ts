@@ -8,12 +8,14 @@ import type { Request } from 'autocannon';
 import { ensureBuilt, snapshotBuild } from './lib/build.js';
 import { changesTargets, type FanoutFacts, measureFanout, notModifiedScenario } from './lib/changes-bench.js';
 import { engineLines, engineTargets, measureEngine, traceScenario } from './lib/engine-scenario.js';
+import { importTargets, measureImports } from './lib/import-scenario.js';
 import { type Scenario, sequentialMs } from './lib/load.js';
 import { log } from './lib/log.js';
 import { readOptions } from './lib/options.js';
+import { createRunDatabase } from './lib/postgres.js';
 import { highWaterMb, ROOT, startCeiling, stopAll, useServiceBinary } from './lib/processes.js';
 import { recordAnswers } from './lib/record.js';
-import { printReport, type ScaleFacts, targets, writeJson } from './lib/report.js';
+import { printReport, type ScaleFacts, targetLines, targets, writeJson } from './lib/report.js';
 import { loggedProblems, runRounds } from './lib/rounds.js';
 import {
   type StoreScenarios,
@@ -75,6 +77,21 @@ async function main(): Promise<void> {
   cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
   const notes: string[] = [];
   const extra: Record<string, unknown> = {};
+
+  if (options.importOnly) {
+    const stores = [{ store: 'sqlite', databaseUrl: `sqlite:${join(tmp, 'import.db')}` }];
+    const pgDatabase = options.postgres ? await createRunDatabase() : undefined;
+    if (pgDatabase && !('skipped' in pgDatabase)) {
+      cleanups.push(() => pgDatabase.drop());
+      stores.push({ store: 'postgres', databaseUrl: pgDatabase.url });
+    } else if (pgDatabase) log(`PostgreSQL skipped: ${pgDatabase.skipped}`);
+    const sizes = options.mode === 'quick' ? [1000] : [10_000, 100_000];
+    const facts = await measureImports(build.bin, tmp, stores, sizes, log);
+    process.stdout.write(
+      `\ntargets of the issue (information only, never an exit code):\n${targetLines(importTargets(facts))}\n`,
+    );
+    return;
+  }
 
   // The engine first, in this process, while nothing else runs.
   const engine =

@@ -24,6 +24,8 @@ export interface Options {
   out: string;
   /** Only the engine (in process) and trace scenarios. */
   engineOnly: boolean;
+  /** Only the import scenario. */
+  importOnly: boolean;
 }
 
 export const USAGE = `npm run bench [-- options]
@@ -37,6 +39,7 @@ export const USAGE = `npm run bench [-- options]
   --connections N     concurrent connections (default 50)
   --only a,b          run only these scenarios (names as in the table; ceilings always run)
   --engine            only the rule engine (in process) and the trace scenario
+  --import            only rulekeeper import of 10,000 and 100,000 records (1,000 with --quick)
   --no-postgres       skip PostgreSQL even when a server answers
   --no-peer           skip json-server
   --scale-rules N     rules in the big workspace of --scale (default 1000000)
@@ -66,6 +69,7 @@ export function readOptions(argv: string[]): Options {
       connections: { type: 'string' },
       only: { type: 'string' },
       engine: { type: 'boolean' },
+      import: { type: 'boolean' },
       'no-postgres': { type: 'boolean' },
       'no-peer': { type: 'boolean' },
       'scale-rules': { type: 'string' },
@@ -106,6 +110,7 @@ export function readOptions(argv: string[]): Options {
           .map((name) => name.trim())
           .filter(Boolean),
     engineOnly: values.engine ?? false,
+    importOnly: values.import ?? false,
     build: values.build ? 'always' : values['no-build'] ? 'never' : 'auto',
     seed: quick
       ? { mainRules: 200, otherWorkspaces: 2, otherRules: 50 }
