@@ -4,6 +4,16 @@ import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import { type ValueError, ValueErrorType } from '@sinclair/typebox/errors';
 import type { ErrorDetail } from './errors.js';
 
+/**
+ * What each `pattern` of our schemas means, in words: a raw regular expression is no help to a human.
+ * Kept beside the schemas rather than in them, so that the OpenAPI document holds only JSON Schema.
+ */
+const patternMessages = new Map<string, string>();
+
+export function describePattern(pattern: string, message: string): void {
+  patternMessages.set(pattern, message);
+}
+
 export function compile<T extends TSchema>(schema: T): TypeCheck<T> {
   return TypeCompiler.Compile(schema);
 }
@@ -54,9 +64,7 @@ function messageFor({ type, schema, path, message }: ValueError): string {
       return `must be at most ${schema.maxLength} characters long`;
     case ValueErrorType.StringPattern:
       // A raw regular expression is no help to a human: schemas with a pattern say what it means.
-      return typeof schema.errorMessage === 'string'
-        ? schema.errorMessage
-        : `must match the pattern ${schema.pattern}`;
+      return patternMessages.get(schema.pattern) ?? `must match the pattern ${schema.pattern}`;
     case ValueErrorType.Integer:
       return 'must be an integer';
     case ValueErrorType.Number:

@@ -5,6 +5,7 @@ import { migrate, openDatabase } from '../db/database.js';
 import { createKeysService, type KeysService } from '../modules/keys/keys-service.js';
 import { createKeysStore } from '../modules/keys/keys-store.js';
 import { serve } from '../server.js';
+import { registerOpenapiCommand } from './openapi-command.js';
 import { registerTestCommand } from './test-command.js';
 import { registerTransferCommands } from './transfer-commands.js';
 
@@ -92,6 +93,7 @@ keys
   );
 
 registerTestCommand(program);
+registerOpenapiCommand(program);
 registerTransferCommands(program);
 
 program.parseAsync().catch((error: unknown) => {

@@ -12,10 +12,19 @@ export async function openapiPlugin(app: FastifyInstance, version: string): Prom
       info: {
         title: 'Rulekeeper',
         version,
+        license: { name: 'MIT', identifier: 'MIT' },
         description:
           'Traffic-modification rules and rule groups over HTTP JSON. Every request to /v1/rules and /v1/groups ' +
           'carries an API key in `x-api-key`. Errors have the body `{success:false, message, code, details?, requestId}`.',
       },
+      servers: [{ url: '/', description: 'The service that serves this document' }],
+      tags: [
+        { name: 'rules', description: 'Traffic-modification rules of the workspace.' },
+        { name: 'groups', description: 'Groups of rules; a rule of an inactive group does not act.' },
+        { name: 'trace', description: 'What the rules do to a request, explained.' },
+        { name: 'transfer', description: 'Import and export of Requestly files.' },
+        { name: 'changes', description: 'The change log, its live stream, and versions to restore.' },
+      ],
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },

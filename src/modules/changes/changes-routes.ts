@@ -16,6 +16,7 @@ export function registerChangesRoutes(app: FastifyInstance, changes: ChangesServ
       config: { revisionEtag: true },
       schema: {
         ...common,
+        operationId: 'listChanges',
         summary: "The workspace's changes after a revision, oldest first, whole revisions per page",
         description:
           '410 when changes after `after` are no longer kept: read the lists again, then follow from `latest`.',
@@ -37,6 +38,7 @@ export function registerChangesRoutes(app: FastifyInstance, changes: ChangesServ
       exposeHeadRoute: false,
       schema: {
         ...common,
+        operationId: 'streamChanges',
         summary: 'Every change as it happens, as server-sent events',
         description:
           'Events `change` (data: a change as `/changes` lists it; `id`: its revision, on the last event of ' +

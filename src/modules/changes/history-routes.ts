@@ -17,6 +17,7 @@ export function registerHistoryRoutes(app: FastifyInstance, history: HistoryServ
       schema: {
         tags: ['rules'],
         security,
+        operationId: 'listRuleVersions',
         summary: "A rule's kept versions, newest first (also of a deleted rule)",
         params: RuleParams,
         response: { 200: versionsOf(Rule), ...errorResponses(401, 403, 404, 429, 503) },
@@ -35,6 +36,7 @@ export function registerHistoryRoutes(app: FastifyInstance, history: HistoryServ
       schema: {
         tags: ['rules'],
         security,
+        operationId: 'restoreRule',
         summary: 'Make a kept version of a rule current again, as a new version (also of a deleted rule)',
         params: RuleParams,
         body: RestoreBody,
@@ -52,6 +54,7 @@ export function registerHistoryRoutes(app: FastifyInstance, history: HistoryServ
       schema: {
         tags: ['groups'],
         security,
+        operationId: 'listGroupVersions',
         summary: "A group's kept versions, newest first (also of a deleted group)",
         params: GroupParams,
         response: { 200: versionsOf(Group), ...errorResponses(400, 401, 403, 404, 429, 503) },
@@ -70,6 +73,7 @@ export function registerHistoryRoutes(app: FastifyInstance, history: HistoryServ
       schema: {
         tags: ['groups'],
         security,
+        operationId: 'restoreGroup',
         summary: 'Make a kept version of a group current again, as a new version (also of a deleted group)',
         params: GroupParams,
         body: RestoreBody,

@@ -17,6 +17,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
       config: { ...config, revisionEtag: true },
       schema: {
         ...common,
+        operationId: 'listGroups',
         summary: "List the workspace's groups",
         querystring: GroupListQuery,
         response: { 200: page(GroupListItem), ...errorResponses(400, 401, 429, 503) },
@@ -31,6 +32,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
       config,
       schema: {
         ...common,
+        operationId: 'getGroup',
         summary: 'Get a group',
         params: GroupParams,
         response: { 200: single(Group), ...errorResponses(400, 401, 403, 404, 429, 503) },
@@ -45,6 +47,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
       config,
       schema: {
         ...common,
+        operationId: 'createGroup',
         summary: 'Create a group',
         body: GroupWrite,
         response: { 201: single(Group), ...errorResponses(400, 401, 413, 415, 429, 503) },
@@ -64,6 +67,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
       config,
       schema: {
         ...common,
+        operationId: 'updateGroup',
         summary: 'Update a group (fields left out keep their values)',
         params: GroupParams,
         body: GroupWrite,
@@ -83,6 +87,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
       config,
       schema: {
         ...common,
+        operationId: 'deleteGroup',
         summary: 'Delete a group; its rules become ungrouped',
         params: GroupParams,
         response: { 200: Deleted, ...errorResponses(400, 401, 403, 404, 429, 503) },

@@ -17,6 +17,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
       config: { ...config, revisionEtag: true },
       schema: {
         ...common,
+        operationId: 'listRules',
         summary: "List the workspace's rules, oldest first, with filters",
         querystring: RuleListQuery,
         response: { 200: page(Rule), ...errorResponses(400, 401, 429, 503) },
@@ -32,6 +33,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
       config,
       schema: {
         ...common,
+        operationId: 'getRule',
         summary: 'Get a rule',
         params: RuleParams,
         response: { 200: single(Rule), ...errorResponses(401, 403, 404, 429, 503) },
@@ -47,6 +49,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
       config,
       schema: {
         ...common,
+        operationId: 'createRule',
         summary: 'Create a rule',
         body: RuleCreate,
         response: { 201: single(Rule), ...errorResponses(400, 401, 403, 404, 413, 415, 429, 503) },
@@ -66,6 +69,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
       config,
       schema: {
         ...common,
+        operationId: 'updateRule',
         summary: 'Update a rule (fields left out keep their values; pairs, when given, replace all pairs)',
         params: RuleParams,
         body: RuleUpdate,
@@ -90,6 +94,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
       config,
       schema: {
         ...common,
+        operationId: 'deleteRule',
         summary: 'Delete a rule',
         params: RuleParams,
         response: { 200: Deleted, ...errorResponses(401, 403, 404, 429, 503) },

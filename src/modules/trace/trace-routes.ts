@@ -12,6 +12,7 @@ export function registerTraceRoutes(app: FastifyInstance, traces: TraceService):
       schema: {
         tags: ['trace'],
         security: [{ apiKey: [] }],
+        operationId: 'traceRequest',
         summary: 'What the rules do to a request, rule by rule and check by check',
         description:
           "Evaluates the workspace's rules (or only `ruleIds`, or unsaved `rules`) against `request` as " +

@@ -21,6 +21,7 @@ export function registerTransferRoutes(
       config: { bodyError: 'IMPORT_INVALID' },
       schema: {
         ...common,
+        operationId: 'importFile',
         summary: 'Import a Requestly export (rules and groups), in one transaction',
         querystring: ImportQuery,
         body: ImportBody,
@@ -41,6 +42,7 @@ export function registerTransferRoutes(
     {
       schema: {
         ...common,
+        operationId: 'exportFile',
         summary: "Export the workspace's groups and rules as a Requestly-compatible file",
         response: { 200: ExportFile, ...errorResponses(401, 429, 503) },
       },

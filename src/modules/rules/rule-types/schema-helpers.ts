@@ -1,5 +1,6 @@
 // Small schema and value helpers shared by the rule-type files; nothing here knows about a rule type.
 import { type SchemaOptions, type TLiteral, type TString, type TUnion, Type } from '@sinclair/typebox';
+import { describePattern } from '../../../validation.js';
 
 /**
  * A string enum as a union of literals: TypeCompiler reports it as one error at one path,
@@ -28,7 +29,8 @@ export const patterns = {
 } as const;
 
 export function patternString(name: keyof typeof patterns, options: SchemaOptions = {}): TString {
-  return Type.String({ ...options, pattern: patterns[name].pattern, errorMessage: patterns[name].message });
+  describePattern(patterns[name].pattern, patterns[name].message);
+  return Type.String({ ...options, pattern: patterns[name].pattern });
 }
 
 /** The id Requestly gives each header or query-parameter modification: kept when sent (decision 7). */
