@@ -61,18 +61,19 @@ export function createTraceService(deps: {
   traceStore: TraceStore;
   rulesStore: RulesStore;
   groupsStore: GroupsStore;
-  changes: Pick<ChangesService, 'revision' | 'cacheVersion'>;
+  changes: Pick<ChangesService, 'revision'>;
   config: Pick<Config, 'maxDelayMs'>;
 }) {
   const { db, traceStore, rulesStore, groupsStore, changes } = deps;
   const kept = new Map<string, Compiled>();
 
   /**
-   * The workspace's rules, compiled, as of now. The version is read before the rules, so a change
-   * landing meanwhile leaves an entry already stale: rebuilt on the next trace, never served as current.
+   * The workspace's rules, compiled, as of now: kept until the workspace's revision moves (a change
+   * elsewhere does not cost a recompile). The revision is read before the rules, so a change landing
+   * meanwhile leaves an entry already stale: rebuilt on the next trace, never served as current.
    */
   async function workspaceRules(workspaceId: string): Promise<Compiled> {
-    const version = changes.cacheVersion(await changes.revision(workspaceId));
+    const version = await changes.revision(workspaceId);
     const hit = kept.get(workspaceId);
     kept.delete(workspaceId);
     if (hit?.version === version) {
