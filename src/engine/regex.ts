@@ -77,9 +77,10 @@ export function findMatch(regex: RE2JS, text: string): string[] | undefined {
 /** `text` with the first match of `regex` (every match with `global`) replaced by `replacement` as it is. */
 export function replaceMatches(regex: RE2JS, text: string, replacement: string, global: boolean): string {
   const matcher = regex.matcher(text);
-  // Quoted: `replacement` already had the pair's captures substituted and is inserted literally.
-  const quoted = replacement.replace(/[\\$]/g, '\\$&');
-  return global ? matcher.replaceAll(quoted) : matcher.replaceFirst(quoted);
+  // A function, not a string: `replacement` already had the pair's captures substituted and is
+  // inserted as it is (re2js would read `$1` or `$$` in a string as its own groups and escapes).
+  const literal = () => replacement;
+  return global ? matcher.replaceAll(literal) : matcher.replaceFirst(literal);
 }
 
 /**
