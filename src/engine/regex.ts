@@ -83,13 +83,48 @@ export function replaceMatches(regex: RE2JS, text: string, replacement: string, 
   return global ? matcher.replaceAll(literal) : matcher.replaceFirst(literal);
 }
 
+/** Inline flags that turn case-insensitivity on: (?i), (?si), (?mi:…). */
+const INLINE_CASE_INSENSITIVE = /\(\?[imsU]*i/;
+const REPEAT = /^\{\d+(?:,\d*)?\}/;
+
+/**
+ * The last position of the escape whose letter is at `i` (`\p{Greek}`, `\pN`, `\x41`, `\x{41}`, `\101`,
+ * `\Q…\E`), so that what it stands for is never read as literal text.
+ */
+function endOfEscape(pattern: string, i: number): number {
+  const letter = pattern[i];
+  const braced = pattern[i + 1] === '{' ? pattern.indexOf('}', i) : -1;
+  if (letter === 'p' || letter === 'P') return braced >= 0 ? braced : i + 1;
+  if (letter === 'x') return braced >= 0 ? braced : i + 2;
+  if (letter === 'Q') {
+    const end = pattern.indexOf('\\E', i);
+    return end < 0 ? pattern.length : end + 1;
+  }
+  let end = i;
+  if (/[0-7]/.test(letter ?? '')) while (end < i + 2 && /[0-7]/.test(pattern[end + 1] ?? '')) end++;
+  return end;
+}
+
+/** The position of the `]` that closes the class opened at `i` (a `[:alpha:]` inside it included). */
+function endOfClass(pattern: string, i: number): number {
+  let j = i + 1;
+  if (pattern[j] === '^') j++;
+  if (pattern[j] === ']') j++;
+  while (j < pattern.length && pattern[j] !== ']') {
+    const posix = pattern[j] === '[' && pattern[j + 1] === ':' ? pattern.indexOf(':]', j + 2) : -1;
+    j = posix >= 0 ? posix + 2 : j + (pattern[j] === '\\' ? 2 : 1);
+  }
+  return j;
+}
+
 /**
  * A literal piece of text every match of `value` must contain, for pre-filtering (undefined when none
  * can be told safely: alternation, case-insensitivity, or no run of 3 literal characters outside groups).
+ * Any doubt cuts a run: a literal too short only costs the index, one not really required breaks it.
  */
 export function requiredLiteral(value: string): string | undefined {
   const { pattern, flags } = parsePattern(value);
-  if (flags.includes('i') || pattern.includes('|') || pattern.includes('(?i')) return undefined;
+  if (flags.includes('i') || pattern.includes('|') || INLINE_CASE_INSENSITIVE.test(pattern)) return undefined;
   const runs: string[] = [];
   let run = '';
   let depth = 0;
@@ -104,15 +139,14 @@ export function requiredLiteral(value: string): string | undefined {
       const escaped = pattern[i + 1] ?? '';
       i++;
       if (/[^A-Za-z0-9]/.test(escaped)) literal = escaped;
+      else i = endOfEscape(pattern, i);
     } else if (c === '[') {
-      // Skip the class: it stands for one of several characters.
-      i++;
-      if (pattern[i] === '^') i++;
-      if (pattern[i] === ']') i++;
-      while (i < pattern.length && pattern[i] !== ']') i += pattern[i] === '\\' ? 2 : 1;
+      i = endOfClass(pattern, i); // a class stands for one of several characters
+    } else if (c === '{') {
+      i += (REPEAT.exec(pattern.slice(i))?.[0].length ?? 1) - 1; // a repeat's digits are no text
     } else if (c === '(') depth++;
     else if (c === ')') depth--;
-    else if (!'.^$*+?{}'.includes(c)) literal = c;
+    else if (!'.^$*+?}'.includes(c)) literal = c;
     const quantifierNext = pattern[i + 1];
     if (literal !== undefined && depth === 0) {
       if (quantifierNext === '?' || quantifierNext === '*' || quantifierNext === '{') {
