@@ -90,6 +90,18 @@ export function modifyQuery(url: string, modifications: readonly QueryModificati
 }
 
 /**
+ * A local file as a file: URL, whatever its name: a path set on an empty file: URL is encoded as
+ * needed (spaces, brackets, Windows back-slashes), where `file://NAME` would read NAME as a host
+ * and throw on a space.
+ */
+function fileUrl(destination: string): string {
+  if (destination.startsWith('file:') && URL.canParse(destination)) return new URL(destination).href;
+  const url = new URL('file:///');
+  url.pathname = destination;
+  return url.href;
+}
+
+/**
  * A Redirect's destination: a URL (resolved against the current one), or for `map_local` a local file,
  * as a file: URL (served only by a runtime allowed to read files). URL changes stop after it.
  */
@@ -100,7 +112,7 @@ export function redirectTo(
 ): Record<string, unknown> {
   const isWebUrl = URL.canParse(destination) && parseUrl(destination) !== undefined;
   if (type === 'url' || isWebUrl) return changeUrl(state, destination);
-  const file = new URL(destination.startsWith('file:') ? destination : `file://${destination}`).href;
+  const file = fileUrl(destination);
   state.url = file;
   state.redirected = true;
   return { url: file, localFile: destination };
