@@ -69,11 +69,12 @@ function decoded(text: string): string {
  */
 export function modifyQuery(url: string, modifications: readonly QueryModification[]): string {
   const parsed = new URL(url);
-  let params = parsed.search
+  const sent = parsed.search
     .slice(1)
     .split('&')
     .filter((part) => part !== '')
     .map((raw) => ({ raw, name: decoded(raw.split('=')[0] as string) }));
+  let params = [...sent];
   for (const { param = '', type, value = '', actionWhenParamExists } of modifications) {
     if (type === 'Remove All') params = [];
     else if (type === 'Remove') params = params.filter((p) => p.name !== param);
@@ -85,7 +86,11 @@ export function modifyQuery(url: string, modifications: readonly QueryModificati
       else params = params.flatMap((p, i) => (p.name !== param ? [p] : i === present ? [entry] : []));
     }
   }
-  parsed.search = params.length > 0 ? `?${params.map((p) => p.raw).join('&')}` : '';
+  const query = params.map((p) => p.raw).join('&');
+  // Nothing changed (a Remove of an absent parameter, an Add ignored): the URL as it was, not
+  // rewritten into another spelling of the same query (`?` or `&&` dropped), which would be a redirect.
+  if (query === sent.map((p) => p.raw).join('&')) return url;
+  parsed.search = query === '' ? '' : `?${query}`;
   return parsed.href;
 }
 
