@@ -33,6 +33,7 @@ export interface EngineRequest {
   url: string;
   method: string;
   resourceType: ResourceType | undefined;
+  /** The page that sent the request, serialised like `url`. */
   pageUrl: string | undefined;
   /** The page's host name, lower-case, without a port. */
   pageHost: string | undefined;
@@ -54,11 +55,11 @@ export function toEngineRequest(input: RequestInput): EngineRequest | { details:
   const details: ErrorDetail[] = [];
   const url = parseUrl(input.url);
   if (!url) details.push({ path: '/url', message: 'must be an absolute http, https, ws or wss URL' });
-  let pageHost: string | undefined;
-  if (input.pageUrl !== undefined) {
-    pageHost = URL.canParse(input.pageUrl) ? new URL(input.pageUrl).hostname.toLowerCase() : undefined;
-    if (pageHost === undefined) details.push({ path: '/pageUrl', message: 'must be an absolute URL' });
-  }
+  // Serialised like the URL, so that a URL filter compares it as a browser would send it.
+  const page =
+    input.pageUrl !== undefined && URL.canParse(input.pageUrl) ? new URL(input.pageUrl) : undefined;
+  if (input.pageUrl !== undefined && !page)
+    details.push({ path: '/pageUrl', message: 'must be an absolute URL' });
   if (!url || details.length > 0) return { details };
   const headers: HeaderMap = new Map();
   for (const [name, value] of Object.entries(input.headers ?? {})) {
@@ -69,8 +70,8 @@ export function toEngineRequest(input: RequestInput): EngineRequest | { details:
     url: url.href,
     method: (input.method ?? 'GET').toUpperCase(),
     resourceType: input.resourceType,
-    pageUrl: input.pageUrl,
-    pageHost,
+    pageUrl: page?.href,
+    pageHost: page?.hostname.toLowerCase(),
     headers,
     body: input.body,
   };
