@@ -27,10 +27,7 @@ export function changeUrl(state: EvaluationState, next: string): Record<string, 
   const resolved = URL.canParse(next, state.url) ? parseUrl(new URL(next, state.url).href) : undefined;
   if (!resolved)
     return { error: `the new URL ${JSON.stringify(next)} is not an absolute http(s) or ws(s) URL` };
-  if (resolved.href !== state.url) {
-    state.url = resolved.href;
-    state.redirected = true;
-  }
+  state.url = resolved.href;
   return { url: resolved.href };
 }
 
@@ -119,7 +116,6 @@ export function redirectTo(
   if (type === 'url' || isWebUrl) return changeUrl(state, destination);
   const file = fileUrl(destination);
   state.url = file;
-  state.redirected = true;
   return { url: file, localFile: destination };
 }
 

@@ -38,7 +38,6 @@ export function compileRule(rule: EngineRule): CompiledRule {
 function initialState(request: EngineRequest): EvaluationState {
   return {
     url: request.url,
-    redirected: false,
     cancelled: false,
     requestHeaders: new Map([...request.headers].map(([name, values]) => [name, [...values]])),
     responseHeaders: [],
@@ -49,16 +48,20 @@ function initialState(request: EngineRequest): EvaluationState {
   };
 }
 
-export function outcomeOf(state: EvaluationState): Outcome {
+/**
+ * What the rules did. `redirected`: the request goes to another URL than it came with (changed
+ * there and back again, or redirected to itself, it is not redirected).
+ */
+export function outcomeOf(state: EvaluationState, request: EngineRequest): Outcome {
   const requestHeaders: Record<string, string | string[]> = {};
   for (const [name, values] of state.requestHeaders) {
     requestHeaders[name] = values.length === 1 ? (values[0] as string) : values;
   }
-  const { url, redirected, cancelled, responseHeaders, delayMs, requestBody, response, scripts } = state;
+  const { url, cancelled, responseHeaders, delayMs, requestBody, response, scripts } = state;
   return {
     cancelled,
     url,
-    redirected,
+    redirected: url !== request.url,
     requestHeaders,
     responseHeaders,
     delayMs,
@@ -164,7 +167,7 @@ export function traceRules(
     if (rule.inactive && !includeInactive) continue;
     verdicts.push(evaluation.run(rule));
   }
-  return { outcome: outcomeOf(evaluation.state), rules: verdicts };
+  return { outcome: outcomeOf(evaluation.state, request), rules: verdicts };
 }
 
 /**
@@ -195,5 +198,5 @@ export function evaluateRules(
       k = -1;
     }
   }
-  return { outcome: outcomeOf(evaluation.state), acted: evaluation.acted };
+  return { outcome: outcomeOf(evaluation.state, request), acted: evaluation.acted };
 }

@@ -78,7 +78,6 @@ export interface ScriptEffect {
 /** What the rules did to the request, built up rule by rule. */
 export interface EvaluationState {
   url: string;
-  redirected: boolean;
   cancelled: boolean;
   requestHeaders: HeaderMap;
   responseHeaders: ResponseHeaderChange[];
