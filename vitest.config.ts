@@ -9,7 +9,12 @@ const SYSTEM = [
   'test/system/**/*.test.ts',
   'test/security/keys-cli.test.ts',
 ];
-const UNIT = ['test/unit/**/*.test.ts', 'test/engine/**/*.test.ts', 'test/config.test.ts', 'test/rule-types.test.ts'];
+const UNIT = [
+  'test/unit/**/*.test.ts',
+  'test/engine/**/*.test.ts',
+  'test/config.test.ts',
+  'test/rule-types.test.ts',
+];
 
 export default defineConfig({
   test: {

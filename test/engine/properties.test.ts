@@ -4,12 +4,7 @@
 // in other engines answer correctly on 100,000-character inputs.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  compileRuleSet,
-  type EngineRule,
-  type RequestInput,
-  toEngineRequest,
-} from '../../src/engine/index.js';
+import { type EngineRule, type RequestInput, toEngineRequest } from '../../src/engine/index.js';
 import { compileRegex, findMatch, requiredLiteral } from '../../src/engine/regex.js';
 import { RESOURCE_TYPES } from '../../src/engine/request.js';
 import { RULE_TYPES, ruleTypes } from '../../src/modules/rules/rule-types/index.js';
