@@ -38,6 +38,13 @@ const MAX_KEPT = 20_000;
 export function compileRegex(value: string): CompiledRegex {
   const kept = compiled.get(value);
   if (kept) return kept;
+  const result = compileUncached(value);
+  if (compiled.size >= MAX_KEPT) compiled.delete(compiled.keys().next().value as string);
+  compiled.set(value, result);
+  return result;
+}
+
+function compileUncached(value: string): CompiledRegex {
   const { pattern, flags } = parsePattern(value);
   let result: CompiledRegex;
   try {
@@ -49,14 +56,14 @@ export function compileRegex(value: string): CompiledRegex {
   } catch (error) {
     result = { ok: false, problem: explain(error instanceof Error ? error.message : String(error), pattern) };
   }
-  if (compiled.size >= MAX_KEPT) compiled.delete(compiled.keys().next().value as string);
-  compiled.set(value, result);
   return result;
 }
 
 /** Why a `Matches` value cannot be used, or undefined when it compiles. */
 export function regexProblem(value: string): string | undefined {
-  const result = compileRegex(value);
+  // Checked without being kept: a compiled program is some 10 kB, and an import of 100,000 rules
+  // checks each of its patterns once; the engine keeps the ones it evaluates.
+  const result = compiled.get(value) ?? compileUncached(value);
   return result.ok ? undefined : result.problem;
 }
 
