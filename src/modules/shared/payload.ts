@@ -41,17 +41,32 @@ export function isStorableText(text: string): boolean {
 
 /** The JSON Pointer of the first key or string in `value` that cannot be stored as text. */
 function findUnstorableText(value: unknown): string | undefined {
-  // Iterative: bodies may nest deeper than the call stack.
-  const pending: [unknown, string][] = [[value, '']];
+  // Each place knows its parent and key; its pointer is written only for the place at fault.
+  interface Place {
+    item: unknown;
+    parent?: Place;
+    key?: string;
+  }
+  // Iterative, as is the walk: bodies may nest deeper than the call stack.
+  const pointer = (place: Place): string => {
+    const tokens: string[] = [];
+    for (let at: Place | undefined = place; at?.parent; at = at.parent)
+      tokens.push(pointerToken(at.key as string));
+    return tokens
+      .reverse()
+      .map((token) => `/${token}`)
+      .join('');
+  };
+  const pending: Place[] = [{ item: value }];
   for (let next = pending.pop(); next; next = pending.pop()) {
-    const [item, path] = next;
+    const { item } = next;
     if (typeof item === 'string') {
-      if (!isStorableText(item)) return path;
+      if (!isStorableText(item)) return pointer(next);
     } else if (typeof item === 'object' && item !== null) {
       for (const [key, child] of Object.entries(item)) {
-        const childPath = `${path}/${pointerToken(key)}`;
-        if (!isStorableText(key)) return childPath;
-        pending.push([child, childPath]);
+        const place = { item: child, parent: next, key };
+        if (!isStorableText(key)) return pointer(place);
+        pending.push(place);
       }
     }
   }
