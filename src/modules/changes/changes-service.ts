@@ -89,13 +89,15 @@ export function createChangesService({
     return whole.length > 0 ? whole : store.ofRevision(workspaceId, Number(last));
   }
 
-  return {
-    /**
-     * Records the changes of the caller's transaction: the workspace's revision moves by one, and
-     * each object gets a change record (its next version). Every writer calls this inside its
-     * transaction, so the record exists exactly when the change does. Answers the new revision.
-     */
-    async record(trx: Db, actor: Actor, changes: ChangeInput[]): Promise<number> {
+  /**
+   * Records changes in the caller's transaction, in one batch or several: each call records a batch,
+   * all under the one revision the first call takes, so an import of 100,000 records written in
+   * batches is still one revision. An object appears in at most one batch.
+   */
+  function recorder(trx: Db, actor: Actor): (changes: ChangeInput[]) => Promise<number> {
+    let revision: number | undefined;
+    let seq = 0;
+    return async (changes) => {
       // Versions first and the revision last: on PostgreSQL the bump locks the workspace's row until
       // the commit, so every write of the workspace waits for it; the less after it, the better.
       const versions = new Map<string, number>();
@@ -106,17 +108,19 @@ export function createChangesService({
           versions.set(`${objectType} ${id}`, version);
         }
       }
-      await store.notify(trx, actor.workspaceId); // delivered at the commit
-      const revision = await store.bump(trx, actor.workspaceId);
+      if (revision === undefined) {
+        await store.notify(trx, actor.workspaceId); // delivered at the commit
+        revision = await store.bump(trx, actor.workspaceId);
+      }
       const at = Date.now();
-      const rows = changes.map((c, seq): ChangeRow => {
+      const rows = changes.map((c): ChangeRow => {
         const key = `${c.objectType} ${c.id}`;
         const version = (versions.get(key) ?? 0) + 1;
         versions.set(key, version);
         return {
           workspace_id: actor.workspaceId,
-          revision,
-          seq,
+          revision: revision as number,
+          seq: seq++,
           object_type: c.objectType,
           object_id: c.id,
           version,
@@ -128,7 +132,20 @@ export function createChangesService({
       });
       await store.insert(trx, rows);
       return revision;
+    };
+  }
+
+  return {
+    /**
+     * Records the changes of the caller's transaction: the workspace's revision moves by one, and
+     * each object gets a change record (its next version). Every writer calls this inside its
+     * transaction, so the record exists exactly when the change does. Answers the new revision.
+     */
+    record(trx: Db, actor: Actor, changes: ChangeInput[]): Promise<number> {
+      return recorder(trx, actor)(changes);
     },
+
+    recorder,
 
     /**
      * The workspace's current revision. On SQLite, synchronous while nothing was committed since it
