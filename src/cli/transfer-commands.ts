@@ -1,6 +1,6 @@
 // `rulekeeper import FILE` and `rulekeeper export`: Requestly files in and out of a workspace of the
 // local database, with the same checks, report and single transaction as POST /v1/import.
-import { createWriteStream, readFileSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, openSync, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { SingleBar } from 'cli-progress';
@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { AppError } from '../errors.js';
 import { createIdempotencyService } from '../modules/idempotency/idempotency-service.js';
 import { createIdempotencyStore } from '../modules/idempotency/idempotency-store.js';
-import { parseJsonBody } from '../modules/shared/payload.js';
+import { readJsonArray } from '../modules/transfer/json-array-reader.js';
 import type { ImportResult } from '../modules/transfer/transfer-schemas.js';
 import { createTransferService } from '../modules/transfer/transfer-service.js';
 import { createTransferStore } from '../modules/transfer/transfer-store.js';
@@ -32,7 +32,7 @@ function transferService({ database, config, changes }: LocalWorkspace) {
 /** A progress bar on a terminal only: a pipe or a file gets the report alone. */
 function progressBar(): { update(done: number, total: number): void; stop(): void } {
   if (!process.stderr.isTTY) return { update() {}, stop() {} };
-  const bar = new SingleBar({ format: 'checking records [{bar}] {value}/{total}', stream: process.stderr });
+  const bar = new SingleBar({ format: 'importing records [{bar}] {value}/{total}', stream: process.stderr });
   let started = false;
   return {
     update(done, total) {
@@ -80,9 +80,9 @@ export function registerTransferCommands(program: Command): void {
           throw new UsageError('--mode must be copy or overwrite');
         if (!['abort', 'skip'].includes(flags.onError))
           throw new UsageError('--on-error must be abort or skip');
-        let text: string;
         try {
-          text = readFileSync(file, 'utf8');
+          if (!statSync(file).isFile()) throw new Error('not a file');
+          closeSync(openSync(file, 'r'));
         } catch (error) {
           throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
         }
@@ -94,11 +94,12 @@ export function registerTransferCommands(program: Command): void {
         const report = await withLocalWorkspace(flags.workspace, flags.user, async (local) => {
           const bar = progressBar();
           try {
-            const result = await transferService(local).import(
+            // Read as a stream, twice (groups first): a 100,000-record file is never whole in memory.
+            const records = () => readJsonArray(createReadStream(file));
+            const result = await transferService(local).importStream(
               local.principal,
-              parseJsonBody(text),
+              records,
               options,
-              undefined,
               bar.update,
             );
             return result.data;

@@ -138,6 +138,45 @@ forEachDatabase((db) => {
       ]);
     });
 
+    // The import reads its rules in batches of 2,000: a file of several batches is still one
+    // transaction, one revision, with groups found wherever they are in the file.
+    describe('a file larger than one batch', () => {
+      const RULES = 4_500;
+      const file = (last: unknown) => [
+        ...Array.from({ length: RULES }, (_, i) =>
+          cancel(`rule ${i}`, i % 3 === 0 ? { groupId: requestlyGroup.id } : {}),
+        ),
+        { ...requestlyGroup },
+        last,
+      ];
+
+      it('is written whole as one revision, every rule in the group that comes after it', async () => {
+        const w = await workspace();
+        const reply = await importAs(w.key, file(cancel('last')), '?onError=skip');
+        expect(reply.status, JSON.stringify(reply.body).slice(0, 500)).toBe(200);
+        expect(reply.body.data).toMatchObject({ created: RULES + 2, failed: 0 });
+        const { items } = reply.body.data;
+        expect(items.map((i: Json) => i.index)).toEqual(Array.from({ length: RULES + 2 }, (_, i) => i));
+        const groupId = items[RULES].id;
+        const grouped = await t.call('GET', `/v1/rules?groupId=${groupId}&pageSize=1`, { key: w.key });
+        expect(grouped.body.total).toBe(RULES / 3);
+        const stored = await t.call('GET', `/v1/rules/${items[RULES - 3].id}`, { key: w.key });
+        expect(stored.body.data).toMatchObject({ name: `rule ${RULES - 3}`, groupId });
+        expect(new Set(items.map((i: Json) => i.id)).size).toBe(RULES + 2);
+        const changes = await t.call('GET', '/v1/changes?limit=10', { key: w.key });
+        expect(changes.body.latest).toBe(1);
+        expect(await w.count()).toEqual({ rules: RULES + 1, groups: 1 });
+      });
+
+      it('writes nothing when its last record fails (onError=abort)', async () => {
+        const w = await workspace();
+        const reply = await importAs(w.key, file(cancel('bad', { pairs: [] })));
+        expectError(reply, 'IMPORT_INVALID', [at(`/${RULES + 1}/pairs`)]);
+        expect(await w.count()).toEqual({ rules: 0, groups: 0 });
+        expect((await t.call('GET', '/v1/changes', { key: w.key })).body.latest).toBe(0);
+      });
+    });
+
     it('exports groups then rules as GET returns them, as an attachment, and imports back to the same objects', async () => {
       const w = await workspace();
       const first = await importAs(w.key, [

@@ -38,7 +38,7 @@ export function readRecord(value: unknown, index: number, maxDelayMs: number): R
     warnings: [],
     creationDate: isPlainObject(value) ? timestamp(value.creationDate) : undefined,
   };
-  const objectType = isPlainObject(value) ? kindOf(value) : null;
+  const objectType = isPlainObject(value) ? recordKind(value) : null;
   if (!isPlainObject(value) || objectType === null) {
     const path = isPlainObject(value) ? `${at}/objectType` : at;
     const message =
@@ -68,7 +68,8 @@ export function readRecord(value: unknown, index: number, maxDelayMs: number): R
   }
 }
 
-function kindOf(record: Record<string, unknown>): 'rule' | 'group' | null {
+/** What a record is, from its objectType (or ruleType); null when it is neither. */
+export function recordKind(record: Record<string, unknown>): 'rule' | 'group' | null {
   if (record.objectType === 'rule' || record.objectType === 'group') return record.objectType;
   return record.objectType === undefined && Object.hasOwn(record, 'ruleType') ? 'rule' : null;
 }

@@ -8,9 +8,9 @@ import { toGroup } from '../groups/groups-service.js';
 import type { Created, IdempotencyService } from '../idempotency/idempotency-service.js';
 import type { Principal } from '../keys/keys-store.js';
 import { toRule } from '../rules/rules-service.js';
-import { MalformedBody } from '../shared/payload.js';
-import { type ImportMode, planImport } from './import-plan.js';
-import { readRecord } from './import-records.js';
+import { isPlainObject, MalformedBody } from '../shared/payload.js';
+import { createImportPlanner, type ImportMode, type ImportPlan } from './import-plan.js';
+import { type FailedRecord, type ReadRecord, readRecord, recordKind } from './import-records.js';
 import {
   checkImportQuery,
   type ImportItem,
@@ -25,8 +25,24 @@ export interface ImportOptions {
   onError: 'abort' | 'skip';
 }
 
-/** Told how many records are checked so far, of how many; the CLI draws its progress bar from it. */
+/** Told how many records are written so far, of how many; the CLI draws its progress bar from it. */
 export type Progress = (done: number, total: number) => void;
+
+/** The file's records, read anew on each call: an import reads them twice (groups, then the rest). */
+export type RecordSource = () => AsyncIterable<unknown> | Iterable<unknown>;
+
+type GroupRecord = Extract<ReadRecord, { kind: 'group' }>;
+type RuleRecord = Extract<ReadRecord, { kind: 'rule' }>;
+
+/** Records checked, planned and written together: memory holds one batch of records at a time. */
+const BATCH_RECORDS = 2000;
+
+/** What the first pass over a file learns: its groups (few and small) and how many records it holds. */
+interface FirstPass {
+  groups: GroupRecord[];
+  failures: FailedRecord[];
+  count: number;
+}
 
 /** The query of POST /v1/import as options; unknown or malformed parameters are 400 Invalid query. */
 export function readImportOptions(query: unknown): ImportOptions {
@@ -40,8 +56,16 @@ export function readImportOptions(query: unknown): ImportOptions {
   };
 }
 
-/** The file as a list of records, or the error a file that is not one deserves. */
-function readFile(body: unknown): unknown[] {
+const isGroup = (value: unknown) => isPlainObject(value) && recordKind(value) === 'group';
+
+function tooManyRecords(count: string): AppError {
+  return new AppError('IMPORT_INVALID', [
+    { path: '', message: `holds ${count} records; at most ${MAX_IMPORT_RECORDS} are taken at once` },
+  ]);
+}
+
+/** A request body as a list of records, or the error a body that is not one deserves. */
+function readBody(body: unknown): unknown[] {
   if (body instanceof MalformedBody)
     throw new AppError('IMPORT_INVALID', [{ path: body.path, message: body.reason }]);
   if (!Array.isArray(body)) {
@@ -49,11 +73,7 @@ function readFile(body: unknown): unknown[] {
       { path: '', message: 'the file must be a JSON array of rule and group records (a Requestly export)' },
     ]);
   }
-  if (body.length > MAX_IMPORT_RECORDS) {
-    throw new AppError('IMPORT_INVALID', [
-      { path: '', message: `holds ${body.length} records; at most ${MAX_IMPORT_RECORDS} are taken at once` },
-    ]);
-  }
+  if (body.length > MAX_IMPORT_RECORDS) throw tooManyRecords(String(body.length));
   return body;
 }
 
@@ -61,10 +81,11 @@ export function createTransferService(deps: {
   db: Db;
   store: TransferStore;
   idempotency: IdempotencyService;
-  changes: Pick<ChangesService, 'record'>;
+  changes: Pick<ChangesService, 'recorder'>;
   config: Pick<Config, 'maxDelayMs'>;
 }) {
   const { db, store, idempotency, changes } = deps;
+  const read = (value: unknown, index: number) => readRecord(value, index, deps.config.maxDelayMs);
 
   /** Every object the import writes, as a change of this transaction (one revision for the whole import). */
   function changesOf(principal: Principal, writes: ImportWrites): ChangeInput[] {
@@ -84,58 +105,127 @@ export function createTransferService(deps: {
     ];
   }
 
+  /**
+   * The first pass, before the transaction: the group records read, and the records counted. A file
+   * that is not a JSON array, or holds too many records, fails here, before anything is written.
+   */
+  async function firstPass(records: AsyncIterable<unknown> | Iterable<unknown>): Promise<FirstPass> {
+    const pass: FirstPass = { groups: [], failures: [], count: 0 };
+    for await (const value of records) {
+      if (pass.count === MAX_IMPORT_RECORDS) throw tooManyRecords(`more than ${MAX_IMPORT_RECORDS}`);
+      if (isGroup(value)) {
+        const group = read(value, pass.count);
+        if (group.kind === 'failed') pass.failures.push(group);
+        else pass.groups.push(group as GroupRecord);
+      }
+      pass.count++;
+    }
+    return pass;
+  }
+
+  /**
+   * The import, in its transaction: every group at once, then the other records a batch at a time,
+   * each batch checked, planned, written and recorded (one revision for all) before the next is read.
+   */
+  async function importRecords(
+    trx: Db,
+    principal: Principal,
+    records: RecordSource,
+    first: FirstPass,
+    options: ImportOptions,
+    progress: Progress | undefined,
+  ): Promise<ImportResult> {
+    const planner = createImportPlanner(trx, store, principal, options.mode);
+    const record = changes.recorder(trx, principal);
+    const items: ImportItem[] = [];
+    const failures = [...first.failures];
+    async function apply(plan: ImportPlan): Promise<void> {
+      items.push(...plan.items);
+      failures.push(...plan.failures);
+      // With abort, one failure means nothing is written: no use writing what will be rolled back.
+      if (options.dryRun || (options.onError === 'abort' && failures.length > 0)) return;
+      await store.applyImportWrites(trx, plan.writes);
+      const written = changesOf(principal, plan.writes);
+      if (written.length > 0) await record(written);
+    }
+
+    await apply(await planner.groups(first.groups));
+    let rules: RuleRecord[] = [];
+    let index = 0;
+    for await (const value of records()) {
+      if (!isGroup(value)) {
+        const rule = read(value, index);
+        if (rule.kind === 'failed') failures.push(rule);
+        else rules.push(rule as RuleRecord);
+      }
+      index++;
+      if (index % BATCH_RECORDS === 0 || index === first.count) {
+        await apply(await planner.rules(rules));
+        rules = [];
+        progress?.(index, first.count);
+      }
+    }
+    // Read twice, a file must hold the same records both times (a file edited during the import).
+    if (index !== first.count)
+      throw new AppError('IMPORT_INVALID', [{ path: '', message: 'the file changed while it was imported' }]);
+
+    failures.sort((a, b) => a.index - b.index);
+    if (failures.length > 0 && options.onError === 'abort' && !options.dryRun)
+      throw new AppError(
+        'IMPORT_INVALID',
+        failures.flatMap((failure) => failure.details),
+      );
+    const failed = failures.map(
+      (r): ImportItem => ({
+        index: r.index,
+        objectType: r.objectType,
+        sourceId: r.sourceId,
+        id: null,
+        outcome: 'failed',
+        warnings: r.warnings,
+        message: r.message,
+        details: r.details,
+      }),
+    );
+    const all = [...items, ...failed].sort((a, b) => a.index - b.index);
+    const count = (outcome: ImportItem['outcome']) => all.filter((i) => i.outcome === outcome).length;
+    return {
+      dryRun: options.dryRun,
+      created: count('created'),
+      updated: count('updated'),
+      failed: failed.length,
+      items: all,
+    };
+  }
+
+  /** Imports records in one transaction: every record, or with onError=skip every valid one, never part. */
+  async function importFrom(
+    principal: Principal,
+    records: RecordSource,
+    options: ImportOptions,
+    retry: { key: string | undefined; request: unknown },
+    progress?: Progress,
+  ): Promise<Created<ImportResult>> {
+    const first = await firstPass(records());
+    return idempotency.create(principal, retry.key, retry.request, (trx) =>
+      importRecords(trx, principal, records, first, options, progress),
+    );
+  }
+
   return {
     /**
-     * Imports a file in one transaction: every record, or with onError=skip every valid one, never
-     * part (decision 12). With an Idempotency-Key, a retry gets the first report again.
+     * Imports a request's body (decision 12). With an Idempotency-Key, a retry gets the first report
+     * again.
      */
-    async import(
-      principal: Principal,
-      body: unknown,
-      options: ImportOptions,
-      idempotencyKey?: string,
-      progress?: Progress,
-    ): Promise<Created<ImportResult>> {
-      const file = readFile(body);
-      const records = file.map((value, index) => {
-        if (progress && index % 1000 === 0) progress(index, file.length);
-        return readRecord(value, index, deps.config.maxDelayMs);
-      });
-      progress?.(file.length, file.length);
+    import(principal: Principal, body: unknown, options: ImportOptions, idempotencyKey?: string) {
+      const records = readBody(body);
       const request = ['POST /v1/import', options, body];
-      return idempotency.create(principal, idempotencyKey, request, async (trx) => {
-        const plan = await planImport(trx, store, principal, records, options.mode);
-        if (plan.failures.length > 0 && options.onError === 'abort' && !options.dryRun) {
-          throw new AppError(
-            'IMPORT_INVALID',
-            plan.failures.flatMap((failure) => failure.details),
-          );
-        }
-        if (!options.dryRun) {
-          await store.applyImportWrites(trx, plan.writes);
-          const written = changesOf(principal, plan.writes);
-          if (written.length > 0) await changes.record(trx, principal, written);
-        }
-        const failed: ImportItem[] = plan.failures.map((r) => ({
-          index: r.index,
-          objectType: r.objectType,
-          sourceId: r.sourceId,
-          id: null,
-          outcome: 'failed',
-          warnings: r.warnings,
-          message: r.message,
-          details: r.details,
-        }));
-        const items = [...plan.items, ...failed].sort((a, b) => a.index - b.index);
-        const count = (outcome: ImportItem['outcome']) => items.filter((i) => i.outcome === outcome).length;
-        return {
-          dryRun: options.dryRun,
-          created: count('created'),
-          updated: count('updated'),
-          failed: failed.length,
-          items,
-        };
-      });
+      return importFrom(principal, () => records, options, { key: idempotencyKey, request });
+    },
+
+    /** Imports a file read as a stream each time `records` is called (`rulekeeper import`). */
+    importStream(principal: Principal, records: RecordSource, options: ImportOptions, progress?: Progress) {
+      return importFrom(principal, records, options, { key: undefined, request: undefined }, progress);
     },
 
     /**
