@@ -152,6 +152,18 @@ const pointerCases: { title: string; ruleType: string; pair: Json; path: string 
     path: '/pairs/0/response/isCompressed',
   },
   {
+    title: 'nested request.statusCode',
+    ruleType: 'Request',
+    pair: { source: src('a'), request: { type: 'static', value: '', statusCode: '99' } },
+    path: '/pairs/0/request/statusCode',
+  },
+  {
+    title: 'filters: null beside a mistake in the source',
+    ruleType: 'Cancel',
+    pair: { source: src('a', { filters: null, operator: 'Is' }) },
+    path: '/pairs/0/source/operator',
+  },
+  {
     title: 'nested request.resourceType',
     ruleType: 'Request',
     pair: { source: src('a'), request: { type: 'static', value: '', resourceType: 'soap' } },
@@ -249,6 +261,13 @@ describe('error pointers into the body as sent', () => {
     const reply = await t.call('POST', '/v1/rules', { body });
     // The second pair: its index stays the index as sent.
     expectError(reply, 'RULE_PAIRS_INVALID', [at(path.replace('/pairs/0/', '/pairs/1/'))]);
+  });
+
+  it.each(pointerCases)('through an import too, at its record: $title', async ({ ruleType, pair, path }) => {
+    const group = { objectType: 'group', id: 'Group_g1', name: 'g', description: 'd', children: [] };
+    const record = { objectType: 'rule', name: 'r', ruleType, lastModified: 1, pairs: [pair] };
+    const reply = await t.call('POST', '/v1/import', { body: [group, record] });
+    expectError(reply, 'IMPORT_INVALID', [at(`/1${path}`)]);
   });
 
   it('reports top-level and pair problems in one answer, named by the top-level error', async () => {
