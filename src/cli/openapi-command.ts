@@ -2,7 +2,6 @@
 // service or a database of one's own (for client generators and linters).
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { migrate, openDatabase } from '../db/database.js';
 
@@ -17,6 +16,7 @@ export function registerOpenapiCommand(program: Command): void {
       const database = openDatabase(config);
       try {
         await migrate(database);
+        const { buildApp } = await import('../app.js'); // loaded only for this command
         const app = await buildApp({ config, database, logger: false });
         const document = `${JSON.stringify((await app.inject({ url: '/v1/openapi.json' })).json(), null, 2)}\n`;
         await app.close();
