@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { AppError } from '../errors.js';
 import { createIdempotencyService } from '../modules/idempotency/idempotency-service.js';
 import { createIdempotencyStore } from '../modules/idempotency/idempotency-store.js';
-import { readJsonArray } from '../modules/transfer/json-array-reader.js';
+import { readJsonArray, skimRecord } from '../modules/transfer/json-array-reader.js';
 import type { ImportResult } from '../modules/transfer/transfer-schemas.js';
 import { createTransferService } from '../modules/transfer/transfer-service.js';
 import { createTransferStore } from '../modules/transfer/transfer-store.js';
@@ -95,7 +95,8 @@ export function registerTransferCommands(program: Command): void {
           const bar = progressBar();
           try {
             // Read as a stream, twice (groups first): a 100,000-record file is never whole in memory.
-            const records = () => readJsonArray(createReadStream(file));
+            const records = (pass: 'first' | 'second') =>
+              readJsonArray(createReadStream(file), pass === 'first' ? skimRecord : undefined);
             const result = await transferService(local).importStream(
               local.principal,
               records,

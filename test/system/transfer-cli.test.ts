@@ -92,6 +92,17 @@ describe.each(kinds)('rulekeeper import and export (%s)', (kind) => {
   it.each([
     ['not JSON', '[{"name"', /Import is invalid: nothing was written/],
     ['not an array', '{"objectType": "rule"}', /must be a JSON array/],
+    // After a valid record: the reader streams the file, and must still refuse it whole.
+    [
+      'a record with a prototype key after a valid one',
+      '[{"objectType":"group","name":"g"},{"ruleType":"Cancel","__proto__":{"x":1}}]',
+      /\/1: record 1 is not valid JSON/,
+    ],
+    [
+      'valid records, then no closing bracket',
+      '[{"objectType":"group","name":"g"},{"ruleType":',
+      /\/1: the file ends before/,
+    ],
   ])('refuses a file that is %s', async (_title, text, message) => {
     const result = await runCli(['import', file('broken.json', text), '--workspace', 'empty'], env());
     expect(result.stdout).toMatch(message);

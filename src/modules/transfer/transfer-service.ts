@@ -28,8 +28,11 @@ export interface ImportOptions {
 /** Told how many records are written so far, of how many; the CLI draws its progress bar from it. */
 export type Progress = (done: number, total: number) => void;
 
-/** The file's records, read anew on each call: an import reads them twice (groups, then the rest). */
-export type RecordSource = () => AsyncIterable<unknown> | Iterable<unknown>;
+/**
+ * The file's records, read anew on each call: an import reads them twice, groups first and then the
+ * rest. The first pass may skim (see `skimRecord`): every record is checked whole in the second.
+ */
+export type RecordSource = (pass: 'first' | 'second') => AsyncIterable<unknown> | Iterable<unknown>;
 
 type GroupRecord = Extract<ReadRecord, { kind: 'group' }>;
 type RuleRecord = Extract<ReadRecord, { kind: 'rule' }>;
@@ -152,7 +155,7 @@ export function createTransferService(deps: {
     await apply(await planner.groups(first.groups));
     let rules: RuleRecord[] = [];
     let index = 0;
-    for await (const value of records()) {
+    for await (const value of records('second')) {
       if (!isGroup(value)) {
         const rule = read(value, index);
         if (rule.kind === 'failed') failures.push(rule);
@@ -206,7 +209,7 @@ export function createTransferService(deps: {
     retry: { key: string | undefined; request: unknown },
     progress?: Progress,
   ): Promise<Created<ImportResult>> {
-    const first = await firstPass(records());
+    const first = await firstPass(records('first'));
     return idempotency.create(principal, retry.key, retry.request, (trx) =>
       importRecords(trx, principal, records, first, options, progress),
     );
