@@ -5,6 +5,7 @@ import { migrate, openDatabase } from '../db/database.js';
 import { createKeysService, type KeysService } from '../modules/keys/keys-service.js';
 import { createKeysStore } from '../modules/keys/keys-store.js';
 import { registerOpenapiCommand } from './openapi-command.js';
+import { registerProxyCommand } from './proxy-command.js';
 import { registerTestCommand } from './test-command.js';
 import { registerTransferCommands } from './transfer-commands.js';
 
@@ -95,6 +96,7 @@ keys
 registerTestCommand(program);
 registerOpenapiCommand(program);
 registerTransferCommands(program);
+registerProxyCommand(program);
 
 program.parseAsync().catch((error: unknown) => {
   process.stderr.write(`rulekeeper: ${error instanceof ConfigError ? error.message : String(error)}\n`);

@@ -10,6 +10,8 @@ const GRAM = 4;
 export interface RuleSet {
   /** Every rule, in list order (inactive ones too, for traces). */
   readonly rules: readonly CompiledRule[];
+  /** Whether an active rule filters on the request body: a proxy must then read each body first. */
+  readonly readsBodies: boolean;
   /** The outcome and the rules that acted, evaluating only the rules the URL can match. */
   evaluate(request: EngineRequest): { outcome: Outcome; acted: string[] };
   /** Every rule explained (inactive ones with `includeInactive`). */
@@ -91,6 +93,10 @@ export function compileRuleSet(input: readonly EngineRule[]): RuleSet {
 
   return {
     rules,
+    readsBodies: input.some(
+      (rule, i) =>
+        !rules[i]?.inactive && rule.pairs.some((pair) => JSON.stringify(pair).includes('"requestPayload"')),
+    ),
     evaluate: (request) => evaluateRules(active, request, candidates),
     trace: (request, includeInactive = false) => traceRules(rules, request, includeInactive),
   };

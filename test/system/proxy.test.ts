@@ -1,0 +1,384 @@
+// `rulekeeper proxy` with real parts on loopback: a real Rulekeeper server (child process), a local
+// upstream over HTTP and over HTTPS, the proxy, and an HTTP client that trusts the proxy's CA. Every
+// rule type acts on real traffic as its trace says; a change through the API acts on the next request;
+// the server going away and coming back; upstream failures.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateCACertificate } from 'mockttp';
+import { fetch, ProxyAgent } from 'undici';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureCa } from '../../src/proxy/ca.js';
+import { startProxy } from '../../src/proxy/proxy-server.js';
+import { createRuleFeed, type RuleFeed } from '../../src/proxy/rule-feed.js';
+import { createKeyWithCli, type ScratchDatabase, scratchDatabase } from '../helpers/cli.js';
+import { type ServiceProcess, startService } from '../helpers/service-process.js';
+
+type Json = Record<string, any>;
+
+async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const PAGE = '<!doctype html><html><head><title>shop</title></head><body><p>hello</p></body></html>';
+
+/** The upstream: echoes what it received as JSON; /page.html is an HTML page with a strict CSP. */
+function answer(method: string, url: string, headers: Json, body: string) {
+  if (url.startsWith('/page.html'))
+    return {
+      status: 200,
+      headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "script-src 'self'" },
+      body: PAGE,
+    };
+  return {
+    status: 200,
+    headers: { 'content-type': 'application/json', 'x-upstream': 'yes' },
+    body: JSON.stringify({ method, url, headers, body }),
+  };
+}
+
+describe('rulekeeper proxy', () => {
+  let database: ScratchDatabase;
+  let service: ServiceProcess;
+  let servicePort: number;
+  let key: string;
+  let feed: RuleFeed;
+  let proxy: { port: number; stop(): Promise<void> };
+  let httpUpstream: Server;
+  let httpsUpstream: HttpsServer;
+  let upstreamHits = 0;
+  let proxyCa: string;
+  let filesDir: string;
+  const logged: string[] = [];
+
+  /** The upstream's handler, over HTTP and HTTPS alike; /reset drops the connection. */
+  function upstream(req: IncomingMessage, res: ServerResponse) {
+    upstreamHits++;
+    if (req.url === '/reset') {
+      req.socket.destroy();
+      return;
+    }
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      const { status, headers, body: text } = answer(req.method ?? '', req.url ?? '', req.headers, body);
+      res.writeHead(status, headers).end(text);
+    });
+  }
+  const created: string[] = [];
+
+  beforeAll(async () => {
+    database = await scratchDatabase('sqlite');
+    key = (await createKeyWithCli(database.url, 'proxy', 'qa')).key;
+    servicePort = await freePort();
+    service = await startService({
+      DATABASE_URL: database.url,
+      RATE_LIMIT_PER_MINUTE: '0',
+      PORT: String(servicePort),
+    });
+
+    httpUpstream = createServer(upstream);
+    await new Promise<void>((resolve) => httpUpstream.listen(0, '127.0.0.1', resolve));
+
+    // A self-signed certificate for localhost, trusted by the proxy as --upstream-ca would make it.
+    // The upstream listens on IPv4 only, as many development servers do.
+    const upstreamCa = await generateCACertificate({ subject: { commonName: 'localhost' } });
+    httpsUpstream = createHttpsServer({ key: upstreamCa.key, cert: upstreamCa.cert }, upstream);
+    await new Promise<void>((resolve) => httpsUpstream.listen(0, '127.0.0.1', resolve));
+
+    filesDir = mkdtempSync(join(tmpdir(), 'rulekeeper-proxy-files-'));
+    writeFileSync(join(filesDir, 'mock.json'), '{"mocked":true}');
+    const ca = await ensureCa(join(filesDir, 'ca'));
+    proxyCa = ca.cert;
+    feed = createRuleFeed({
+      server: service.url,
+      key,
+      log: (m) => logged.push(m),
+      minRetryMs: 50,
+      maxRetryMs: 200,
+    });
+    await feed.firstAttempt;
+    proxy = await startProxy({
+      port: 0,
+      ca,
+      feed,
+      allowCode: true,
+      codeTimeoutMs: 200,
+      allowFilesDir: filesDir,
+      upstreamCas: [upstreamCa.cert],
+      log: (m) => logged.push(m),
+    });
+  });
+
+  afterAll(async () => {
+    feed?.stop();
+    await proxy?.stop();
+    httpsUpstream?.close();
+    httpUpstream?.close();
+    await service?.stop();
+    await database?.drop();
+    if (filesDir) rmSync(filesDir, { recursive: true, force: true });
+  });
+
+  async function api(method: string, path: string, body?: unknown) {
+    const response = await fetch(`${service.url}/v1${path}`, {
+      method,
+      headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const revision = Number(response.headers.get('rulekeeper-revision'));
+    const json = response.status === 204 ? undefined : ((await response.json()) as Json);
+    return { status: response.status, body: json, revision };
+  }
+
+  /** Saves a rule through the API and waits until the proxy has it: the next request sees it. */
+  async function rule(ruleType: string, pairs: Json[], extra: Json = {}): Promise<string> {
+    const reply = await api('POST', '/rules', {
+      name: ruleType,
+      ruleType,
+      status: 'Active',
+      pairs,
+      ...extra,
+    });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    created.push(reply.body?.data.id);
+    await feed.reached(reply.revision);
+    return reply.body?.data.id;
+  }
+
+  afterEach(async () => {
+    let revision = 0;
+    for (const id of created.splice(0)) revision = (await api('DELETE', `/rules/${id}`)).revision;
+    if (revision) await feed.reached(revision);
+  });
+
+  function through(url: string, init: Json = {}) {
+    const dispatcher = new ProxyAgent({ uri: `http://127.0.0.1:${proxy.port}`, requestTls: { ca: proxyCa } });
+    return fetch(url, { redirect: 'manual', ...init, dispatcher });
+  }
+
+  const source = (value: string, operator = 'Contains') => ({ key: 'Url', operator, value });
+
+  describe.each(['http', 'https'])('over %s', (scheme) => {
+    const base = () =>
+      scheme === 'http'
+        ? `http://127.0.0.1:${(httpUpstream.address() as { port: number }).port}`
+        : `https://localhost:${(httpsUpstream.address() as { port: number }).port}`;
+
+    it('passes a request no rule acts on through untouched, without the rules header', async () => {
+      const response = await through(`${base()}/plain?a=1`, { headers: { 'x-client': 'c' } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-rulekeeper-rules')).toBeNull();
+      const echoed = (await response.json()) as Json;
+      expect(echoed).toMatchObject({ method: 'GET', url: '/plain?a=1', headers: { 'x-client': 'c' } });
+    });
+
+    it('Redirect answers 307 with the destination, its captures substituted, as the trace says', async () => {
+      const id = await rule('Redirect', [
+        {
+          source: source('/old/(.*)', 'Matches'),
+          destinationType: 'url',
+          destination: 'https://new.example.com/$1',
+        },
+      ]);
+      const response = await through(`${base()}/old/x?y=1`);
+      expect(response.status).toBe(307);
+      expect(response.headers.get('location')).toBe('https://new.example.com/x?y=1');
+      expect(response.headers.get('x-rulekeeper-rules')).toBe(id);
+      const trace = await api('POST', '/trace', { request: { url: `${base()}/old/x?y=1` } });
+      expect(trace.body?.data.outcome.url).toBe(response.headers.get('location'));
+    });
+
+    it('Replace and QueryParam answer 307 with the URL they leave', async () => {
+      const replace = await rule('Replace', [
+        { source: source('/replace-me'), from: 'replace-me', to: 'replaced' },
+      ]);
+      const response = await through(`${base()}/replace-me`);
+      expect(response.status).toBe(307);
+      expect(response.headers.get('location')).toBe(`${base()}/replaced`);
+      expect(response.headers.get('x-rulekeeper-rules')).toBe(replace);
+      const query = await rule('QueryParam', [
+        { source: source('/query'), modifications: [{ type: 'Add', param: 'debug', value: '1' }] },
+      ]);
+      const second = await through(`${base()}/query?a=2`);
+      expect(second.headers.get('location')).toBe(`${base()}/query?a=2&debug=1`);
+      expect(second.headers.get('x-rulekeeper-rules')).toBe(query);
+    });
+
+    it('Cancel closes the connection without an answer', async () => {
+      await rule('Cancel', [{ source: source('/ads') }]);
+      const hits = upstreamHits;
+      await expect(through(`${base()}/ads.js`)).rejects.toThrow();
+      expect(upstreamHits).toBe(hits);
+    });
+
+    it('Headers change the request and the answer; UserAgent sets the request header', async () => {
+      const headers = await rule('Headers', [
+        {
+          source: source('/headers'),
+          modifications: {
+            Request: [{ header: 'X-Debug', type: 'Add', value: '1' }],
+            Response: [
+              { header: 'X-Upstream', type: 'Remove' },
+              { header: 'X-Added', type: 'Add', value: 'yes' },
+            ],
+          },
+        },
+      ]);
+      const agent = await rule('UserAgent', [{ source: source('/headers'), userAgent: 'RulekeeperBot/1.0' }]);
+      const response = await through(`${base()}/headers`, { headers: { 'user-agent': 'curl/8' } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-upstream')).toBeNull();
+      expect(response.headers.get('x-added')).toBe('yes');
+      expect(response.headers.get('x-rulekeeper-rules')).toBe(`${headers}, ${agent}`);
+      const echoed = (await response.json()) as Json;
+      expect(echoed.headers).toMatchObject({ 'x-debug': '1', 'user-agent': 'RulekeeperBot/1.0' });
+    });
+
+    it('Delay holds the request at least the time asked', async () => {
+      const id = await rule('Delay', [{ source: source('/delayed'), delay: 300 }]);
+      const began = performance.now();
+      const response = await through(`${base()}/delayed`);
+      expect(response.status).toBe(200);
+      expect(performance.now() - began).toBeGreaterThanOrEqual(290);
+      expect(response.headers.get('x-rulekeeper-rules')).toBe(id);
+    });
+
+    it('Request static replaces the body sent upstream', async () => {
+      await rule('Request', [{ source: source('/submit'), type: 'static', value: '{"replaced":true}' }]);
+      const response = await through(`${base()}/submit`, { method: 'POST', body: '{"original":true}' });
+      expect(((await response.json()) as Json).body).toBe('{"replaced":true}');
+    });
+
+    it('Response static replaces the answer, or answers alone with serveWithoutRequest', async () => {
+      await rule('Response', [
+        {
+          source: source('/mocked'),
+          type: 'static',
+          value: '{"mock":1}',
+          statusCode: 404,
+          resourceType: 'restApi',
+        },
+      ]);
+      const response = await through(`${base()}/mocked`);
+      expect(response.status).toBe(404);
+      expect(await response.text()).toBe('{"mock":1}');
+      await rule('Response', [
+        {
+          source: source('/offline'),
+          type: 'static',
+          value: 'served by the proxy',
+          statusCode: 200,
+          serveWithoutRequest: true,
+        },
+      ]);
+      const hits = upstreamHits;
+      const alone = await through(`${base()}/offline`);
+      expect(await alone.text()).toBe('served by the proxy');
+      expect(upstreamHits).toBe(hits);
+    });
+
+    it('Response code runs with --allow-code', async () => {
+      await rule('Response', [
+        {
+          source: source('/coded'),
+          type: 'code',
+          value: 'function modifyResponse(args) { return JSON.parse(args.response).url.toUpperCase(); }',
+          resourceType: 'restApi',
+        },
+      ]);
+      expect(await (await through(`${base()}/coded`)).text()).toBe('/CODED');
+    });
+
+    it('Script is injected into HTML, and a CSP that would block it is dropped, saying so', async () => {
+      const id = await rule('Script', [
+        {
+          source: source('/page.html'),
+          scripts: [
+            { type: 'code', codeType: 'js', loadTime: 'afterPageLoad', value: 'window.injected = 1;' },
+            {
+              type: 'url',
+              codeType: 'js',
+              loadTime: 'beforePageLoad',
+              value: 'https://cdn.example.com/a.js',
+            },
+          ],
+        },
+      ]);
+      const response = await through(`${base()}/page.html`);
+      const html = await response.text();
+      expect(html).toContain('<head><script src="https://cdn.example.com/a.js"');
+      expect(html).toMatch(
+        /<p>hello<\/p><script data-rulekeeper-rule="[^"]+">window.injected = 1;<\/script><\/body>/,
+      );
+      expect(response.headers.get('content-security-policy')).toBeNull();
+      expect(response.headers.get('x-rulekeeper-csp')).toMatch(/removed/);
+      expect(response.headers.get('x-rulekeeper-rules')).toBe(id);
+    });
+  });
+
+  it('serves a Redirect to a local file from --allow-files, and nothing outside it', async () => {
+    await rule('Redirect', [
+      { source: source('/local-mock'), destinationType: 'map_local', destination: 'mock.json' },
+    ]);
+    const response = await through(
+      `http://127.0.0.1:${(httpUpstream.address() as { port: number }).port}/local-mock`,
+    );
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('{"mocked":true}');
+  });
+
+  it('acts on the next request after a change through the API, and stops when the rule is switched off', async () => {
+    const url = `http://127.0.0.1:${(httpUpstream.address() as { port: number }).port}/live`;
+    expect((await through(url)).status).toBe(200);
+    const id = await rule('Redirect', [
+      { source: source('/live'), destinationType: 'url', destination: 'https://x.example/' },
+    ]);
+    expect((await through(url)).status).toBe(307);
+    const off = await api('PUT', `/rules/${id}`, { status: 'Inactive' });
+    expect(off.status).toBe(200);
+    await feed.reached(off.revision);
+    expect((await through(url)).status).toBe(200);
+  });
+
+  it('keeps its rules while the server is away, and follows it again when it is back', async () => {
+    const url = `http://127.0.0.1:${(httpUpstream.address() as { port: number }).port}/away`;
+    await rule('Redirect', [
+      { source: source('/away'), destinationType: 'url', destination: 'https://kept.example/' },
+    ]);
+    await service.stop();
+    expect((await through(url)).headers.get('location')).toBe('https://kept.example/');
+    service = await startService({
+      DATABASE_URL: database.url,
+      RATE_LIMIT_PER_MINUTE: '0',
+      PORT: String(servicePort),
+    });
+    // A change made after the restart reaches the proxy once it has reconnected.
+    await rule('Redirect', [
+      { source: source('/back'), destinationType: 'url', destination: 'https://back.example/' },
+    ]);
+    const back = url.replace('/away', '/back');
+    expect((await through(back)).headers.get('location')).toBe('https://back.example/');
+    expect(logged.some((line) => /cannot reach .*keeping the \d+ rules it had/.test(line))).toBe(true);
+    expect(logged.some((line) => /connected to .* again/.test(line))).toBe(true);
+  });
+
+  it('answers 502 with a text body when the upstream refuses or resets the connection', async () => {
+    const refused = await through(`http://127.0.0.1:${await freePort()}/`);
+    expect(refused.status).toBe(502);
+    expect(await refused.text()).toMatch(/ECONNREFUSED/);
+    const reset = await through(
+      `http://127.0.0.1:${(httpUpstream.address() as { port: number }).port}/reset`,
+    );
+    expect(reset.status).toBe(502);
+  });
+});
