@@ -2,13 +2,15 @@
 // upstream over HTTP and over HTTPS, the proxy, and an HTTP client that trusts the proxy's CA. Every
 // rule type acts on real traffic as its trace says; a change through the API acts on the next request;
 // the server going away and coming back; upstream failures.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateCACertificate } from 'mockttp';
+import { promisify } from 'node:util';
+import { generateCACertificate, generateSPKIFingerprint } from 'mockttp';
 import { fetch, ProxyAgent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCa } from '../../src/proxy/ca.js';
@@ -19,6 +21,8 @@ import { type ServiceProcess, startService } from '../helpers/service-process.js
 
 type Json = Record<string, any>;
 
+const run = promisify(execFile);
+
 async function freePort(): Promise<number> {
   const server = createNetServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -27,10 +31,17 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-const PAGE = '<!doctype html><html><head><title>shop</title></head><body><p>hello</p></body></html>';
+const PAGE =
+  '<!doctype html><html><head><title>shop</title></head><body><p>hello</p><script src="/old.js"></script></body></html>';
 
 /** The upstream: echoes what it received as JSON; /page.html is an HTML page with a strict CSP. */
 function answer(method: string, url: string, headers: Json, body: string) {
+  if (url === '/new.js')
+    return {
+      status: 200,
+      headers: { 'content-type': 'text/javascript' },
+      body: "document.body.setAttribute('data-redirected', 'yes');",
+    };
   if (url.startsWith('/page.html'))
     return {
       status: 200,
@@ -318,7 +329,7 @@ describe('rulekeeper proxy', () => {
       const html = await response.text();
       expect(html).toContain('<head><script src="https://cdn.example.com/a.js"');
       expect(html).toMatch(
-        /<p>hello<\/p><script data-rulekeeper-rule="[^"]+">window.injected = 1;<\/script><\/body>/,
+        /<\/script><script data-rulekeeper-rule="[^"]+">window.injected = 1;<\/script><\/body>/,
       );
       expect(response.headers.get('content-security-policy')).toBeNull();
       expect(response.headers.get('x-rulekeeper-csp')).toMatch(/removed/);
@@ -371,6 +382,58 @@ describe('rulekeeper proxy', () => {
     expect(logged.some((line) => /cannot reach .*keeping the \d+ rules it had/.test(line))).toBe(true);
     expect(logged.some((line) => /connected to .* again/.test(line))).toBe(true);
   });
+
+  // A real browser (Chromium from Debian's packages), pointed at the proxy and trusting its CA, loads
+  // an HTTPS page: the Script rule's code runs in it (despite the page's CSP) and the page's script
+  // request is redirected to another script, which runs too.
+  const chromium = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+    (path) => path && existsSync(path),
+  );
+  if (!chromium) {
+    if (process.env.CI)
+      throw new Error('CI runs the browser test: install chromium (apt-get install chromium)');
+    console.warn('proxy browser test skipped: no Chromium (apt-get install chromium, or set CHROMIUM_PATH)');
+  }
+  it.skipIf(!chromium)(
+    'a browser through the proxy runs the injected script and follows the redirect',
+    async () => {
+      await rule('Script', [
+        {
+          source: source('/page.html'),
+          scripts: [
+            {
+              type: 'code',
+              codeType: 'js',
+              loadTime: 'afterPageLoad',
+              value: "document.body.setAttribute('data-injected', 'yes');",
+            },
+          ],
+        },
+      ]);
+      await rule('Redirect', [{ source: source('/old.js'), destinationType: 'url', destination: '/new.js' }]);
+      const page = `https://localhost:${(httpsUpstream.address() as { port: number }).port}/page.html`;
+      const profile = mkdtempSync(join(tmpdir(), 'rulekeeper-chromium-'));
+      try {
+        const { stdout } = await run(chromium as string, [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          `--user-data-dir=${profile}`,
+          `--proxy-server=http://127.0.0.1:${proxy.port}`,
+          // Chromium does not send loopback traffic to a proxy unless told to.
+          '--proxy-bypass-list=<-loopback>',
+          `--ignore-certificate-errors-spki-list=${await generateSPKIFingerprint(proxyCa)}`,
+          '--virtual-time-budget=5000',
+          '--dump-dom',
+          page,
+        ]);
+        expect(stdout).toMatch(/<body[^>]*data-redirected="yes"/);
+        expect(stdout).toMatch(/<body[^>]*data-injected="yes"/);
+      } finally {
+        rmSync(profile, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('answers 502 with a text body when the upstream refuses or resets the connection', async () => {
     const refused = await through(`http://127.0.0.1:${await freePort()}/`);
