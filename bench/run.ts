@@ -14,6 +14,7 @@ import { log } from './lib/log.js';
 import { readOptions } from './lib/options.js';
 import { createRunDatabase } from './lib/postgres.js';
 import { highWaterMb, ROOT, startCeiling, stopAll, useServiceBinary } from './lib/processes.js';
+import { measureProxy, proxyTargets } from './lib/proxy-scenario.js';
 import { recordAnswers } from './lib/record.js';
 import { printReport, type ScaleFacts, targetLines, targets, writeJson } from './lib/report.js';
 import { loggedProblems, runRounds } from './lib/rounds.js';
@@ -77,6 +78,24 @@ async function main(): Promise<void> {
   cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
   const notes: string[] = [];
   const extra: Record<string, unknown> = {};
+
+  if (options.proxyOnly) {
+    const ruleCounts = options.mode === 'quick' ? [0, 100] : [0, 100, 1000];
+    const facts = await measureProxy(
+      tmp,
+      {
+        connections: options.connections,
+        duration: options.duration,
+        warmup: Math.max(1, options.warmup),
+        ruleCounts,
+      },
+      log,
+    );
+    process.stdout.write(
+      `\ntargets of the issue (information only, never an exit code):\n${targetLines(proxyTargets(facts))}\n`,
+    );
+    return;
+  }
 
   if (options.importOnly) {
     const stores = [{ store: 'sqlite', databaseUrl: `sqlite:${join(tmp, 'import.db')}` }];

@@ -26,6 +26,7 @@ export interface Options {
   engineOnly: boolean;
   /** Only the import scenario. */
   importOnly: boolean;
+  proxyOnly: boolean;
 }
 
 export const USAGE = `npm run bench [-- options]
@@ -40,6 +41,7 @@ export const USAGE = `npm run bench [-- options]
   --only a,b          run only these scenarios (names as in the table; ceilings always run)
   --engine            only the rule engine (in process) and the trace scenario
   --import            only rulekeeper import of 10,000 and 100,000 records (1,000 with --quick)
+  --proxy             only rulekeeper proxy: 0, 100 and 1,000 rules (0 and 100 with --quick), HTTP and HTTPS, against the upstream directly
   --no-postgres       skip PostgreSQL even when a server answers
   --no-peer           skip json-server
   --scale-rules N     rules in the big workspace of --scale (default 1000000)
@@ -70,6 +72,7 @@ export function readOptions(argv: string[]): Options {
       only: { type: 'string' },
       engine: { type: 'boolean' },
       import: { type: 'boolean' },
+      proxy: { type: 'boolean' },
       'no-postgres': { type: 'boolean' },
       'no-peer': { type: 'boolean' },
       'scale-rules': { type: 'string' },
@@ -111,6 +114,7 @@ export function readOptions(argv: string[]): Options {
           .filter(Boolean),
     engineOnly: values.engine ?? false,
     importOnly: values.import ?? false,
+    proxyOnly: values.proxy ?? false,
     build: values.build ? 'always' : values['no-build'] ? 'never' : 'auto',
     seed: quick
       ? { mainRules: 200, otherWorkspaces: 2, otherRules: 50 }

@@ -130,6 +130,24 @@ export function startService(name: string, databaseUrl: string, extra: Record<st
   return start(name, [BIN, 'serve'], env, printsListening);
 }
 
+/** `rulekeeper ...args` (the proxy), ready once `portOf` finds its port in what it printed. */
+export async function startProcess(
+  name: string,
+  args: string[],
+  portOf: (output: string) => string | undefined,
+): Promise<Child & { port: number }> {
+  const ready: ReadyCheck = async (output) => {
+    for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
+      const port = portOf(output());
+      if (port) return `http://127.0.0.1:${port}`;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    throw new Error(`${name} printed no port`);
+  };
+  const child = await start(name, [BIN, ...args], baseEnv(), ready);
+  return Object.assign(child, { port: Number(new URL(child.url).port) });
+}
+
 /** `rulekeeper ...args` against `databaseUrl`; its stdout, or an error with everything it printed. */
 export function runCli(args: string[], databaseUrl: string): Promise<string> {
   return new Promise((resolve, reject) => {
