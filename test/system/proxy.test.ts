@@ -3,6 +3,7 @@
 // rule type acts on real traffic as its trace says; a change through the API acts on the next request;
 // the server going away and coming back; upstream failures.
 import { execFile } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
@@ -10,9 +11,11 @@ import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { HttpsProxyAgent } from 'https-proxy-agent';
 import { generateCACertificate, generateSPKIFingerprint } from 'mockttp';
 import { fetch, ProxyAgent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket, WebSocketServer } from 'ws';
 import { ensureCa } from '../../src/proxy/ca.js';
 import { startProxy } from '../../src/proxy/proxy-server.js';
 import { createRuleFeed, type RuleFeed } from '../../src/proxy/rule-feed.js';
@@ -434,6 +437,25 @@ describe('rulekeeper proxy', () => {
       }
     },
   );
+
+  it('passes a WebSocket through, both ways', async () => {
+    const upstreamWs = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    upstreamWs.on('connection', (socket) => socket.on('message', (data) => socket.send(`echo: ${data}`)));
+    await once(upstreamWs, 'listening');
+    try {
+      const { port } = upstreamWs.address() as { port: number };
+      const client = new WebSocket(`ws://127.0.0.1:${port}/socket`, {
+        agent: new HttpsProxyAgent(`http://127.0.0.1:${proxy.port}`),
+      });
+      await once(client, 'open');
+      client.send('hello');
+      const [reply] = await once(client, 'message');
+      expect(String(reply)).toBe('echo: hello');
+      client.close();
+    } finally {
+      upstreamWs.close();
+    }
+  });
 
   it('answers 502 with a text body when the upstream refuses or resets the connection', async () => {
     const refused = await through(`http://127.0.0.1:${await freePort()}/`);
