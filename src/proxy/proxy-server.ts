@@ -60,7 +60,13 @@ class HeadMatcher extends matchers.CallbackMatcher {
 
 export async function startProxy(options: ProxyOptions): Promise<{ port: number; stop(): Promise<void> }> {
   const server: Mockttp = getLocal({ https: options.ca, recordTraffic: false, http2: false });
+  // What the rules decided for a request on its way upstream, until its answer comes back. An answer
+  // that never comes (an upstream error) leaves its entry; the oldest go beyond a bound.
   const decisions = new Map<string, Decision>();
+  const remember = (id: string, decision: Decision) => {
+    if (decisions.size >= 10_000) decisions.delete(decisions.keys().next().value as string);
+    decisions.set(id, decision);
+  };
   const warned = new Set<string>();
   const warnOnce = (key: string, message: string) => {
     if (warned.has(key)) return;
@@ -111,7 +117,6 @@ export async function startProxy(options: ProxyOptions): Promise<{ port: number;
     const body = request.body.buffer.length > 0 ? await request.body.getText() : undefined;
     const decision = decide(request.url, request.method, request.headers, body);
     if (!decision || decision.acted.length === 0) return {};
-    decisions.set(request.id, decision);
     const { outcome } = decision;
     const rules = decision.acted.join(', ');
     if (outcome.cancelled) return { response: 'close' };
@@ -141,6 +146,7 @@ export async function startProxy(options: ProxyOptions): Promise<{ port: number;
       if (sent?.type === 'code')
         newBody = code('Request', sent.value, { method: request.method, url: request.url, body });
       else if (sent) newBody = sent.value;
+      remember(request.id, decision);
       return { headers: outcome.requestHeaders, ...(newBody !== undefined ? { body: newBody } : {}) };
     } catch (error) {
       if (error instanceof CodeError) return { response: textAnswer(500, error.message, rules) };
