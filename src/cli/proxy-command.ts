@@ -13,6 +13,7 @@ interface ProxyFlags {
   caDir: string;
   allowCode?: boolean;
   codeTimeoutMs: string;
+  upstreamTimeoutMs: string;
   allowFiles?: string;
   upstreamCa: string[];
 }
@@ -40,6 +41,7 @@ export function registerProxyCommand(program: Command): void {
     .option('--ca-dir <dir>', 'where the HTTPS certificate authority is kept', 'data/proxy-ca')
     .option('--allow-code', "run Response and Request rules' code (each call time-limited)")
     .option('--code-timeout-ms <ms>', 'time limit of one code call', '1000')
+    .option('--upstream-timeout-ms <ms>', 'answer 504 when the upstream has not answered by then', '30000')
     .option('--allow-files <dir>', 'serve Redirects to local files from this directory')
     .option('--upstream-ca <file>', 'also trust this CA for upstream HTTPS (repeatable)', collect, [])
     .action(async (flags: ProxyFlags) => {
@@ -47,6 +49,7 @@ export function registerProxyCommand(program: Command): void {
       if (!key) usage('give the workspace key with --key or RULEKEEPER_KEY');
       const port = integer(flags.port, '--port', 0, 65535);
       const codeTimeoutMs = integer(flags.codeTimeoutMs, '--code-timeout-ms', 1, 60_000);
+      const upstreamTimeoutMs = integer(flags.upstreamTimeoutMs, '--upstream-timeout-ms', 1, 3_600_000);
       const ca = await ensureCa(flags.caDir);
       if (ca.created)
         log(`created a certificate authority in ${flags.caDir}: trust ${ca.certPath} for HTTPS`);
@@ -58,6 +61,7 @@ export function registerProxyCommand(program: Command): void {
         feed,
         allowCode: !!flags.allowCode,
         codeTimeoutMs,
+        upstreamTimeoutMs,
         ...(flags.allowFiles ? { allowFilesDir: flags.allowFiles } : {}),
         upstreamCas: flags.upstreamCa.map((file) => readFileSync(file, 'utf8')),
         log,

@@ -5,6 +5,7 @@
 // acts on (or any request, while an active rule filters on request bodies) goes through hooks that
 // see the whole request and answer, which mockttp buffers.
 import { readFile } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -29,6 +30,8 @@ export interface ProxyOptions {
   /** Run rules' `code` (Response and Request), each call limited to `codeTimeoutMs`. */
   allowCode: boolean;
   codeTimeoutMs: number;
+  /** An upstream that has not begun to answer by then gets the client a 504. */
+  upstreamTimeoutMs: number;
   /** Serve Redirects to local files from this directory (and nowhere else). */
   allowFilesDir?: string;
   /** Certificates to trust for upstream HTTPS besides the system's (PEM text). */
@@ -81,6 +84,7 @@ export async function startProxy(options: ProxyOptions): Promise<{ port: number;
   }
 
   const acts = (request: OngoingRequest): boolean => {
+    answerLate(request, options.upstreamTimeoutMs);
     if (options.feed.current().readsBodies) return true;
     return (decide(request.url, request.method, request.headers)?.acted.length ?? 0) > 0;
   };
@@ -223,6 +227,25 @@ export async function startProxy(options: ProxyOptions): Promise<{ port: number;
   await server.on('abort', (request) => decisions.delete(request.id));
   await server.start(options.port);
   return { port: server.port, stop: () => server.stop() };
+}
+
+/**
+ * A 504 for a request whose answer has not begun after `ms`. mockttp has no upstream timeout, so the
+ * answer is written to the client's response (the one its HTTP/1.1 connection is serving) directly,
+ * and the connection is closed after it; mockttp's own late attempt to answer then fails harmlessly.
+ */
+function answerLate(request: OngoingRequest, ms: number): void {
+  // The raw IncomingMessage under mockttp's request: its socket knows the response it is serving.
+  const { socket } = request as unknown as { socket?: { _httpMessage?: ServerResponse } };
+  const response = socket?._httpMessage;
+  if (!response) return;
+  const timer = setTimeout(() => {
+    if (response.headersSent || response.writableEnded) return;
+    response.writeHead(504, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+    response.end(`the upstream server did not answer within ${ms} ms\n`);
+  }, ms);
+  timer.unref();
+  response.once('close', () => clearTimeout(timer));
 }
 
 function textAnswer(statusCode: number, message: string, rules: string): CallbackResponseResult {

@@ -75,6 +75,7 @@ describe('rulekeeper proxy', () => {
   /** The upstream's handler, over HTTP and HTTPS alike; /reset drops the connection. */
   function upstream(req: IncomingMessage, res: ServerResponse) {
     upstreamHits++;
+    if (req.url === '/never') return; // accepts the request and never answers
     if (req.url === '/reset') {
       req.socket.destroy();
       return;
@@ -127,6 +128,7 @@ describe('rulekeeper proxy', () => {
       feed,
       allowCode: true,
       codeTimeoutMs: 200,
+      upstreamTimeoutMs: 1000,
       allowFilesDir: filesDir,
       upstreamCas: [upstreamCa.cert],
       log: (m) => logged.push(m),
@@ -465,5 +467,15 @@ describe('rulekeeper proxy', () => {
       `http://127.0.0.1:${(httpUpstream.address() as { port: number }).port}/reset`,
     );
     expect(reset.status).toBe(502);
+  });
+
+  it.each(['http', 'https'])('answers 504 when the upstream does not answer in time (%s)', async (scheme) => {
+    const port = ((scheme === 'http' ? httpUpstream : httpsUpstream).address() as { port: number }).port;
+    const origin = `${scheme}://${scheme === 'http' ? '127.0.0.1' : 'localhost'}:${port}`;
+    const late = await through(`${origin}/never`);
+    expect(late.status).toBe(504);
+    expect(await late.text()).toMatch(/did not answer within 1000 ms/);
+    // The proxy still serves the next request.
+    expect((await through(`${origin}/after`)).status).toBe(200);
   });
 });
