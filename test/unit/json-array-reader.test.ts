@@ -45,6 +45,8 @@ describe('readJsonArray', () => {
         fc.constantFrom('', ' ', '\n\t '),
         async (array, cuts, space) => {
           const text = space + JSON.stringify(array, null, space.length > 0 ? 1 : 0) + space;
+          // Prototype keys are refused on purpose (a test below); JSON.parse would take them.
+          fc.pre(!/"(__proto__|constructor)"/.test(text));
           expect(await read(text, cuts)).toEqual(JSON.parse(text));
         },
       ),
