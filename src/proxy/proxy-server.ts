@@ -6,7 +6,7 @@
 // see the whole request and answer, which mockttp buffers.
 import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type CompletedRequest,
@@ -100,7 +100,7 @@ export async function startProxy(options: ProxyOptions): Promise<{ port: number;
     }
     const path = resolve(dir, fileURLToPath(url).replace(/^\/+/, ''));
     const inside = relative(resolve(dir), path);
-    if (inside.startsWith('..') || isAbsolute(inside))
+    if (inside.split(sep)[0] === '..' || isAbsolute(inside))
       return textAnswer(403, `${path} is outside ${dir}`, rules);
     try {
       return { statusCode: 200, headers: { [RULES_HEADER]: rules }, body: await readFile(path) };
