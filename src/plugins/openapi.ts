@@ -4,6 +4,27 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { ErrorBody } from '../modules/shared/schemas.js';
 
+interface OpenapiDocument {
+  paths?: Record<string, Record<string, { responses?: Record<string, { headers?: Headers }> }>>;
+}
+type Headers = Record<string, { required?: boolean; schema?: { required?: unknown } }>;
+
+/**
+ * @fastify/swagger copies a response header's schema whole into the header's `schema`; the routes mark
+ * a header that every such response carries with `required: true` there, which belongs on the header.
+ */
+function liftRequiredHeaders<T>(document: T): T {
+  for (const operations of Object.values((document as OpenapiDocument).paths ?? {}))
+    for (const operation of Object.values(operations))
+      for (const response of Object.values(operation.responses ?? {}))
+        for (const header of Object.values(response.headers ?? {})) {
+          if (header.schema?.required !== true) continue;
+          delete header.schema.required;
+          header.required = true;
+        }
+  return document;
+}
+
 export async function openapiPlugin(app: FastifyInstance, version: string): Promise<void> {
   app.addSchema(ErrorBody);
   await app.register(swagger, {
@@ -28,6 +49,8 @@ export async function openapiPlugin(app: FastifyInstance, version: string): Prom
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transformObject: (document) =>
+      'openapiObject' in document ? liftRequiredHeaders(document.openapiObject) : document.swaggerObject,
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',

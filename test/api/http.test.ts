@@ -1,6 +1,7 @@
 // HTTP basics: media types, body limits, unknown routes and methods, trailing slashes, request ids,
 // the error body, hostile bodies, and the operational endpoints (health, metrics, OpenAPI, docs).
 import { describe, expect, it } from 'vitest';
+import { type ErrorCode, errorTable } from '../../src/errors.js';
 import {
   at,
   cancelPair,
@@ -503,21 +504,24 @@ forEachDatabase((db) => {
       const doc = reply.body;
       expect(String(doc.openapi)).toMatch(/^3\./);
       const expected: Record<string, Record<string, string[]>> = {
-        '/v1/rules': { get: ['200', '400', '401'], post: ['201', '400', '401', '403', '404', '413', '415'] },
+        '/v1/rules': {
+          get: ['200', '304', '400', '401'],
+          post: ['201', '400', '401', '403', '404', '409', '413', '415'],
+        },
         '/v1/rules/{ruleId}': {
-          get: ['200', '401', '403', '404'],
-          put: ['200', '400', '401', '403', '404', '413', '415'],
-          delete: ['200', '401', '403', '404'],
+          get: ['200', '304', '401', '403', '404'],
+          put: ['200', '400', '401', '403', '404', '412', '413', '415'],
+          delete: ['200', '401', '403', '404', '412'],
         },
-        '/v1/groups': { get: ['200', '400', '401'], post: ['201', '400', '401', '413', '415'] },
+        '/v1/groups': { get: ['200', '304', '400', '401'], post: ['201', '400', '401', '409', '413', '415'] },
         '/v1/groups/{id}': {
-          get: ['200', '400', '401', '403', '404'],
-          put: ['200', '400', '401', '403', '404', '413', '415'],
-          delete: ['200', '400', '401', '403', '404'],
+          get: ['200', '304', '400', '401', '403', '404'],
+          put: ['200', '400', '401', '403', '404', '412', '413', '415'],
+          delete: ['200', '400', '401', '403', '404', '412'],
         },
-        '/v1/rules/{ruleId}/versions': { get: ['200', '401', '403', '404'] },
+        '/v1/rules/{ruleId}/versions': { get: ['200', '304', '401', '403', '404'] },
         '/v1/rules/{ruleId}/restore': { post: ['200', '400', '401', '403', '404', '409', '413', '415'] },
-        '/v1/groups/{id}/versions': { get: ['200', '400', '401', '403', '404'] },
+        '/v1/groups/{id}/versions': { get: ['200', '304', '400', '401', '403', '404'] },
         '/v1/groups/{id}/restore': { post: ['200', '400', '401', '403', '404', '409', '413', '415'] },
       };
       const resolve = (schema: Json): Json => {
@@ -534,14 +538,32 @@ forEachDatabase((db) => {
           const responses = Object.keys(operation.responses);
           for (const status of statuses) expect(responses, `${method} ${path}`).toContain(status);
           for (const status of responses.filter((s) => s.startsWith('4') || s.startsWith('5'))) {
-            const schema = resolve(operation.responses[status].content['application/json'].schema);
-            expect(Object.keys(schema.properties as Json).sort(), `${method} ${path} ${status}`).toEqual([
+            const response = operation.responses[status];
+            const where = `${method} ${path} ${status}`;
+            expect(response.description, where).not.toBe('Default Response');
+            // The ErrorBody, with code and message narrowed to the codes of this status the operation answers.
+            const media = response.content['application/json'];
+            const [base, narrowed] = media.schema.allOf as Json[];
+            expect(Object.keys(resolve(base as Json).properties as Json).sort(), where).toEqual([
               'code',
               'details',
               'message',
               'requestId',
               'success',
             ]);
+            const codes = (narrowed as { properties: { code: { enum: ErrorCode[] } } }).properties.code.enum;
+            expect(codes.length, where).toBeGreaterThan(0);
+            for (const code of codes)
+              expect(errorTable[code].status, `${where} ${code}`).toBe(Number(status));
+            // One example per code, with that code's message.
+            expect(Object.keys(media.examples).sort(), where).toEqual([...codes].sort());
+            for (const [code, example] of Object.entries(media.examples as Record<string, Json>)) {
+              expect((example as { value: Json }).value, `${where} ${code}`).toMatchObject({
+                success: false,
+                code,
+                message: errorTable[code as ErrorCode].message,
+              });
+            }
           }
           expect(operation.security, `${method} ${path}`).toEqual([{ apiKey: [] }]);
         }

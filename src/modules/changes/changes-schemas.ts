@@ -31,6 +31,14 @@ export const StreamQuery = Type.Object(
 );
 const checkStreamQuery = compile(StreamQuery);
 
+/** The header an EventSource sends when it reconnects: the stream resumes after that revision. */
+export const LastEventId = Type.Object({
+  'Last-Event-ID': Type.Optional({
+    ...Revision,
+    description: 'Resume after this revision (wins over `after`).',
+  }),
+});
+
 export const FeedItem = Type.Object(
   {
     revision: Type.Integer({ description: 'The workspace revision the change made.' }),
@@ -62,8 +70,10 @@ export function versionsOf<T extends TSchema>(object: T) {
         change: Change,
         at: Timestamp,
         by: Type.String(),
-        object: { ...object, description: 'The content after the change, or as it was when deleted.' },
+        // The object's own schema, not a copy: a named schema (an $id) must have one content.
+        object,
       }),
+      { description: 'Each version: the content after its change, or as it was when deleted.' },
     ),
   });
 }

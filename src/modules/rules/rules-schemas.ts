@@ -1,10 +1,30 @@
 // Schemas of rules: what a client may write, what it reads back, and the list query.
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { compile } from '../../validation.js';
 import { PageQuery, Status, Timestamp } from '../shared/schemas.js';
-import { PairSchema, RULE_TYPES, ruleTypes } from './rule-types/index.js';
+import { PairSchema, pairSchemas, RULE_TYPES, type RuleType, ruleTypes } from './rule-types/index.js';
 
 export const MAX_PAIRS = 100;
+
+/**
+ * A union discriminated by `ruleType`, as OpenAPI says it: `oneOf` the named schema of each type (an
+ * `$id`, so each becomes a component) and the mapping from each type to its schema. For the document
+ * only (TypeBox's checker does not read `oneOf`): bodies are checked by rules-input.ts.
+ */
+function discriminated(id: string, description: string, variant: (type: RuleType) => TObject) {
+  const variants = RULE_TYPES.map(variant);
+  return Type.Unsafe<unknown>({
+    $id: id,
+    description,
+    oneOf: variants,
+    discriminator: {
+      propertyName: 'ruleType',
+      mapping: Object.fromEntries(
+        RULE_TYPES.map((type, index) => [type, `#/components/schemas/${variants[index]?.$id}`]),
+      ),
+    },
+  });
+}
 
 export const RuleTypeSchema = Type.Union(
   RULE_TYPES.map((name) => Type.Literal(name)),
@@ -18,7 +38,6 @@ const writable = {
   }),
   description: Type.String({ maxLength: 4096, description: 'Up to 4096 characters; defaults to "".' }),
   status: Type.Union(Status.anyOf, { description: '`Active` or `Inactive` (the default).' }),
-  ruleType: RuleTypeSchema,
   groupId: Type.String({
     maxLength: 256,
     description: 'Id of a group of the same workspace; "" (the default) for ungrouped.',
@@ -26,39 +45,101 @@ const writable = {
   }),
 };
 
-/** The body as documented, pairs described per rule type. */
-export const RuleCreate = Type.Object(
+const pairsOf = (type: RuleType) =>
+  Type.Array(pairSchemas[type], {
+    minItems: 1,
+    maxItems: MAX_PAIRS,
+    description: `1 to ${MAX_PAIRS} pairs, each a ${type}Pair.`,
+  });
+
+/** A complete body of the type, for the OpenAPI document. */
+const exampleBody = (ruleType: RuleType) => ({
+  name: `${ruleType} example`,
+  ruleType,
+  status: 'Active',
+  pairs: [ruleTypes[ruleType].examples.valid[0]?.pair],
+});
+
+/** The body of POST /v1/rules for one rule type. */
+const createOf = (type: RuleType) =>
+  Type.Object(
+    {
+      name: writable.name,
+      description: Type.Optional(writable.description),
+      status: Type.Optional(writable.status),
+      ruleType: Type.Literal(type),
+      groupId: Type.Optional(writable.groupId),
+      pairs: pairsOf(type),
+    },
+    { $id: `${type}RuleCreate`, additionalProperties: false, examples: [exampleBody(type)] },
+  );
+
+/** The body of PUT /v1/rules/:ruleId naming the type (which must be the stored one). */
+const updateOf = (type: RuleType) =>
+  Type.Object(
+    {
+      name: Type.Optional(writable.name),
+      description: Type.Optional(writable.description),
+      status: Type.Optional(writable.status),
+      ruleType: Type.Literal(type, { description: 'Must be the stored type.' }),
+      groupId: Type.Optional(writable.groupId),
+      pairs: Type.Optional(pairsOf(type)),
+    },
+    { $id: `${type}RuleUpdate`, additionalProperties: false },
+  );
+
+export const RuleCreate = discriminated('RuleCreate', 'A new rule: its pairs are of its ruleType.', createOf);
+
+/**
+ * A PUT that leaves `ruleType` out: its pairs, if any, are checked against the stored type. Its
+ * `ruleType` is the schema `false` (absent), which client generators read as `never`, so that a body
+ * naming a type is held to that type's variant.
+ */
+const keepingType = Type.Object(
   {
-    name: writable.name,
+    name: Type.Optional(writable.name),
     description: Type.Optional(writable.description),
     status: Type.Optional(writable.status),
-    ruleType: writable.ruleType,
     groupId: Type.Optional(writable.groupId),
-    pairs: Type.Array(PairSchema, {
-      minItems: 1,
-      maxItems: MAX_PAIRS,
-      description: 'Each pair matches its type.',
-    }),
+    pairs: Type.Optional(
+      Type.Array(PairSchema, {
+        minItems: 1,
+        maxItems: MAX_PAIRS,
+        description: "Pairs of the stored rule's type.",
+      }),
+    ),
   },
-  {
-    additionalProperties: false,
-    // One complete body per rule type, for the OpenAPI document.
-    examples: RULE_TYPES.map((ruleType) => ({
-      name: `${ruleType} example`,
-      ruleType,
-      status: 'Active',
-      pairs: [ruleTypes[ruleType].examples.valid[0]?.pair],
-    })),
-  },
+  { $id: 'RuleUpdateKeepingType', additionalProperties: false, examples: [{ status: 'Inactive' }] },
 );
-export const RuleUpdate = Type.Partial(RuleCreate, { additionalProperties: false });
+const RuleUpdateKeepingType = {
+  ...keepingType,
+  properties: { ...keepingType.properties, ruleType: false },
+};
+
+export const RuleUpdate = Type.Unsafe<Static<typeof RuleUpdateChecked>>({
+  $id: 'RuleUpdate',
+  description:
+    'Fields left out keep their values; pairs, when given, replace all pairs. With `ruleType` (which must ' +
+    'be the stored type) the pairs are of that type; without it, of the stored type.',
+  oneOf: [
+    discriminated('RuleUpdateWithType', 'A PUT that names the rule type.', updateOf),
+    RuleUpdateKeepingType,
+  ],
+});
 
 /**
  * The same bodies as checked at the door: pairs only need to be an array here, since they are
  * normalised and checked against their rule type's schema afterwards (a different error).
  */
 const RuleCreateChecked = Type.Object(
-  { ...RuleCreate.properties, pairs: Type.Array(Type.Unknown()) },
+  {
+    name: writable.name,
+    description: Type.Optional(writable.description),
+    status: Type.Optional(writable.status),
+    ruleType: RuleTypeSchema,
+    groupId: Type.Optional(writable.groupId),
+    pairs: Type.Array(Type.Unknown()),
+  },
   { additionalProperties: false },
 );
 const RuleUpdateChecked = Type.Partial(RuleCreateChecked, { additionalProperties: false });
@@ -88,25 +169,34 @@ export const RULE_IGNORED_FIELDS = new Set([
   'ruleIndexForWhichPickerOpened',
 ]);
 
-export const Rule = Type.Object(
-  {
-    id: Type.String({ description: '`<RuleType>_` and 5 characters.', examples: ['Redirect_a1b2c'] }),
-    name: Type.String(),
-    description: Type.String(),
-    status: Status,
-    ruleType: RuleTypeSchema,
-    groupId: Type.String({ description: '"" when ungrouped.' }),
-    pairs: Type.Array(PairSchema),
-    createdBy: Type.String({ description: 'User id of the key that created the rule.' }),
-    creationDate: Timestamp,
-    lastModifiedBy: Type.String({ description: 'User id of the key that last changed the rule.' }),
-    modificationDate: Timestamp,
-    currentOwner: Type.String({ description: "Deprecated. The workspace owner's user id." }),
-    objectType: Type.Literal('rule'),
-  },
-  { $id: 'Rule' },
+/** What every rule answers, whatever its type; `ruleType` and `pairs` are given per type. */
+const ruleFields = <R extends TSchema, P extends TSchema>(ruleType: R, pairs: P) => ({
+  id: Type.String({ description: '`<RuleType>_` and 5 characters.', examples: ['Redirect_a1b2c'] }),
+  name: Type.String(),
+  description: Type.String(),
+  status: Status,
+  ruleType,
+  groupId: Type.String({ description: '"" when ungrouped.' }),
+  pairs,
+  createdBy: Type.String({ description: 'User id of the key that created the rule.' }),
+  creationDate: Timestamp,
+  lastModifiedBy: Type.String({ description: 'User id of the key that last changed the rule.' }),
+  modificationDate: Timestamp,
+  currentOwner: Type.String({ description: "Deprecated. The workspace owner's user id." }),
+  objectType: Type.Literal('rule'),
+});
+
+/** A rule as the services build it (its type and pairs not tied together: the stored rows are trusted). */
+const RuleShape = Type.Object(ruleFields(RuleTypeSchema, Type.Array(PairSchema)));
+export type Rule = Static<typeof RuleShape>;
+
+/** A rule as answered: one named schema per type, whose pairs are of that type. */
+export const Rule = discriminated('Rule', 'A rule; its pairs are of its ruleType.', (type) =>
+  Type.Object(ruleFields(Type.Literal(type), Type.Array(pairSchemas[type])), {
+    $id: `${type}Rule`,
+    description: `A ${type} rule.`,
+  }),
 );
-export type Rule = Static<typeof Rule>;
 
 export const RuleParams = Type.Object({ ruleId: Type.String({ examples: ['Redirect_a1b2c'] }) });
 

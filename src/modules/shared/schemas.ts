@@ -58,7 +58,33 @@ export function page<T extends TSchema>(item: T) {
 
 export const Deleted = Type.Object({ success: Type.Literal(true), message: Type.String() });
 
-/** Error responses a route may give, for the OpenAPI document. */
-export function errorResponses(...statuses: number[]): Record<number, TSchema> {
-  return Object.fromEntries(statuses.map((status) => [status, Type.Ref('ErrorBody')]));
-}
+/** Request headers the service reads, beside `x-api-key`, for the OpenAPI document. */
+export const IfMatch = Type.Object({
+  'If-Match': Type.Optional(
+    Type.String({
+      description: 'Write only if the object still has one of these ETags (or any, for `*`); else 412.',
+      examples: ['"1763769600000"'],
+    }),
+  ),
+});
+
+export const IfNoneMatch = Type.Object({
+  'If-None-Match': Type.Optional(
+    Type.String({
+      description: 'Answer 304 without a body while the ETag is one of these (or any, for `*`).',
+      examples: ['"1763769600000"'],
+    }),
+  ),
+});
+
+export const IdempotencyKey = Type.Object({
+  'Idempotency-Key': Type.Optional(
+    Type.String({
+      pattern: '^[\\x21-\\x7e]{1,255}$',
+      description:
+        '1 to 255 visible ASCII characters. The same key with the same body within 24 hours answers the ' +
+        'first response again (no second object); with another body, 409.',
+      examples: ['5f0c1c1e-7d43-4c55-a3c9-0a9f6e3e8f21'],
+    }),
+  ),
+});
