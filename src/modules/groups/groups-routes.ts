@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { created, header, one } from '../shared/replies.js';
 import { ALWAYS, BODY, errorResponses, notModified, success } from '../shared/responses.js';
 import { Deleted, IdempotencyKey, IfMatch, IfNoneMatch, page, single } from '../shared/schemas.js';
-import { Group, GroupListItem, GroupListQuery, GroupParams, GroupWrite } from './groups-schemas.js';
+import { Group, GroupBody, GroupListItem, GroupListQuery, GroupParams } from './groups-schemas.js';
 import type { GroupsService } from './groups-service.js';
 
 type WithId = { Params: { id: string } };
@@ -60,7 +60,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
         ...common,
         operationId: 'createGroup',
         summary: 'Create a group',
-        body: GroupWrite,
+        body: GroupBody,
         headers: IdempotencyKey,
         response: {
           201: success(
@@ -98,7 +98,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
         operationId: 'updateGroup',
         summary: 'Update a group (fields left out keep their values)',
         params: GroupParams,
-        body: GroupWrite,
+        body: GroupBody,
         headers: IfMatch,
         response: {
           200: success('The group, updated.', single(Group), { etag: true }),

@@ -1,7 +1,7 @@
 // Schemas of groups: what a client may write, what it reads back, and the list query.
 import { type Static, Type } from '@sinclair/typebox';
 import { compile } from '../../validation.js';
-import { PageQuery, Status, Timestamp } from '../shared/schemas.js';
+import { acceptingIgnored, ignoredFields, PageQuery, Status, Timestamp } from '../shared/schemas.js';
 
 export const GROUP_ID_PATTERN = /^Group_[A-Za-z0-9]{1,32}$/;
 
@@ -36,6 +36,9 @@ export const GROUP_READ_ONLY = new Set([
   'children',
   'currentOwner',
 ]);
+
+/** The body of POST and PUT as documented: the writable fields, and the ignored ones. */
+export const GroupBody = acceptingIgnored(GroupWrite, ignoredFields('GroupIgnoredFields', GROUP_READ_ONLY));
 
 export const Group = Type.Object(
   {

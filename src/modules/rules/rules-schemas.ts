@@ -1,7 +1,7 @@
 // Schemas of rules: what a client may write, what it reads back, and the list query.
 import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { compile } from '../../validation.js';
-import { PageQuery, Status, Timestamp } from '../shared/schemas.js';
+import { acceptingIgnored, ignoredFields, PageQuery, Status, Timestamp } from '../shared/schemas.js';
 import { PairSchema, pairSchemas, RULE_TYPES, type RuleType, ruleTypes } from './rule-types/index.js';
 
 export const MAX_PAIRS = 100;
@@ -11,7 +11,7 @@ export const MAX_PAIRS = 100;
  * `$id`, so each becomes a component) and the mapping from each type to its schema. For the document
  * only (TypeBox's checker does not read `oneOf`): bodies are checked by rules-input.ts.
  */
-function discriminated(id: string, description: string, variant: (type: RuleType) => TObject) {
+function discriminated(id: string, description: string, variant: (type: RuleType) => TSchema) {
   const variants = RULE_TYPES.map(variant);
   return Type.Unsafe<unknown>({
     $id: id,
@@ -52,6 +52,31 @@ const pairsOf = (type: RuleType) =>
     description: `1 to ${MAX_PAIRS} pairs, each a ${type}Pair.`,
   });
 
+/** Read-only and Requestly fields a rule body may carry; ignored (decision 5). */
+export const RULE_IGNORED_FIELDS = new Set([
+  'id',
+  'objectType',
+  'createdBy',
+  'creationDate',
+  'lastModifiedBy',
+  'modificationDate',
+  'currentOwner',
+  'currentOwnerId',
+  'isSample',
+  'isFavourite',
+  'isReadOnly',
+  'schemaVersion',
+  'extensionRules',
+  'preserveCookie',
+  'version',
+  'removeCSPHeader',
+  'lastModified',
+  'ruleIndexForWhichPickerOpened',
+]);
+
+const RuleIgnoredFields = ignoredFields('RuleIgnoredFields', RULE_IGNORED_FIELDS);
+const acceptingIgnoredOfRules = (body: TObject) => acceptingIgnored(body, RuleIgnoredFields);
+
 /** A complete body of the type, for the OpenAPI document. */
 const exampleBody = (ruleType: RuleType) => ({
   name: `${ruleType} example`,
@@ -62,30 +87,34 @@ const exampleBody = (ruleType: RuleType) => ({
 
 /** The body of POST /v1/rules for one rule type. */
 const createOf = (type: RuleType) =>
-  Type.Object(
-    {
-      name: writable.name,
-      description: Type.Optional(writable.description),
-      status: Type.Optional(writable.status),
-      ruleType: Type.Literal(type),
-      groupId: Type.Optional(writable.groupId),
-      pairs: pairsOf(type),
-    },
-    { $id: `${type}RuleCreate`, additionalProperties: false, examples: [exampleBody(type)] },
+  acceptingIgnoredOfRules(
+    Type.Object(
+      {
+        name: writable.name,
+        description: Type.Optional(writable.description),
+        status: Type.Optional(writable.status),
+        ruleType: Type.Literal(type),
+        groupId: Type.Optional(writable.groupId),
+        pairs: pairsOf(type),
+      },
+      { $id: `${type}RuleCreate`, additionalProperties: false, examples: [exampleBody(type)] },
+    ),
   );
 
 /** The body of PUT /v1/rules/:ruleId naming the type (which must be the stored one). */
 const updateOf = (type: RuleType) =>
-  Type.Object(
-    {
-      name: Type.Optional(writable.name),
-      description: Type.Optional(writable.description),
-      status: Type.Optional(writable.status),
-      ruleType: Type.Literal(type, { description: 'Must be the stored type.' }),
-      groupId: Type.Optional(writable.groupId),
-      pairs: Type.Optional(pairsOf(type)),
-    },
-    { $id: `${type}RuleUpdate`, additionalProperties: false },
+  acceptingIgnoredOfRules(
+    Type.Object(
+      {
+        name: Type.Optional(writable.name),
+        description: Type.Optional(writable.description),
+        status: Type.Optional(writable.status),
+        ruleType: Type.Literal(type, { description: 'Must be the stored type.' }),
+        groupId: Type.Optional(writable.groupId),
+        pairs: Type.Optional(pairsOf(type)),
+      },
+      { $id: `${type}RuleUpdate`, additionalProperties: false },
+    ),
   );
 
 export const RuleCreate = discriminated('RuleCreate', 'A new rule: its pairs are of its ruleType.', createOf);
@@ -111,10 +140,10 @@ const keepingType = Type.Object(
   },
   { $id: 'RuleUpdateKeepingType', additionalProperties: false, examples: [{ status: 'Inactive' }] },
 );
-const RuleUpdateKeepingType = {
+const RuleUpdateKeepingType = acceptingIgnoredOfRules({
   ...keepingType,
   properties: { ...keepingType.properties, ruleType: false },
-};
+} as unknown as typeof keepingType);
 
 export const RuleUpdate = Type.Unsafe<Static<typeof RuleUpdateChecked>>({
   $id: 'RuleUpdate',
@@ -146,28 +175,6 @@ const RuleUpdateChecked = Type.Partial(RuleCreateChecked, { additionalProperties
 export const checkRuleCreate = compile(RuleCreateChecked);
 export const checkRuleUpdate = compile(RuleUpdateChecked);
 export type RuleWrite = Static<typeof RuleUpdateChecked>;
-
-/** Fields a client may send back from what it read (ours and Requestly's own); they are ignored. */
-export const RULE_IGNORED_FIELDS = new Set([
-  'id',
-  'objectType',
-  'createdBy',
-  'creationDate',
-  'lastModifiedBy',
-  'modificationDate',
-  'currentOwner',
-  'currentOwnerId',
-  'isSample',
-  'isFavourite',
-  'isReadOnly',
-  'schemaVersion',
-  'extensionRules',
-  'preserveCookie',
-  'version',
-  'removeCSPHeader',
-  'lastModified',
-  'ruleIndexForWhichPickerOpened',
-]);
 
 /** What every rule answers, whatever its type; `ruleType` and `pairs` are given per type. */
 const ruleFields = <R extends TSchema, P extends TSchema>(ruleType: R, pairs: P) => ({
