@@ -51,7 +51,9 @@ export class Contract {
   }
 
   check(method: string, url: string, response: Answer): void {
-    const path = (url.split('?')[0] ?? '').replace(/(.)\/+$/, '$1');
+    // The path as the server sees it: parsed as light-my-request parses it (a backslash becomes a
+    // slash), and one trailing slash ignored, as the router does.
+    const path = new URL(url, 'http://localhost').pathname.replace(/(.)\/$/, '$1');
     const route = this.routes.find((r) => r.pattern.test(path));
     const verb = method.toLowerCase() === 'head' ? 'get' : method.toLowerCase();
     const operation = route && this.document.paths[route.template]?.[verb];
