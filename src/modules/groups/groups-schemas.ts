@@ -53,7 +53,7 @@ export const Group = Type.Object(
     lastModifiedBy: Type.String({ description: 'User id of the key that last changed the group.' }),
     currentOwnerId: Type.String({ description: "The workspace owner's user id." }),
   },
-  { $id: 'Group' },
+  { $id: 'Group', additionalProperties: false },
 );
 export type Group = Static<typeof Group>;
 
@@ -63,7 +63,7 @@ export const GroupListItem = Type.Object(
     ruleCount: Type.Integer({ description: 'Rules in the group.' }),
     activeRuleCount: Type.Integer({ description: 'Active rules in the group.' }),
   },
-  { $id: 'GroupListItem' },
+  { $id: 'GroupListItem', additionalProperties: false },
 );
 export type GroupListItem = Static<typeof GroupListItem>;
 

@@ -202,6 +202,7 @@ export const Rule = discriminated('Rule', 'A rule; its pairs are of its ruleType
   Type.Object(ruleFields(Type.Literal(type), Type.Array(pairSchemas[type])), {
     $id: `${type}Rule`,
     description: `A ${type} rule.`,
+    additionalProperties: false,
   }),
 );
 

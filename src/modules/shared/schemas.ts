@@ -18,18 +18,21 @@ export const ErrorBody = Type.Object(
     ),
     details: Type.Optional(
       Type.Array(
-        Type.Object({
-          path: Type.String({
-            description: 'JSON Pointer into the request body or query.',
-            examples: ['/pairs/0/source/operator'],
-          }),
-          message: Type.String(),
-        }),
+        Type.Object(
+          {
+            path: Type.String({
+              description: 'JSON Pointer into the request body or query.',
+              examples: ['/pairs/0/source/operator'],
+            }),
+            message: Type.String(),
+          },
+          { additionalProperties: false },
+        ),
       ),
     ),
     requestId: Type.String(),
   },
-  { $id: 'ErrorBody' },
+  { $id: 'ErrorBody', additionalProperties: false },
 );
 
 export const PageQuery = {
@@ -42,21 +45,27 @@ export const PageQuery = {
 export const MAX_PAGE_SIZE = 1000;
 
 export function single<T extends TSchema>(data: T) {
-  return Type.Object({ success: Type.Literal(true), data });
+  return Type.Object({ success: Type.Literal(true), data }, { additionalProperties: false });
 }
 
 export function page<T extends TSchema>(item: T) {
-  return Type.Object({
-    success: Type.Literal(true),
-    data: Type.Array(item),
-    total: Type.Integer({ description: 'Items matching the query, over all pages.' }),
-    nextOffset: Type.Union([Type.Integer(), Type.Null()], {
-      description: '`offset` of the next page; null on the last.',
-    }),
-  });
+  return Type.Object(
+    {
+      success: Type.Literal(true),
+      data: Type.Array(item),
+      total: Type.Integer({ description: 'Items matching the query, over all pages.' }),
+      nextOffset: Type.Union([Type.Integer(), Type.Null()], {
+        description: '`offset` of the next page; null on the last.',
+      }),
+    },
+    { additionalProperties: false },
+  );
 }
 
-export const Deleted = Type.Object({ success: Type.Literal(true), message: Type.String() });
+export const Deleted = Type.Object(
+  { success: Type.Literal(true), message: Type.String() },
+  { additionalProperties: false },
+);
 
 /** Request headers the service reads, beside `x-api-key`, for the OpenAPI document. */
 export const IfMatch = Type.Object({
