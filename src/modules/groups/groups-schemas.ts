@@ -42,7 +42,11 @@ export const GroupBody = acceptingIgnored(GroupWrite, ignoredFields('GroupIgnore
 
 export const Group = Type.Object(
   {
-    id: Type.String({ examples: ['Group_k3v9x'] }),
+    id: Type.String({
+      pattern: GROUP_ID_PATTERN.source,
+      description: '`Group_` and 5 characters (or, imported, 1 to 32 letters or digits).',
+      examples: ['Group_k3v9x'],
+    }),
     name: Type.String(),
     status: Status,
     isFavourite: Type.Boolean(),

@@ -1,6 +1,7 @@
 // Schemas of rules: what a client may write, what it reads back, and the list query.
 import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { compile } from '../../validation.js';
+import { GROUP_ID_PATTERN } from '../groups/groups-schemas.js';
 import { acceptingIgnored, ignoredFields, PageQuery, Status, Timestamp } from '../shared/schemas.js';
 import { PairSchema, pairSchemas, RULE_TYPES, type RuleType, ruleTypes } from './rule-types/index.js';
 
@@ -176,14 +177,27 @@ export const checkRuleCreate = compile(RuleCreateChecked);
 export const checkRuleUpdate = compile(RuleUpdateChecked);
 export type RuleWrite = Static<typeof RuleUpdateChecked>;
 
+/**
+ * The form of a rule id of `type`: generated ones have 5 characters of [0-9a-z]; an import in overwrite
+ * mode keeps a record's own id of this form (decision 12).
+ */
+export const ruleIdPattern = (type: string) => `^${type}_[A-Za-z0-9]{1,32}$`;
+
 /** What every rule answers, whatever its type; `ruleType` and `pairs` are given per type. */
-const ruleFields = <R extends TSchema, P extends TSchema>(ruleType: R, pairs: P) => ({
-  id: Type.String({ description: '`<RuleType>_` and 5 characters.', examples: ['Redirect_a1b2c'] }),
+const ruleFields = <R extends TSchema, P extends TSchema>(ruleType: R, pairs: P, type?: RuleType) => ({
+  id: Type.String({
+    pattern: ruleIdPattern(type ?? '[A-Za-z]+'),
+    description: '`<RuleType>_` and 5 characters (or, imported, 1 to 32 letters or digits).',
+    examples: [`${type ?? 'Redirect'}_a1b2c`],
+  }),
   name: Type.String(),
   description: Type.String(),
   status: Status,
   ruleType,
-  groupId: Type.String({ description: '"" when ungrouped.' }),
+  groupId: Type.String({
+    pattern: `^(${GROUP_ID_PATTERN.source.slice(1, -1)})?$`,
+    description: '"" when ungrouped.',
+  }),
   pairs,
   createdBy: Type.String({ description: 'User id of the key that created the rule.' }),
   creationDate: Timestamp,
@@ -199,7 +213,7 @@ export type Rule = Static<typeof RuleShape>;
 
 /** A rule as answered: one named schema per type, whose pairs are of that type. */
 export const Rule = discriminated('Rule', 'A rule; its pairs are of its ruleType.', (type) =>
-  Type.Object(ruleFields(Type.Literal(type), Type.Array(pairSchemas[type])), {
+  Type.Object(ruleFields(Type.Literal(type), Type.Array(pairSchemas[type]), type), {
     $id: `${type}Rule`,
     description: `A ${type} rule.`,
     additionalProperties: false,
