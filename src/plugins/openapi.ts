@@ -1,7 +1,8 @@
 // The OpenAPI document, generated from the same schemas the services validate with, and /docs.
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import { type TObject, Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 import { ErrorBody } from '../modules/shared/schemas.js';
 
 interface OpenapiDocument {
@@ -23,6 +24,20 @@ function liftRequiredHeaders<T>(document: T): T {
           header.required = true;
         }
   return document;
+}
+
+const RequestIdHeader = Type.Optional(
+  Type.String({
+    pattern: '^[A-Za-z0-9._:-]{1,128}$',
+    description: 'An id for the request, echoed in the answer (another form is replaced by a generated one).',
+  }),
+);
+
+/** Every /v1 operation reads X-Request-Id (request-id.ts): said once here rather than on every route. */
+function withRequestIdHeader(schema: FastifySchema, url: string): FastifySchema {
+  if (!schema || !url.startsWith('/v1/')) return schema;
+  const headers = (schema.headers as TObject | undefined)?.properties ?? {};
+  return { ...schema, headers: Type.Object({ ...headers, 'X-Request-Id': RequestIdHeader }) };
 }
 
 export async function openapiPlugin(app: FastifyInstance, version: string): Promise<void> {
@@ -49,6 +64,7 @@ export async function openapiPlugin(app: FastifyInstance, version: string): Prom
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transform: ({ schema, url }) => ({ schema: withRequestIdHeader(schema, url), url }),
     transformObject: (document) =>
       'openapiObject' in document ? liftRequiredHeaders(document.openapiObject) : document.swaggerObject,
   });
