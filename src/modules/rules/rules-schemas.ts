@@ -118,7 +118,22 @@ const updateOf = (type: RuleType) =>
     ),
   );
 
-export const RuleCreate = discriminated('RuleCreate', 'A new rule: its pairs are of its ruleType.', createOf);
+/**
+ * The schemas describe the canonical body; the service also takes the variants real Requestly clients
+ * send and stores them canonical (decision 7). Said in words: as schemas they would double every pair.
+ */
+const VARIANTS =
+  ' Also accepted, and stored in the canonical form shown: `source.key` in any letter case; `delay` as a ' +
+  'string of digits; a Response or Request pair\'s fields nested in `response` or `request`; `statusCode: ""`; ' +
+  'Headers `modifications` as one object; `filters` as one object, `null`, or holding empty objects or nulls; ' +
+  "a filter's `pageUrl` for `URL`; a Redirect pair without `destinationType` (a URL); and, ignored, " +
+  "a Replace pair's `status` and `source.requestType`.";
+
+export const RuleCreate = discriminated(
+  'RuleCreate',
+  `A new rule: its pairs are of its ruleType.${VARIANTS}`,
+  createOf,
+);
 
 /**
  * A PUT that leaves `ruleType` out: its pairs, if any, are checked against the stored type. Its
@@ -150,7 +165,7 @@ export const RuleUpdate = Type.Unsafe<Static<typeof RuleUpdateChecked>>({
   $id: 'RuleUpdate',
   description:
     'Fields left out keep their values; pairs, when given, replace all pairs. With `ruleType` (which must ' +
-    'be the stored type) the pairs are of that type; without it, of the stored type.',
+    `be the stored type) the pairs are of that type; without it, of the stored type.${VARIANTS}`,
   oneOf: [
     discriminated('RuleUpdateWithType', 'A PUT that names the rule type.', updateOf),
     RuleUpdateKeepingType,
