@@ -74,7 +74,11 @@ export class Contract {
     }
     this.checkHeaders(documented.headers ?? {}, response, where);
     const json = documented.content?.['application/json'];
-    if (!json || method.toLowerCase() === 'head') return;
+    if (!json) return;
+    if (!String(response.headers['content-type']).startsWith('application/json')) {
+      throw new Error(`${where} as ${String(response.headers['content-type'])}, not the documented JSON`);
+    }
+    if (method.toLowerCase() === 'head') return;
     const pointer = [
       'paths',
       route.template,

@@ -107,9 +107,9 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   400: 'The request is invalid; `details` says where (JSON Pointers into the body or query).',
   401: 'No valid API key in `x-api-key`.',
   403: 'The id exists but belongs to another workspace.',
-  404: 'Not found.',
-  409: 'Conflict.',
-  410: 'Gone.',
+  404: 'What the request names does not exist.',
+  409: 'The request conflicts with an earlier one or with an object that exists.',
+  410: 'What was asked for is no longer kept.',
   412: '`If-Match` does not hold: the object changed since it was read.',
   413: 'The body is larger than the limit.',
   415: 'The body is not `application/json`.',
@@ -164,7 +164,9 @@ export function errorResponses(...codes: ErrorCode[]) {
     [...byStatus].map(([status, listed]) => [
       status,
       {
-        description: `${STATUS_DESCRIPTIONS[status] ?? 'Error.'} ${listed.map((code) => `\`${code}\``).join(', ')}.`,
+        description: `${STATUS_DESCRIPTIONS[status] ?? 'Error.'} ${listed
+          .map((code) => `\`${code}\` (${errorTable[code].message})`)
+          .join('; ')}.`,
         headers: {
           'X-Request-Id': requestId,
           'Rulekeeper-Revision': revision(false),
