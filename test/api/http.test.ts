@@ -60,6 +60,22 @@ forEachDatabase((db) => {
       expect(await getGroup(t, group.id)).toStrictEqual(group);
     });
 
+    it('DELETE with a text/plain body is 415 and deletes nothing (a body must be JSON on any method)', async () => {
+      const rule = await createRule(t);
+      const group = await createGroup(t);
+      const headers = { 'content-type': 'text/plain' };
+      expectError(
+        await t.call('DELETE', `/v1/rules/${rule.id}`, { body: 'x', headers }),
+        'UNSUPPORTED_MEDIA_TYPE',
+      );
+      expectError(
+        await t.call('DELETE', `/v1/groups/${group.id}`, { body: 'x', headers }),
+        'UNSUPPORTED_MEDIA_TYPE',
+      );
+      expect(await getRule(t, rule.id)).toStrictEqual(rule);
+      expect(await getGroup(t, group.id)).toStrictEqual(group);
+    });
+
     it('a body without any content type is 415', async () => {
       const reply = await t.app.inject({
         method: 'POST',
@@ -433,6 +449,13 @@ forEachDatabase((db) => {
       expect(await getRule(small, rule.id)).toStrictEqual(rule);
     });
 
+    it('a body over the limit on DELETE is 413 and deletes nothing', async () => {
+      const rule = await createRule(small);
+      const body = { padding: 'x'.repeat(3000) };
+      expectError(await small.call('DELETE', `/v1/rules/${rule.id}`, { body }), 'PAYLOAD_TOO_LARGE');
+      expect(await getRule(small, rule.id)).toStrictEqual(rule);
+    });
+
     it('a body just under the limit is accepted', async () => {
       const base = { name: uniqueName('fits'), ruleType: 'Cancel', pairs: [cancelPair()], description: '' };
       const room = 2048 - Buffer.byteLength(JSON.stringify(base));
@@ -511,13 +534,13 @@ forEachDatabase((db) => {
         '/v1/rules/{ruleId}': {
           get: ['200', '304', '401', '403', '404'],
           put: ['200', '400', '401', '403', '404', '412', '413', '415'],
-          delete: ['200', '401', '403', '404', '412'],
+          delete: ['200', '401', '403', '404', '412', '413', '415'],
         },
         '/v1/groups': { get: ['200', '304', '400', '401'], post: ['201', '400', '401', '409', '413', '415'] },
         '/v1/groups/{id}': {
           get: ['200', '304', '400', '401', '403', '404'],
           put: ['200', '400', '401', '403', '404', '412', '413', '415'],
-          delete: ['200', '400', '401', '403', '404', '412'],
+          delete: ['200', '400', '401', '403', '404', '412', '413', '415'],
         },
         '/v1/rules/{ruleId}/versions': { get: ['200', '304', '401', '403', '404'] },
         '/v1/rules/{ruleId}/restore': { post: ['200', '400', '401', '403', '404', '409', '413', '415'] },

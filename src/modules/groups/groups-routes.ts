@@ -134,11 +134,13 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
         headers: IfMatch,
         response: {
           200: success('The group is deleted; the message says how many rules were ungrouped.', Deleted),
+          // A body is not needed, but one that is sent must be JSON within the limit (decision 1).
           ...errorResponses(
             'INVALID_GROUP_ID',
             'UNAUTHORIZED_ACTION',
             'GROUP_NOT_FOUND',
             'PRECONDITION_FAILED',
+            ...BODY,
             ...ALWAYS,
           ),
         },

@@ -144,7 +144,14 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
         headers: IfMatch,
         response: {
           200: success('The rule is deleted.', Deleted),
-          ...errorResponses('UNAUTHORIZED_ACTION', 'RULE_NOT_FOUND', 'PRECONDITION_FAILED', ...ALWAYS),
+          // A body is not needed, but one that is sent must be JSON within the limit (decision 1).
+          ...errorResponses(
+            'UNAUTHORIZED_ACTION',
+            'RULE_NOT_FOUND',
+            'PRECONDITION_FAILED',
+            ...BODY,
+            ...ALWAYS,
+          ),
         },
       },
     },
