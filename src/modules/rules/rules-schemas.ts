@@ -3,7 +3,14 @@ import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox
 import { compile } from '../../validation.js';
 import { GROUP_ID_PATTERN } from '../groups/groups-schemas.js';
 import { acceptingIgnored, ignoredFields, PageQuery, Status, Timestamp } from '../shared/schemas.js';
-import { PairSchema, pairSchemas, RULE_TYPES, type RuleType, ruleTypes } from './rule-types/index.js';
+import {
+  answeredPairSchemas,
+  PairSchema,
+  pairSchemas,
+  RULE_TYPES,
+  type RuleType,
+  ruleTypes,
+} from './rule-types/index.js';
 
 export const MAX_PAIRS = 100;
 
@@ -50,7 +57,7 @@ const pairsOf = (type: RuleType) =>
   Type.Array(pairSchemas[type], {
     minItems: 1,
     maxItems: MAX_PAIRS,
-    description: `1 to ${MAX_PAIRS} pairs, each a ${type}Pair.`,
+    description: `1 to ${MAX_PAIRS} pairs, each a ${type}PairInput.`,
   });
 
 /** Read-only and Requestly fields a rule body may carry; ignored (decision 5). */
@@ -228,7 +235,7 @@ export type Rule = Static<typeof RuleShape>;
 
 /** A rule as answered: one named schema per type, whose pairs are of that type. */
 export const Rule = discriminated('Rule', 'A rule; its pairs are of its ruleType.', (type) =>
-  Type.Object(ruleFields(Type.Literal(type), Type.Array(pairSchemas[type]), type), {
+  Type.Object(ruleFields(Type.Literal(type), Type.Array(answeredPairSchemas[type]), type), {
     $id: `${type}Rule`,
     description: `A ${type} rule.`,
     additionalProperties: false,

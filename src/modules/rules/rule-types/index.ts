@@ -33,14 +33,30 @@ export const ruleTypes: Record<RuleType, RuleTypeDefinition> = {
 };
 
 /**
- * Each type's pair schema with its valid examples, for the OpenAPI document (one object per type, so
- * every rule schema of a type refers to the one component); validation uses the definitions' own.
+ * Each type's pair as a body writes it (`id` optional), with its valid examples, for the OpenAPI
+ * document: one object per type, so that every schema of a type refers to the one component
+ * (`RedirectPairInput`); validation uses the definitions' own.
  */
 export const pairSchemas = Object.fromEntries(
-  RULE_TYPES.map((name) => [
-    name,
-    { ...ruleTypes[name].pair, examples: ruleTypes[name].examples.valid.map((e) => e.pair) },
-  ]),
+  RULE_TYPES.map((name) => {
+    const { pair, examples } = ruleTypes[name];
+    return [name, { ...pair, $id: `${pair.$id}Input`, examples: examples.valid.map((e) => e.pair) }];
+  }),
+) as Record<RuleType, TObject>;
+
+/** Each type's pair as answered (`RedirectPair`): the same, with its `id` always there (decision 4). */
+export const answeredPairSchemas = Object.fromEntries(
+  RULE_TYPES.map((name) => {
+    const { pair, examples } = ruleTypes[name];
+    return [
+      name,
+      {
+        ...pair,
+        required: [...(pair.required ?? []), 'id'],
+        examples: examples.valid.map((e) => ({ id: 'a1b2c', ...e.pair })),
+      },
+    ];
+  }),
 ) as Record<RuleType, TObject>;
 
 /** Any pair of any type: where the rule's type is not in the same body (a PUT that leaves it out). */
