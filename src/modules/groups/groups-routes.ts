@@ -1,8 +1,9 @@
 // HTTP routes of /v1/groups: thin handlers over the groups service.
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { created, header, one } from '../shared/replies.js';
 import { ALWAYS, BODY, errorResponses, notModified, success } from '../shared/responses.js';
-import { Deleted, IdempotencyKey, IfMatch, IfNoneMatch, page, single } from '../shared/schemas.js';
+import { deleted, IdempotencyKey, IfMatch, IfNoneMatch, page, single } from '../shared/schemas.js';
 import { Group, GroupBody, GroupListItem, GroupListQuery, GroupParams } from './groups-schemas.js';
 import type { GroupsService } from './groups-service.js';
 
@@ -133,7 +134,15 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
         params: GroupParams,
         headers: IfMatch,
         response: {
-          200: success('The group is deleted; the message says how many rules were ungrouped.', Deleted),
+          200: success(
+            'The group is deleted; the message says how many rules were ungrouped.',
+            deleted(
+              Type.String({
+                pattern: '^Group deleted successfully; [0-9]+ rules? ungrouped$',
+                examples: ['Group deleted successfully; 3 rules ungrouped'],
+              }),
+            ),
+          ),
           // A body is not needed, but one that is sent must be JSON within the limit (decision 1).
           ...errorResponses(
             'INVALID_GROUP_ID',

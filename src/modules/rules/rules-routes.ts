@@ -1,9 +1,10 @@
 // HTTP routes of /v1/rules: thin handlers over the rules service.
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { created, header, one, oneSerialized, sendJson } from '../shared/replies.js';
 import { ALWAYS, BODY, errorResponses, notModified, success } from '../shared/responses.js';
-import { Deleted, IdempotencyKey, IfMatch, IfNoneMatch, page, single } from '../shared/schemas.js';
-import { Rule, RuleCreate, RuleListQuery, RuleParams, RuleUpdate } from './rules-schemas.js';
+import { deleted, IdempotencyKey, IfMatch, IfNoneMatch, page, single } from '../shared/schemas.js';
+import { RULE_DELETED, Rule, RuleCreate, RuleListQuery, RuleParams, RuleUpdate } from './rules-schemas.js';
 import type { RulesService } from './rules-service.js';
 
 type WithId = { Params: { ruleId: string } };
@@ -143,7 +144,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
         params: RuleParams,
         headers: IfMatch,
         response: {
-          200: success('The rule is deleted.', Deleted),
+          200: success('The rule is deleted.', deleted(Type.Literal(RULE_DELETED))),
           // A body is not needed, but one that is sent must be JSON within the limit (decision 1).
           ...errorResponses(
             'UNAUTHORIZED_ACTION',

@@ -14,6 +14,9 @@ import {
 
 export const MAX_PAIRS = 100;
 
+/** The message of a DELETE of a rule (decision 8). */
+export const RULE_DELETED = 'Rule deleted successfully';
+
 /**
  * A union discriminated by `ruleType`, as OpenAPI says it: `oneOf` the named schema of each type (an
  * `$id`, so each becomes a component) and the mapping from each type to its schema. For the document

@@ -62,10 +62,10 @@ export function page<T extends TSchema>(item: T) {
   );
 }
 
-export const Deleted = Type.Object(
-  { success: Type.Literal(true), message: Type.String() },
-  { additionalProperties: false },
-);
+/** The answer to a DELETE: its message, as `message` describes it. */
+export function deleted(message: TSchema) {
+  return Type.Object({ success: Type.Literal(true), message }, { additionalProperties: false });
+}
 
 /** Request headers the service reads, beside `x-api-key`, for the OpenAPI document. */
 export const IfMatch = Type.Object({
