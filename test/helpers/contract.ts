@@ -38,8 +38,12 @@ export class Contract {
   constructor(private readonly document: Document) {
     // The document is a schema resource; each response schema is reached by a pointer into it, so
     // its `#/components/schemas/...` references resolve as they do for any reader of the document.
-    // Not strict: OpenAPI's own keywords (`example`, `discriminator`) sit beside JSON Schema's.
-    this.ajv = new Ajv2020({ strict: false, allErrors: true });
+    // Strict, so that a misspelt keyword in the document is an error, not a check silently skipped;
+    // OpenAPI's own keywords beside JSON Schema's are known as annotations.
+    this.ajv = new Ajv2020({ strict: true, allErrors: true });
+    // The document's own fields at its root (the resource the pointers go into) are no keywords either.
+    for (const keyword of ['discriminator', 'example', ...Object.keys(document)])
+      this.ajv.addKeyword(keyword);
     this.ajv.addSchema({ ...document, $id: 'openapi' });
     this.routes = Object.keys(document.paths)
       .map((template) => ({
