@@ -1,44 +1,9 @@
 // The OpenAPI document, generated from the same schemas the services validate with, and /docs.
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { type TObject, Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { ErrorBody } from '../modules/shared/schemas.js';
-
-interface OpenapiDocument {
-  paths?: Record<string, Record<string, { responses?: Record<string, { headers?: Headers }> }>>;
-}
-type Headers = Record<string, { required?: boolean; schema?: { required?: unknown } }>;
-
-/**
- * @fastify/swagger copies a response header's schema whole into the header's `schema`; the routes mark
- * a header that every such response carries with `required: true` there, which belongs on the header.
- */
-function liftRequiredHeaders<T>(document: T): T {
-  for (const operations of Object.values((document as OpenapiDocument).paths ?? {}))
-    for (const operation of Object.values(operations))
-      for (const response of Object.values(operation.responses ?? {}))
-        for (const header of Object.values(response.headers ?? {})) {
-          if (header.schema?.required !== true) continue;
-          delete header.schema.required;
-          header.required = true;
-        }
-  return document;
-}
-
-const RequestIdHeader = Type.Optional(
-  Type.String({
-    pattern: '^[A-Za-z0-9._:-]{1,128}$',
-    description: 'An id for the request, echoed in the answer (another form is replaced by a generated one).',
-  }),
-);
-
-/** Every /v1 operation reads X-Request-Id (request-id.ts): said once here rather than on every route. */
-function withRequestIdHeader(schema: FastifySchema, url: string): FastifySchema {
-  if (!schema || !url.startsWith('/v1/')) return schema;
-  const headers = (schema.headers as TObject | undefined)?.properties ?? {};
-  return { ...schema, headers: Type.Object({ ...headers, 'X-Request-Id': RequestIdHeader }) };
-}
+import { finishDocument, withRequestIdHeader } from './openapi-document.js';
 
 export async function openapiPlugin(app: FastifyInstance, version: string): Promise<void> {
   app.addSchema(ErrorBody);
@@ -66,7 +31,7 @@ export async function openapiPlugin(app: FastifyInstance, version: string): Prom
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transform: ({ schema, url }) => ({ schema: withRequestIdHeader(schema, url), url }),
     transformObject: (document) =>
-      'openapiObject' in document ? liftRequiredHeaders(document.openapiObject) : document.swaggerObject,
+      'openapiObject' in document ? finishDocument(document.openapiObject) : document.swaggerObject,
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',

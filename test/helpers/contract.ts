@@ -17,9 +17,11 @@ interface Operation {
 interface Header {
   required?: boolean;
   schema?: Record<string, unknown>;
+  $ref?: string;
 }
 interface Document {
   paths: Record<string, Record<string, Operation>>;
+  components?: { headers?: Record<string, Header> };
 }
 
 interface Route {
@@ -99,7 +101,9 @@ export class Contract {
   }
 
   private checkHeaders(headers: Record<string, Header>, response: Answer, where: string) {
-    for (const [name, header] of Object.entries(headers)) {
+    for (const [name, declared] of Object.entries(headers)) {
+      const shared = declared.$ref?.replace('#/components/headers/', '');
+      const header = (shared && this.document.components?.headers?.[shared]) || declared;
       const value = response.headers[name.toLowerCase()];
       if (value === undefined) {
         if (header.required) throw new Error(`${where} without the documented header ${name}`);
