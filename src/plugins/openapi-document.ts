@@ -2,6 +2,7 @@
 // every /v1 operation reads.
 import { type TObject, Type } from '@sinclair/typebox';
 import type { FastifySchema } from 'fastify';
+import { REQUEST_ID_PATTERN } from './request-id.js';
 
 interface OpenapiDocument {
   paths?: Record<string, Record<string, { responses?: Record<string, { headers?: Headers }> }>>;
@@ -31,7 +32,7 @@ function liftRequiredHeaders(document: OpenapiDocument): void {
 
 const RequestIdHeader = Type.Optional(
   Type.String({
-    pattern: '^[A-Za-z0-9._:-]{1,128}$',
+    pattern: REQUEST_ID_PATTERN,
     description: 'An id for the request, echoed in the answer (another form is replaced by a generated one).',
   }),
 );

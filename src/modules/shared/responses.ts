@@ -2,6 +2,7 @@
 // 304, and every error the operation can answer, by its code in the one error table.
 import { type TSchema, Type } from '@sinclair/typebox';
 import { type ErrorCode, errorTable } from '../../errors.js';
+import { REQUEST_ID_PATTERN } from '../../plugins/request-id.js';
 
 /** A response header as @fastify/swagger reads it; `required` is lifted out of the schema (openapi.ts). */
 type HeaderSchema = Record<string, unknown> & { description: string };
@@ -20,7 +21,7 @@ export const header = (
 /** Headers every /v1 answer may carry; which are always there is said per response. */
 const requestId = header(
   'The request id: an incoming `X-Request-Id` of 1 to 128 characters `[A-Za-z0-9._:-]` echoed, else generated.',
-  { pattern: '^[A-Za-z0-9._:-]{1,128}$', examples: ['b1946ac9-2c1f-4f5e-9a57-5b4b1d0c2f11'] },
+  { pattern: REQUEST_ID_PATTERN, examples: ['b1946ac9-2c1f-4f5e-9a57-5b4b1d0c2f11'] },
   true,
 );
 const revision = (required: boolean) =>

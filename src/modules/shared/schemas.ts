@@ -67,6 +67,9 @@ export function deleted(message: TSchema) {
   return Type.Object({ success: Type.Literal(true), message }, { additionalProperties: false });
 }
 
+/** 1 to 255 visible ASCII characters: what idempotency-service.ts takes as a key. */
+export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7e]{1,255}$';
+
 /** Request headers the service reads, beside `x-api-key`, for the OpenAPI document. */
 export const IfMatch = Type.Object({
   'If-Match': Type.Optional(
@@ -89,7 +92,7 @@ export const IfNoneMatch = Type.Object({
 export const IdempotencyKey = Type.Object({
   'Idempotency-Key': Type.Optional(
     Type.String({
-      pattern: '^[\\x21-\\x7e]{1,255}$',
+      pattern: IDEMPOTENCY_KEY_PATTERN,
       description:
         '1 to 255 visible ASCII characters. The same key with the same body within 24 hours answers the ' +
         'first response again (no second object); with another body, 409.',
