@@ -4,9 +4,10 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import { type ErrorCode, errorTable } from '../../errors.js';
 import { REQUEST_ID_PATTERN } from '../../plugins/request-id.js';
 
-/** A response header as @fastify/swagger reads it; `required` is lifted out of the schema (openapi.ts). */
+/** A response header as @fastify/swagger reads it; `required` is lifted out of the schema (openapi-document.ts). */
 type HeaderSchema = Record<string, unknown> & { description: string };
 
+/** A response header: a string of the form `schema` says; `required` when every such response has it. */
 export const header = (
   description: string,
   schema: Record<string, unknown>,
@@ -68,9 +69,7 @@ export interface SuccessOptions {
 
 const replayed = header(
   '`true` when this is the stored answer to an earlier request with the same Idempotency-Key.',
-  {
-    enum: ['true'],
-  },
+  { enum: ['true'] },
 );
 
 /**
@@ -119,20 +118,23 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   503: 'The database cannot be reached, or the service is shutting down.',
 };
 
-/** One `details` item per validation error, for the examples. */
+/** One `details` item per validation error, for the examples: as the service words them. */
 const DETAIL_EXAMPLES: Partial<Record<ErrorCode, { path: string; message: string }>> = {
   RULE_PAYLOAD_INVALID: { path: '/name', message: 'required field missing' },
   RULE_PAIRS_INVALID: {
     path: '/pairs/0/source/operator',
-    message: 'must be one of "Equals", "Contains", "Matches", "Wildcard_Matches"',
+    message: 'must be one of Equals, Contains, Matches, Wildcard_Matches',
   },
   RULE_TYPE_UPDATE_NOT_ALLOWED: { path: '/ruleType', message: 'is "Redirect" and cannot change' },
-  GROUP_PAYLOAD_INVALID: { path: '/isFavourite', message: 'must be a boolean' },
+  GROUP_PAYLOAD_INVALID: { path: '/isFavourite', message: 'must be true or false' },
   GROUP_NAME_REQUIRED: { path: '/name', message: 'a non-blank name is required' },
   INVALID_QUERY: { path: '/pageSize', message: 'must be from 1 to 1000' },
   INVALID_TRACE_REQUEST: { path: '/request/url', message: 'must be an absolute http, https, ws or wss URL' },
   INVALID_IDEMPOTENCY_KEY: { path: '', message: 'Idempotency-Key must be 1 to 255 visible ASCII characters' },
-  IMPORT_INVALID: { path: '/3/pairs/0/source/operator', message: 'must be one of "Equals", "Contains"' },
+  IMPORT_INVALID: {
+    path: '/3/pairs/0/source/operator',
+    message: 'must be one of Equals, Contains, Matches, Wildcard_Matches',
+  },
   PRECONDITION_FAILED: { path: '', message: 'If-Match "1" does not match the current ETag "1763769600000"' },
   VERSION_NOT_FOUND: { path: '/version', message: 'no such kept version' },
 };
