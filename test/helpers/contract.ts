@@ -79,8 +79,11 @@ export class Contract {
       throw new Error(`${where}, a status the document does not list for it (it lists ${listed})`);
     }
     this.checkHeaders(documented.headers ?? {}, response, where);
-    const json = documented.content?.['application/json'];
-    if (!json) return;
+    if (!documented.content) {
+      if (response.body !== '') throw new Error(`${where} with a body, where the document says none`);
+      return;
+    }
+    if (!documented.content['application/json']) return; // the event stream
     if (!String(response.headers['content-type']).startsWith('application/json')) {
       throw new Error(`${where} as ${String(response.headers['content-type'])}, not the documented JSON`);
     }
