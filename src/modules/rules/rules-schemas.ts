@@ -42,19 +42,29 @@ export const RuleTypeSchema = Type.Union(
   { description: 'The rule type; cannot change after creation.' },
 );
 
-const writable = {
+/**
+ * The fields a body writes, declared once, in the order their errors are reported; `ruleType` and
+ * `pairs` as each use needs them (one type's, any type's, or only an array for the first check).
+ */
+const writeFields = <R extends TSchema, P extends TSchema>(ruleType: R, pairs: P) => ({
   name: Type.String({
     description: '1 to 256 characters after trimming.',
     examples: ['Send checkout to staging'],
   }),
-  description: Type.String({ maxLength: 4096, description: 'Up to 4096 characters; defaults to "".' }),
-  status: Type.Union(Status.anyOf, { description: '`Active` or `Inactive` (the default).' }),
-  groupId: Type.String({
-    maxLength: 256,
-    description: 'Id of a group of the same workspace; "" (the default) for ungrouped.',
-    examples: ['Group_k3v9x', ''],
-  }),
-};
+  description: Type.Optional(
+    Type.String({ maxLength: 4096, description: 'Up to 4096 characters; defaults to "".' }),
+  ),
+  status: Type.Optional(Type.Union(Status.anyOf, { description: '`Active` or `Inactive` (the default).' })),
+  ruleType,
+  groupId: Type.Optional(
+    Type.String({
+      maxLength: 256,
+      description: 'Id of a group of the same workspace; "" (the default) for ungrouped.',
+      examples: ['Group_k3v9x', ''],
+    }),
+  ),
+  pairs,
+});
 
 const pairsOf = (type: RuleType) =>
   Type.Array(pairSchemas[type], {
@@ -99,17 +109,11 @@ const exampleBody = (ruleType: RuleType) => ({
 /** The body of POST /v1/rules for one rule type. */
 const createOf = (type: RuleType) =>
   acceptingIgnoredOfRules(
-    Type.Object(
-      {
-        name: writable.name,
-        description: Type.Optional(writable.description),
-        status: Type.Optional(writable.status),
-        ruleType: Type.Literal(type),
-        groupId: Type.Optional(writable.groupId),
-        pairs: pairsOf(type),
-      },
-      { $id: `${type}RuleCreate`, additionalProperties: false, examples: [exampleBody(type)] },
-    ),
+    Type.Object(writeFields(Type.Literal(type), pairsOf(type)), {
+      $id: `${type}RuleCreate`,
+      additionalProperties: false,
+      examples: [exampleBody(type)],
+    }),
   );
 
 /** The body of PUT /v1/rules/:ruleId naming the type (which must be the stored one). */
@@ -117,12 +121,8 @@ const updateOf = (type: RuleType) =>
   acceptingIgnoredOfRules(
     Type.Object(
       {
-        name: Type.Optional(writable.name),
-        description: Type.Optional(writable.description),
-        status: Type.Optional(writable.status),
+        ...Type.Partial(Type.Object(writeFields(Type.Literal(type), pairsOf(type)))).properties,
         ruleType: Type.Literal(type, { description: 'Must be the stored type.' }),
-        groupId: Type.Optional(writable.groupId),
-        pairs: Type.Optional(pairsOf(type)),
       },
       { $id: `${type}RuleUpdate`, additionalProperties: false },
     ),
@@ -150,20 +150,17 @@ export const RuleCreate = discriminated(
  * `ruleType` is the schema `false` (absent), which client generators read as `never`, so that a body
  * naming a type is held to that type's variant.
  */
-const keepingType = Type.Object(
-  {
-    name: Type.Optional(writable.name),
-    description: Type.Optional(writable.description),
-    status: Type.Optional(writable.status),
-    groupId: Type.Optional(writable.groupId),
-    pairs: Type.Optional(
+const keepingType = Type.Partial(
+  Type.Object(
+    writeFields(
+      Type.Never(),
       Type.Array(PairSchema, {
         minItems: 1,
         maxItems: MAX_PAIRS,
         description: "Pairs of the stored rule's type.",
       }),
     ),
-  },
+  ),
   { $id: 'RuleUpdateKeepingType', additionalProperties: false, examples: [{ status: 'Inactive' }] },
 );
 const RuleUpdateKeepingType = acceptingIgnoredOfRules({
@@ -186,17 +183,9 @@ export const RuleUpdate = Type.Unsafe<Static<typeof RuleUpdateChecked>>({
  * The same bodies as checked at the door: pairs only need to be an array here, since they are
  * normalised and checked against their rule type's schema afterwards (a different error).
  */
-const RuleCreateChecked = Type.Object(
-  {
-    name: writable.name,
-    description: Type.Optional(writable.description),
-    status: Type.Optional(writable.status),
-    ruleType: RuleTypeSchema,
-    groupId: Type.Optional(writable.groupId),
-    pairs: Type.Array(Type.Unknown()),
-  },
-  { additionalProperties: false },
-);
+const RuleCreateChecked = Type.Object(writeFields(RuleTypeSchema, Type.Array(Type.Unknown())), {
+  additionalProperties: false,
+});
 const RuleUpdateChecked = Type.Partial(RuleCreateChecked, { additionalProperties: false });
 export const checkRuleCreate = compile(RuleCreateChecked);
 export const checkRuleUpdate = compile(RuleUpdateChecked);
