@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { ErrorBody } from '../modules/shared/schemas.js';
+import { finishDocument, withRequestIdHeader } from './openapi-document.js';
 
 export async function openapiPlugin(app: FastifyInstance, version: string): Promise<void> {
   app.addSchema(ErrorBody);
@@ -28,6 +29,9 @@ export async function openapiPlugin(app: FastifyInstance, version: string): Prom
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transform: ({ schema, url }) => ({ schema: withRequestIdHeader(schema, url), url }),
+    transformObject: (document) =>
+      'openapiObject' in document ? finishDocument(document.openapiObject) : document.swaggerObject,
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',

@@ -2,7 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** The ids reused as sent (also in the OpenAPI document); anything else is replaced. */
+export const REQUEST_ID_PATTERN = '^[A-Za-z0-9._:-]{1,128}$';
+const SANE_ID = new RegExp(REQUEST_ID_PATTERN);
 
 /** Fastify's `genReqId`: an id a client sent may be reused only if it cannot inject into logs or headers. */
 export function requestIdFor(req: IncomingMessage): string {

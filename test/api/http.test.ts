@@ -1,6 +1,7 @@
 // HTTP basics: media types, body limits, unknown routes and methods, trailing slashes, request ids,
 // the error body, hostile bodies, and the operational endpoints (health, metrics, OpenAPI, docs).
 import { describe, expect, it } from 'vitest';
+import { type ErrorCode, errorTable } from '../../src/errors.js';
 import {
   at,
   cancelPair,
@@ -53,6 +54,22 @@ forEachDatabase((db) => {
       );
       expectError(
         await t.call('PUT', `/v1/groups/${group.id}`, { body: '{"status":"Inactive"}', headers }),
+        'UNSUPPORTED_MEDIA_TYPE',
+      );
+      expect(await getRule(t, rule.id)).toStrictEqual(rule);
+      expect(await getGroup(t, group.id)).toStrictEqual(group);
+    });
+
+    it('DELETE with a text/plain body is 415 and deletes nothing (a body must be JSON on any method)', async () => {
+      const rule = await createRule(t);
+      const group = await createGroup(t);
+      const headers = { 'content-type': 'text/plain' };
+      expectError(
+        await t.call('DELETE', `/v1/rules/${rule.id}`, { body: 'x', headers }),
+        'UNSUPPORTED_MEDIA_TYPE',
+      );
+      expectError(
+        await t.call('DELETE', `/v1/groups/${group.id}`, { body: 'x', headers }),
         'UNSUPPORTED_MEDIA_TYPE',
       );
       expect(await getRule(t, rule.id)).toStrictEqual(rule);
@@ -432,6 +449,13 @@ forEachDatabase((db) => {
       expect(await getRule(small, rule.id)).toStrictEqual(rule);
     });
 
+    it('a body over the limit on DELETE is 413 and deletes nothing', async () => {
+      const rule = await createRule(small);
+      const body = { padding: 'x'.repeat(3000) };
+      expectError(await small.call('DELETE', `/v1/rules/${rule.id}`, { body }), 'PAYLOAD_TOO_LARGE');
+      expect(await getRule(small, rule.id)).toStrictEqual(rule);
+    });
+
     it('a body just under the limit is accepted', async () => {
       const base = { name: uniqueName('fits'), ruleType: 'Cancel', pairs: [cancelPair()], description: '' };
       const room = 2048 - Buffer.byteLength(JSON.stringify(base));
@@ -503,21 +527,24 @@ forEachDatabase((db) => {
       const doc = reply.body;
       expect(String(doc.openapi)).toMatch(/^3\./);
       const expected: Record<string, Record<string, string[]>> = {
-        '/v1/rules': { get: ['200', '400', '401'], post: ['201', '400', '401', '403', '404', '413', '415'] },
+        '/v1/rules': {
+          get: ['200', '304', '400', '401'],
+          post: ['201', '400', '401', '403', '404', '409', '413', '415'],
+        },
         '/v1/rules/{ruleId}': {
-          get: ['200', '401', '403', '404'],
-          put: ['200', '400', '401', '403', '404', '413', '415'],
-          delete: ['200', '401', '403', '404'],
+          get: ['200', '304', '401', '403', '404'],
+          put: ['200', '400', '401', '403', '404', '412', '413', '415'],
+          delete: ['200', '401', '403', '404', '412', '413', '415'],
         },
-        '/v1/groups': { get: ['200', '400', '401'], post: ['201', '400', '401', '413', '415'] },
+        '/v1/groups': { get: ['200', '304', '400', '401'], post: ['201', '400', '401', '409', '413', '415'] },
         '/v1/groups/{id}': {
-          get: ['200', '400', '401', '403', '404'],
-          put: ['200', '400', '401', '403', '404', '413', '415'],
-          delete: ['200', '400', '401', '403', '404'],
+          get: ['200', '304', '400', '401', '403', '404'],
+          put: ['200', '400', '401', '403', '404', '412', '413', '415'],
+          delete: ['200', '400', '401', '403', '404', '412', '413', '415'],
         },
-        '/v1/rules/{ruleId}/versions': { get: ['200', '401', '403', '404'] },
+        '/v1/rules/{ruleId}/versions': { get: ['200', '304', '401', '403', '404'] },
         '/v1/rules/{ruleId}/restore': { post: ['200', '400', '401', '403', '404', '409', '413', '415'] },
-        '/v1/groups/{id}/versions': { get: ['200', '400', '401', '403', '404'] },
+        '/v1/groups/{id}/versions': { get: ['200', '304', '400', '401', '403', '404'] },
         '/v1/groups/{id}/restore': { post: ['200', '400', '401', '403', '404', '409', '413', '415'] },
       };
       const resolve = (schema: Json): Json => {
@@ -534,14 +561,32 @@ forEachDatabase((db) => {
           const responses = Object.keys(operation.responses);
           for (const status of statuses) expect(responses, `${method} ${path}`).toContain(status);
           for (const status of responses.filter((s) => s.startsWith('4') || s.startsWith('5'))) {
-            const schema = resolve(operation.responses[status].content['application/json'].schema);
-            expect(Object.keys(schema.properties as Json).sort(), `${method} ${path} ${status}`).toEqual([
+            const response = operation.responses[status];
+            const where = `${method} ${path} ${status}`;
+            expect(response.description, where).not.toBe('Default Response');
+            // The ErrorBody, with code and message narrowed to the codes of this status the operation answers.
+            const media = response.content['application/json'];
+            const [base, narrowed] = media.schema.allOf as Json[];
+            expect(Object.keys(resolve(base as Json).properties as Json).sort(), where).toEqual([
               'code',
               'details',
               'message',
               'requestId',
               'success',
             ]);
+            const codes = (narrowed as { properties: { code: { enum: ErrorCode[] } } }).properties.code.enum;
+            expect(codes.length, where).toBeGreaterThan(0);
+            for (const code of codes)
+              expect(errorTable[code].status, `${where} ${code}`).toBe(Number(status));
+            // One example per code, with that code's message.
+            expect(Object.keys(media.examples).sort(), where).toEqual([...codes].sort());
+            for (const [code, example] of Object.entries(media.examples as Record<string, Json>)) {
+              expect((example as { value: Json }).value, `${where} ${code}`).toMatchObject({
+                success: false,
+                code,
+                message: errorTable[code as ErrorCode].message,
+              });
+            }
           }
           expect(operation.security, `${method} ${path}`).toEqual([{ apiKey: [] }]);
         }

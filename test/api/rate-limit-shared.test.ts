@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { checkResponses } from '../helpers/contract.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
@@ -20,12 +21,10 @@ describe.skipIf(!REDIS_URL)(title, () => {
     t = await buildTestApp({ env });
     // A second instance on the same database and Redis, and one without Redis.
     const config = loadConfig({ ...env, DATABASE_URL: 'sqlite::memory:' });
-    second = await buildApp({ config, database: t.database, logger: false });
-    alone = await buildApp({
-      config: { ...config, redisUrl: undefined },
-      database: t.database,
-      logger: false,
-    });
+    second = await checkResponses(await buildApp({ config, database: t.database, logger: false }));
+    alone = await checkResponses(
+      await buildApp({ config: { ...config, redisUrl: undefined }, database: t.database, logger: false }),
+    );
   });
   afterAll(async () => {
     await second?.close();

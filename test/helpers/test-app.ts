@@ -12,6 +12,7 @@ import { type Config, loadConfig } from '../../src/config.js';
 import { type Database, type DialectName, migrate, openDatabase } from '../../src/db/database.js';
 import { createKeysService, type IssuedKey, type KeysService } from '../../src/modules/keys/keys-service.js';
 import { createKeysStore } from '../../src/modules/keys/keys-store.js';
+import { checkResponses } from './contract.js';
 
 /** The PostgreSQL server tests may create databases on, e.g. postgres://postgres@127.0.0.1:5432/postgres. */
 export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL;
@@ -87,6 +88,8 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const outsider = await keysService.issue('other', 'carol');
   const app = await buildApp({ config, database, keysService, logger: (options.logger as never) ?? false });
   await app.ready();
+  // Every response a test receives (through call or app.inject) is checked against the OpenAPI document.
+  await checkResponses(app);
 
   return {
     app,

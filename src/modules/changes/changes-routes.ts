@@ -2,9 +2,17 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { header } from '../shared/replies.js';
-import { errorResponses } from '../shared/schemas.js';
+import { ALWAYS, answerHeaders, errorResponses, notModified, success } from '../shared/responses.js';
+import { IfNoneMatch } from '../shared/schemas.js';
 import type { ChangeHub } from './change-hub.js';
-import { ChangesQuery, FeedPage, readChangesQuery, readStreamStart, StreamQuery } from './changes-schemas.js';
+import {
+  ChangesQuery,
+  FeedPage,
+  LastEventId,
+  readChangesQuery,
+  readStreamStart,
+  StreamQuery,
+} from './changes-schemas.js';
 import type { ChangesService } from './changes-service.js';
 
 export function registerChangesRoutes(app: FastifyInstance, changes: ChangesService, hub: ChangeHub): void {
@@ -21,7 +29,12 @@ export function registerChangesRoutes(app: FastifyInstance, changes: ChangesServ
         description:
           '410 when changes after `after` are no longer kept: read the lists again, then follow from `latest`.',
         querystring: ChangesQuery,
-        response: { 200: FeedPage, ...errorResponses(400, 401, 410, 429, 503) },
+        headers: IfNoneMatch,
+        response: {
+          200: success('Changes after `after`, oldest first.', FeedPage, { etag: true }),
+          ...notModified,
+          ...errorResponses('INVALID_QUERY', 'CHANGES_EXPIRED', ...ALWAYS),
+        },
       },
     },
     async (request) => {
@@ -46,9 +59,16 @@ export function registerChangesRoutes(app: FastifyInstance, changes: ChangesServ
           'asked revision are no longer kept. Resumes after `Last-Event-ID`, else `?after`, else from now.',
         querystring: StreamQuery,
         produces: ['text/event-stream'],
+        headers: LastEventId,
         response: {
-          200: { type: 'string', description: 'text/event-stream' },
-          ...errorResponses(400, 401, 429, 503),
+          200: {
+            description: 'The stream of server-sent events; it stays open.',
+            headers: answerHeaders(),
+            content: {
+              'text/event-stream': { schema: { type: 'string', description: 'Server-sent events.' } },
+            },
+          },
+          ...errorResponses('INVALID_QUERY', ...ALWAYS),
         },
       },
     },

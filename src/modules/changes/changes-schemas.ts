@@ -31,6 +31,14 @@ export const StreamQuery = Type.Object(
 );
 const checkStreamQuery = compile(StreamQuery);
 
+/** The header an EventSource sends when it reconnects: the stream resumes after that revision. */
+export const LastEventId = Type.Object({
+  'Last-Event-ID': Type.Optional({
+    ...Revision,
+    description: 'Resume after this revision (wins over `after`).',
+  }),
+});
+
 export const FeedItem = Type.Object(
   {
     revision: Type.Integer({ description: 'The workspace revision the change made.' }),
@@ -40,32 +48,43 @@ export const FeedItem = Type.Object(
     at: Timestamp,
     by: Type.String({ description: 'User id of the key that made the change.' }),
   },
-  { $id: 'ChangeItem' },
+  { $id: 'ChangeItem', additionalProperties: false },
 );
 
-export const FeedPage = Type.Object({
-  success: Type.Literal(true),
-  data: Type.Array(FeedItem),
-  latest: Type.Integer({ description: "The workspace's current revision." }),
-  nextAfter: Type.Integer({
-    description: '`after` of the next request: the last revision listed, else `after`.',
-  }),
-});
+export const FeedPage = Type.Object(
+  {
+    success: Type.Literal(true),
+    data: Type.Array(FeedItem),
+    latest: Type.Integer({ description: "The workspace's current revision." }),
+    nextAfter: Type.Integer({
+      description: '`after` of the next request: the last revision listed, else `after`.',
+    }),
+  },
+  { additionalProperties: false },
+);
 
 export function versionsOf<T extends TSchema>(object: T) {
-  return Type.Object({
-    success: Type.Literal(true),
-    data: Type.Array(
-      Type.Object({
-        version: Type.Integer({ description: "1 for the object's first change, one more with each." }),
-        revision: Type.Integer(),
-        change: Change,
-        at: Timestamp,
-        by: Type.String(),
-        object: { ...object, description: 'The content after the change, or as it was when deleted.' },
-      }),
-    ),
-  });
+  return Type.Object(
+    {
+      success: Type.Literal(true),
+      data: Type.Array(
+        Type.Object(
+          {
+            version: Type.Integer({ description: "1 for the object's first change, one more with each." }),
+            revision: Type.Integer(),
+            change: Change,
+            at: Timestamp,
+            by: Type.String(),
+            // The object's own schema, not a copy: a named schema (an $id) must have one content.
+            object,
+          },
+          { additionalProperties: false },
+        ),
+        { description: 'Each version: the content after its change, or as it was when deleted.' },
+      ),
+    },
+    { additionalProperties: false },
+  );
 }
 
 export const RestoreBody = Type.Object(

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { Group, GroupParams } from '../groups/groups-schemas.js';
 import { Rule, RuleParams } from '../rules/rules-schemas.js';
 import { one } from '../shared/replies.js';
-import { errorResponses, single } from '../shared/schemas.js';
+import { ALWAYS, BODY, errorResponses, notModified, success } from '../shared/responses.js';
+import { IfNoneMatch, single } from '../shared/schemas.js';
 import { RestoreBody, versionsOf } from './changes-schemas.js';
 import type { HistoryService } from './history-service.js';
 
@@ -20,7 +21,12 @@ export function registerHistoryRoutes(app: FastifyInstance, history: HistoryServ
         operationId: 'listRuleVersions',
         summary: "A rule's kept versions, newest first (also of a deleted rule)",
         params: RuleParams,
-        response: { 200: versionsOf(Rule), ...errorResponses(401, 403, 404, 429, 503) },
+        headers: IfNoneMatch,
+        response: {
+          200: success("The rule's kept versions, newest first.", versionsOf(Rule), { etag: true }),
+          ...notModified,
+          ...errorResponses('UNAUTHORIZED_ACTION', 'RULE_NOT_FOUND', ...ALWAYS),
+        },
       },
     },
     async (request) => ({
@@ -40,7 +46,18 @@ export function registerHistoryRoutes(app: FastifyInstance, history: HistoryServ
         summary: 'Make a kept version of a rule current again, as a new version (also of a deleted rule)',
         params: RuleParams,
         body: RestoreBody,
-        response: { 200: single(Rule), ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429, 503) },
+        response: {
+          200: success('The rule as restored.', single(Rule), { etag: true }),
+          ...errorResponses(
+            'RULE_PAYLOAD_INVALID',
+            'UNAUTHORIZED_ACTION',
+            'RULE_NOT_FOUND',
+            'VERSION_NOT_FOUND',
+            'RESTORE_CONFLICT',
+            ...BODY,
+            ...ALWAYS,
+          ),
+        },
       },
     },
     async (request, reply) =>
@@ -57,7 +74,12 @@ export function registerHistoryRoutes(app: FastifyInstance, history: HistoryServ
         operationId: 'listGroupVersions',
         summary: "A group's kept versions, newest first (also of a deleted group)",
         params: GroupParams,
-        response: { 200: versionsOf(Group), ...errorResponses(400, 401, 403, 404, 429, 503) },
+        headers: IfNoneMatch,
+        response: {
+          200: success("The group's kept versions, newest first.", versionsOf(Group), { etag: true }),
+          ...notModified,
+          ...errorResponses('INVALID_GROUP_ID', 'UNAUTHORIZED_ACTION', 'GROUP_NOT_FOUND', ...ALWAYS),
+        },
       },
     },
     async (request) => ({
@@ -77,7 +99,19 @@ export function registerHistoryRoutes(app: FastifyInstance, history: HistoryServ
         summary: 'Make a kept version of a group current again, as a new version (also of a deleted group)',
         params: GroupParams,
         body: RestoreBody,
-        response: { 200: single(Group), ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429, 503) },
+        response: {
+          200: success('The group as restored.', single(Group), { etag: true }),
+          ...errorResponses(
+            'GROUP_PAYLOAD_INVALID',
+            'INVALID_GROUP_ID',
+            'UNAUTHORIZED_ACTION',
+            'GROUP_NOT_FOUND',
+            'VERSION_NOT_FOUND',
+            'RESTORE_CONFLICT',
+            ...BODY,
+            ...ALWAYS,
+          ),
+        },
       },
     },
     async (request, reply) =>

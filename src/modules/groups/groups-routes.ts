@@ -1,8 +1,10 @@
 // HTTP routes of /v1/groups: thin handlers over the groups service.
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { created, header, one } from '../shared/replies.js';
-import { Deleted, errorResponses, page, single } from '../shared/schemas.js';
-import { Group, GroupListItem, GroupListQuery, GroupParams, GroupWrite } from './groups-schemas.js';
+import { ALWAYS, BODY, errorResponses, notModified, success } from '../shared/responses.js';
+import { deleted, IdempotencyKey, IfMatch, IfNoneMatch, page, single } from '../shared/schemas.js';
+import { Group, GroupBody, GroupListItem, GroupListQuery, GroupParams } from './groups-schemas.js';
 import type { GroupsService } from './groups-service.js';
 
 type WithId = { Params: { id: string } };
@@ -20,7 +22,12 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
         operationId: 'listGroups',
         summary: "List the workspace's groups",
         querystring: GroupListQuery,
-        response: { 200: page(GroupListItem), ...errorResponses(400, 401, 429, 503) },
+        headers: IfNoneMatch,
+        response: {
+          200: success('A page of groups, oldest first.', page(GroupListItem), { etag: true }),
+          ...notModified,
+          ...errorResponses('INVALID_QUERY', ...ALWAYS),
+        },
       },
     },
     async (request) => groups.list(request.principal, request.query),
@@ -35,7 +42,12 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
         operationId: 'getGroup',
         summary: 'Get a group',
         params: GroupParams,
-        response: { 200: single(Group), ...errorResponses(400, 401, 403, 404, 429, 503) },
+        headers: IfNoneMatch,
+        response: {
+          200: success('The group.', single(Group), { etag: true }),
+          ...notModified,
+          ...errorResponses('INVALID_GROUP_ID', 'UNAUTHORIZED_ACTION', 'GROUP_NOT_FOUND', ...ALWAYS),
+        },
       },
     },
     async (request, reply) => one(reply, await groups.get(request.principal, request.params.id)),
@@ -49,8 +61,25 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
         ...common,
         operationId: 'createGroup',
         summary: 'Create a group',
-        body: GroupWrite,
-        response: { 201: single(Group), ...errorResponses(400, 401, 413, 415, 429, 503) },
+        body: GroupBody,
+        headers: IdempotencyKey,
+        response: {
+          201: success(
+            'The group, created (or, for a replayed Idempotency-Key, as first created).',
+            single(Group),
+            {
+              created: true,
+            },
+          ),
+          ...errorResponses(
+            'GROUP_PAYLOAD_INVALID',
+            'GROUP_NAME_REQUIRED',
+            'INVALID_IDEMPOTENCY_KEY',
+            'IDEMPOTENCY_KEY_REUSED',
+            ...BODY,
+            ...ALWAYS,
+          ),
+        },
       },
     },
     async (request, reply) =>
@@ -70,8 +99,21 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
         operationId: 'updateGroup',
         summary: 'Update a group (fields left out keep their values)',
         params: GroupParams,
-        body: GroupWrite,
-        response: { 200: single(Group), ...errorResponses(400, 401, 403, 404, 413, 415, 429, 503) },
+        body: GroupBody,
+        headers: IfMatch,
+        response: {
+          200: success('The group, updated.', single(Group), { etag: true }),
+          ...errorResponses(
+            'GROUP_PAYLOAD_INVALID',
+            'GROUP_NAME_REQUIRED',
+            'INVALID_GROUP_ID',
+            'UNAUTHORIZED_ACTION',
+            'GROUP_NOT_FOUND',
+            'PRECONDITION_FAILED',
+            ...BODY,
+            ...ALWAYS,
+          ),
+        },
       },
     },
     async (request, reply) =>
@@ -90,7 +132,27 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
         operationId: 'deleteGroup',
         summary: 'Delete a group; its rules become ungrouped',
         params: GroupParams,
-        response: { 200: Deleted, ...errorResponses(400, 401, 403, 404, 429, 503) },
+        headers: IfMatch,
+        response: {
+          200: success(
+            'The group is deleted; the message says how many rules were ungrouped.',
+            deleted(
+              Type.String({
+                pattern: '^Group deleted successfully; [0-9]+ rules? ungrouped$',
+                examples: ['Group deleted successfully; 3 rules ungrouped'],
+              }),
+            ),
+          ),
+          // A body is not needed, but one that is sent must be JSON within the limit (decision 1).
+          ...errorResponses(
+            'INVALID_GROUP_ID',
+            'UNAUTHORIZED_ACTION',
+            'GROUP_NOT_FOUND',
+            'PRECONDITION_FAILED',
+            ...BODY,
+            ...ALWAYS,
+          ),
+        },
       },
     },
     async (request) => ({

@@ -1,7 +1,7 @@
 // Schemas of groups: what a client may write, what it reads back, and the list query.
 import { type Static, Type } from '@sinclair/typebox';
 import { compile } from '../../validation.js';
-import { PageQuery, Status, Timestamp } from '../shared/schemas.js';
+import { acceptingIgnored, ignoredFields, PageQuery, Status, Timestamp } from '../shared/schemas.js';
 
 export const GROUP_ID_PATTERN = /^Group_[A-Za-z0-9]{1,32}$/;
 
@@ -37,9 +37,16 @@ export const GROUP_READ_ONLY = new Set([
   'currentOwner',
 ]);
 
+/** The body of POST and PUT as documented: the writable fields, and the ignored ones. */
+export const GroupBody = acceptingIgnored(GroupWrite, ignoredFields('GroupIgnoredFields', GROUP_READ_ONLY));
+
 export const Group = Type.Object(
   {
-    id: Type.String({ examples: ['Group_k3v9x'] }),
+    id: Type.String({
+      pattern: GROUP_ID_PATTERN.source,
+      description: '`Group_` and 5 characters (or, imported, 1 to 32 letters or digits).',
+      examples: ['Group_k3v9x'],
+    }),
     name: Type.String(),
     status: Status,
     isFavourite: Type.Boolean(),
@@ -50,7 +57,7 @@ export const Group = Type.Object(
     lastModifiedBy: Type.String({ description: 'User id of the key that last changed the group.' }),
     currentOwnerId: Type.String({ description: "The workspace owner's user id." }),
   },
-  { $id: 'Group' },
+  { $id: 'Group', additionalProperties: false },
 );
 export type Group = Static<typeof Group>;
 
@@ -60,7 +67,7 @@ export const GroupListItem = Type.Object(
     ruleCount: Type.Integer({ description: 'Rules in the group.' }),
     activeRuleCount: Type.Integer({ description: 'Active rules in the group.' }),
   },
-  { $id: 'GroupListItem' },
+  { $id: 'GroupListItem', additionalProperties: false },
 );
 export type GroupListItem = Static<typeof GroupListItem>;
 

@@ -1,13 +1,15 @@
 // Idempotent creates: a POST retried with the same Idempotency-Key gets the first response again,
 // across instances, because the key is claimed in the same transaction that creates the object.
+
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/tables.js';
 import { AppError } from '../../errors.js';
 import type { Principal } from '../keys/keys-store.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../shared/schemas.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
-const KEY_FORM = /^[\x21-\x7e]{1,255}$/;
+const KEY_FORM = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 
 export interface Created<T> {
   data: T;

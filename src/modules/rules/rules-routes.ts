@@ -1,8 +1,10 @@
 // HTTP routes of /v1/rules: thin handlers over the rules service.
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { created, header, one, oneSerialized, sendJson } from '../shared/replies.js';
-import { Deleted, errorResponses, page, single } from '../shared/schemas.js';
-import { Rule, RuleCreate, RuleListQuery, RuleParams, RuleUpdate } from './rules-schemas.js';
+import { ALWAYS, BODY, errorResponses, notModified, success } from '../shared/responses.js';
+import { deleted, IdempotencyKey, IfMatch, IfNoneMatch, page, single } from '../shared/schemas.js';
+import { RULE_DELETED, Rule, RuleCreate, RuleListQuery, RuleParams, RuleUpdate } from './rules-schemas.js';
 import type { RulesService } from './rules-service.js';
 
 type WithId = { Params: { ruleId: string } };
@@ -20,7 +22,12 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
         operationId: 'listRules',
         summary: "List the workspace's rules, oldest first, with filters",
         querystring: RuleListQuery,
-        response: { 200: page(Rule), ...errorResponses(400, 401, 429, 503) },
+        headers: IfNoneMatch,
+        response: {
+          200: success('A page of rules, oldest first.', page(Rule), { etag: true }),
+          ...notModified,
+          ...errorResponses('INVALID_QUERY', ...ALWAYS),
+        },
       },
     },
     async (request, reply) =>
@@ -36,7 +43,12 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
         operationId: 'getRule',
         summary: 'Get a rule',
         params: RuleParams,
-        response: { 200: single(Rule), ...errorResponses(401, 403, 404, 429, 503) },
+        headers: IfNoneMatch,
+        response: {
+          200: success('The rule.', single(Rule), { etag: true }),
+          ...notModified,
+          ...errorResponses('UNAUTHORIZED_ACTION', 'RULE_NOT_FOUND', ...ALWAYS),
+        },
       },
     },
     async (request, reply) =>
@@ -52,7 +64,26 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
         operationId: 'createRule',
         summary: 'Create a rule',
         body: RuleCreate,
-        response: { 201: single(Rule), ...errorResponses(400, 401, 403, 404, 413, 415, 429, 503) },
+        headers: IdempotencyKey,
+        response: {
+          201: success(
+            'The rule, created (or, for a replayed Idempotency-Key, as first created).',
+            single(Rule),
+            {
+              created: true,
+            },
+          ),
+          ...errorResponses(
+            'RULE_PAYLOAD_INVALID',
+            'RULE_PAIRS_INVALID',
+            'INVALID_IDEMPOTENCY_KEY',
+            'UNAUTHORIZED_ACTION',
+            'GROUP_NOT_FOUND',
+            'IDEMPOTENCY_KEY_REUSED',
+            ...BODY,
+            ...ALWAYS,
+          ),
+        },
       },
     },
     async (request, reply) =>
@@ -73,7 +104,21 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
         summary: 'Update a rule (fields left out keep their values; pairs, when given, replace all pairs)',
         params: RuleParams,
         body: RuleUpdate,
-        response: { 200: single(Rule), ...errorResponses(400, 401, 403, 404, 413, 415, 429, 503) },
+        headers: IfMatch,
+        response: {
+          200: success('The rule, updated.', single(Rule), { etag: true }),
+          ...errorResponses(
+            'RULE_PAYLOAD_INVALID',
+            'RULE_PAIRS_INVALID',
+            'RULE_TYPE_UPDATE_NOT_ALLOWED',
+            'UNAUTHORIZED_ACTION',
+            'RULE_NOT_FOUND',
+            'GROUP_NOT_FOUND',
+            'PRECONDITION_FAILED',
+            ...BODY,
+            ...ALWAYS,
+          ),
+        },
       },
     },
     async (request, reply) =>
@@ -97,7 +142,18 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
         operationId: 'deleteRule',
         summary: 'Delete a rule',
         params: RuleParams,
-        response: { 200: Deleted, ...errorResponses(401, 403, 404, 429, 503) },
+        headers: IfMatch,
+        response: {
+          200: success('The rule is deleted.', deleted(Type.Literal(RULE_DELETED))),
+          // A body is not needed, but one that is sent must be JSON within the limit (decision 1).
+          ...errorResponses(
+            'UNAUTHORIZED_ACTION',
+            'RULE_NOT_FOUND',
+            'PRECONDITION_FAILED',
+            ...BODY,
+            ...ALWAYS,
+          ),
+        },
       },
     },
     async (request) => ({

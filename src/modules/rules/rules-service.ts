@@ -16,7 +16,7 @@ import { createReadCache } from '../shared/read-cache.js';
 import type { SerializedOne } from '../shared/replies.js';
 import type { RuleType } from './rule-types/index.js';
 import { readRule } from './rules-input.js';
-import { checkRuleListQuery, type Rule } from './rules-schemas.js';
+import { checkRuleListQuery, RULE_DELETED, type Rule } from './rules-schemas.js';
 import type { RuleJson, RulesStore } from './rules-store.js';
 
 type Pair = Record<string, unknown>;
@@ -197,7 +197,7 @@ export function createRulesService(deps: {
         const rule = toRule(row, principal);
         await changes.record(trx, principal, [{ objectType: 'rule', id, change: 'deleted', object: rule }]);
       });
-      return 'Rule deleted successfully';
+      return RULE_DELETED;
     },
   };
 }

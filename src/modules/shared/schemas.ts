@@ -1,5 +1,5 @@
 // Schemas shared by every resource: status, envelopes, the error body, list paging.
-import { type TSchema, Type } from '@sinclair/typebox';
+import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { errorTable } from '../../errors.js';
 
 export const Status = Type.Union([Type.Literal('Active'), Type.Literal('Inactive')], {
@@ -18,18 +18,21 @@ export const ErrorBody = Type.Object(
     ),
     details: Type.Optional(
       Type.Array(
-        Type.Object({
-          path: Type.String({
-            description: 'JSON Pointer into the request body or query.',
-            examples: ['/pairs/0/source/operator'],
-          }),
-          message: Type.String(),
-        }),
+        Type.Object(
+          {
+            path: Type.String({
+              description: 'JSON Pointer into the request body or query.',
+              examples: ['/pairs/0/source/operator'],
+            }),
+            message: Type.String(),
+          },
+          { additionalProperties: false },
+        ),
       ),
     ),
     requestId: Type.String(),
   },
-  { $id: 'ErrorBody' },
+  { $id: 'ErrorBody', additionalProperties: false },
 );
 
 export const PageQuery = {
@@ -42,23 +45,78 @@ export const PageQuery = {
 export const MAX_PAGE_SIZE = 1000;
 
 export function single<T extends TSchema>(data: T) {
-  return Type.Object({ success: Type.Literal(true), data });
+  return Type.Object({ success: Type.Literal(true), data }, { additionalProperties: false });
 }
 
 export function page<T extends TSchema>(item: T) {
-  return Type.Object({
-    success: Type.Literal(true),
-    data: Type.Array(item),
-    total: Type.Integer({ description: 'Items matching the query, over all pages.' }),
-    nextOffset: Type.Union([Type.Integer(), Type.Null()], {
-      description: '`offset` of the next page; null on the last.',
+  return Type.Object(
+    {
+      success: Type.Literal(true),
+      data: Type.Array(item),
+      total: Type.Integer({ description: 'Items matching the query, over all pages.' }),
+      nextOffset: Type.Union([Type.Integer(), Type.Null()], {
+        description: '`offset` of the next page; null on the last.',
+      }),
+    },
+    { additionalProperties: false },
+  );
+}
+
+/** The answer to a DELETE: its message, as `message` describes it. */
+export function deleted(message: TSchema) {
+  return Type.Object({ success: Type.Literal(true), message }, { additionalProperties: false });
+}
+
+/** 1 to 255 visible ASCII characters: what idempotency-service.ts takes as a key. */
+export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7e]{1,255}$';
+
+/** Request headers the service reads, beside `x-api-key`, for the OpenAPI document. */
+export const IfMatch = Type.Object({
+  'If-Match': Type.Optional(
+    Type.String({
+      description: 'Write only if the object still has one of these ETags (or any, for `*`); else 412.',
+      examples: ['"1763769600000"'],
     }),
+  ),
+});
+
+export const IfNoneMatch = Type.Object({
+  'If-None-Match': Type.Optional(
+    Type.String({
+      description: 'Answer 304 without a body while the ETag is one of these (or any, for `*`).',
+      examples: ['"1763769600000"'],
+    }),
+  ),
+});
+
+export const IdempotencyKey = Type.Object({
+  'Idempotency-Key': Type.Optional(
+    Type.String({
+      pattern: IDEMPOTENCY_KEY_PATTERN,
+      description:
+        '1 to 255 visible ASCII characters. The same key with the same body within 24 hours answers the ' +
+        'first response again (no second object); with another body, 409.',
+      examples: ['5f0c1c1e-7d43-4c55-a3c9-0a9f6e3e8f21'],
+    }),
+  ),
+});
+
+/**
+ * The fields a body may carry that are ignored, whatever their value (decision 5: read-only fields, so
+ * that a client may send back what it read, and Requestly's own), as one named schema.
+ */
+export function ignoredFields(id: string, names: Iterable<string>) {
+  return Type.Object(Object.fromEntries([...names].map((name) => [name, Type.Optional(Type.Unknown())])), {
+    $id: id,
+    description: 'Fields that are ignored when sent, whatever their value.',
   });
 }
 
-export const Deleted = Type.Object({ success: Type.Literal(true), message: Type.String() });
-
-/** Error responses a route may give, for the OpenAPI document. */
-export function errorResponses(...statuses: number[]): Record<number, TSchema> {
-  return Object.fromEntries(statuses.map((status) => [status, Type.Ref('ErrorBody')]));
+/**
+ * A body for the document: its own fields, plus `ignored` (referred to, not copied), and nothing
+ * else. `unevaluatedProperties` sees the fields of both, where `additionalProperties` would not.
+ */
+export function acceptingIgnored<T extends TObject>(body: T, ignored: TObject) {
+  const { additionalProperties: _own, ...rest } = body;
+  return Type.Unsafe<Static<T>>({ ...rest, allOf: [ignored], unevaluatedProperties: false });
 }

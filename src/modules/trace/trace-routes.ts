@@ -1,6 +1,6 @@
 // HTTP route of /v1/trace: a thin handler over the trace service.
 import type { FastifyInstance } from 'fastify';
-import { errorResponses } from '../shared/schemas.js';
+import { ALWAYS, BODY, errorResponses, success } from '../shared/responses.js';
 import { TraceAnswer, TraceBody } from './trace-schemas.js';
 import type { TraceService } from './trace-service.js';
 
@@ -18,7 +18,19 @@ export function registerTraceRoutes(app: FastifyInstance, traces: TraceService):
           "Evaluates the workspace's rules (or only `ruleIds`, or unsaved `rules`) against `request` as " +
           'the proxy would, and explains every verdict. Nothing is stored.',
         body: TraceBody,
-        response: { 200: TraceAnswer, ...errorResponses(400, 401, 403, 404, 413, 415, 429, 503) },
+        response: {
+          200: success('What the rules do to the request, and why.', TraceAnswer),
+          ...errorResponses(
+            'INVALID_TRACE_REQUEST',
+            'RULE_PAYLOAD_INVALID',
+            'RULE_PAIRS_INVALID',
+            'UNAUTHORIZED_ACTION',
+            'RULE_NOT_FOUND',
+            'GROUP_NOT_FOUND',
+            ...BODY,
+            ...ALWAYS,
+          ),
+        },
       },
     },
     async (request) => ({ success: true, data: await traces.trace(request.principal, request.body) }),

@@ -91,56 +91,77 @@ export const TraceBody = Type.Object(
 export type TraceBody = Static<typeof TraceBody>;
 export const checkTraceBody = compile(TraceBody);
 
-const Check = Type.Object({
-  check: Type.String({ examples: ['source'] }),
-  passed: Type.Boolean(),
-  detail: Type.String({ examples: ['Url "https://shop.example.com/checkout?x=1" contains "checkout"'] }),
-});
+const Check = Type.Object(
+  {
+    check: Type.String({ examples: ['source'] }),
+    passed: Type.Boolean(),
+    detail: Type.String({ examples: ['Url "https://shop.example.com/checkout?x=1" contains "checkout"'] }),
+  },
+  { additionalProperties: false },
+);
 
-const PairVerdict = Type.Object({
-  index: Type.Integer({ minimum: 0, maximum: MAX_PAIRS - 1 }),
-  pairId: Type.Optional(Type.String()),
-  matched: Type.Boolean(),
-  checks: Type.Array(Check, { description: 'In order, up to the first that failed.' }),
-  captures: Type.Array(Type.String()),
-  effect: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-});
+const PairVerdict = Type.Object(
+  {
+    index: Type.Integer({ minimum: 0, maximum: MAX_PAIRS - 1 }),
+    pairId: Type.Optional(Type.String()),
+    matched: Type.Boolean(),
+    checks: Type.Array(Check, { description: 'In order, up to the first that failed.' }),
+    captures: Type.Array(Type.String()),
+    effect: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
 
-const RuleVerdict = Type.Object({
-  ruleId: Type.String({ description: 'The rule id; `inline:N` for the N-th unsaved rule.' }),
-  name: Type.String(),
-  ruleType: Type.String(),
-  acted: Type.Boolean(),
-  reason: oneOf(
-    ['acted', 'no_pair_matched', 'inactive', 'group_inactive', 'overridden', 'cancelled', 'after_redirect'],
-    {},
-  ),
-  overriddenBy: Type.Optional(Type.String()),
-  pairs: Type.Array(PairVerdict),
-});
+const RuleVerdict = Type.Object(
+  {
+    ruleId: Type.String({ description: 'The rule id; `inline:N` for the N-th unsaved rule.' }),
+    name: Type.String(),
+    ruleType: Type.String(),
+    acted: Type.Boolean(),
+    reason: oneOf(
+      ['acted', 'no_pair_matched', 'inactive', 'group_inactive', 'overridden', 'cancelled', 'after_redirect'],
+      {},
+    ),
+    overriddenBy: Type.Optional(Type.String()),
+    pairs: Type.Array(PairVerdict),
+  },
+  { additionalProperties: false },
+);
 
-const Outcome = Type.Object({
-  cancelled: Type.Boolean(),
-  url: Type.String(),
-  redirected: Type.Boolean(),
-  requestHeaders: Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())])),
-  responseHeaders: Type.Array(Type.Record(Type.String(), Type.String())),
-  delayMs: Type.Integer({ minimum: 0 }),
-  requestBody: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-  response: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-  scripts: Type.Array(Type.Record(Type.String(), Type.Unknown())),
-});
+const Outcome = Type.Object(
+  {
+    cancelled: Type.Boolean(),
+    url: Type.String(),
+    redirected: Type.Boolean(),
+    requestHeaders: Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())])),
+    responseHeaders: Type.Array(Type.Record(Type.String(), Type.String())),
+    delayMs: Type.Integer({ minimum: 0 }),
+    requestBody: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+    response: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+    scripts: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+  },
+  { additionalProperties: false },
+);
 
-export const TraceAnswer = Type.Object({
-  success: Type.Literal(true),
-  data: Type.Object({
-    request: Type.Object({
-      url: Type.String(),
-      method: Type.String(),
-      resourceType: Type.Optional(Type.String()),
-      pageUrl: Type.Optional(Type.String()),
-    }),
-    outcome: Outcome,
-    rules: Type.Array(RuleVerdict, { description: 'Every rule evaluated, in list order.' }),
-  }),
-});
+export const TraceAnswer = Type.Object(
+  {
+    success: Type.Literal(true),
+    data: Type.Object(
+      {
+        request: Type.Object(
+          {
+            url: Type.String(),
+            method: Type.String(),
+            resourceType: Type.Optional(Type.String()),
+            pageUrl: Type.Optional(Type.String()),
+          },
+          { additionalProperties: false },
+        ),
+        outcome: Outcome,
+        rules: Type.Array(RuleVerdict, { description: 'Every rule evaluated, in list order.' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);

@@ -3,6 +3,7 @@ import type { Db, GroupRow, RuleRow } from '../../db/tables.js';
 import { nextTimestamp, randomSuffix } from '../../ids.js';
 import { GROUP_ID_PATTERN } from '../groups/groups-schemas.js';
 import type { Principal } from '../keys/keys-store.js';
+import { ruleIdPattern } from '../rules/rules-schemas.js';
 import type { FailedRecord, ReadRecord } from './import-records.js';
 import type { ImportItem } from './transfer-schemas.js';
 import type { ExistingRow, ImportWrites, TransferStore } from './transfer-store.js';
@@ -131,7 +132,7 @@ export function createImportPlanner(trx: Db, store: TransferStore, principal: Pr
           plan.failures.push(typeChange(rule, own));
           continue;
         }
-        const form = new RegExp(`^${ruleType}_[A-Za-z0-9]{1,32}$`);
+        const form = new RegExp(ruleIdPattern(ruleType));
         const { id, replaces } = idFor(rule, ruleType, form, existing);
         const groupId = rule.write.groupId ? groupFor(rule, rule.write.groupId) : null;
         const name = rule.write.name ?? '';

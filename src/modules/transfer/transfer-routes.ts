@@ -2,9 +2,13 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { header } from '../shared/replies.js';
-import { errorResponses } from '../shared/schemas.js';
+import { ALWAYS, BODY, errorResponses, header as responseHeader, success } from '../shared/responses.js';
+import { IdempotencyKey } from '../shared/schemas.js';
 import { ExportFile, ImportBody, ImportQuery, ImportReport } from './transfer-schemas.js';
 import { readImportOptions, type TransferService } from './transfer-service.js';
+
+const ATTACHMENT_VALUE = 'attachment; filename="rulekeeper-export.json"';
+const ATTACHMENT = responseHeader('A file to save.', { enum: [ATTACHMENT_VALUE] }, true);
 
 export function registerTransferRoutes(
   app: FastifyInstance,
@@ -25,7 +29,20 @@ export function registerTransferRoutes(
         summary: 'Import a Requestly export (rules and groups), in one transaction',
         querystring: ImportQuery,
         body: ImportBody,
-        response: { 200: ImportReport, ...errorResponses(400, 401, 409, 413, 415, 429, 503) },
+        headers: IdempotencyKey,
+        response: {
+          200: success('What became of each record (in a dry run: what would).', ImportReport, {
+            replayable: true,
+          }),
+          ...errorResponses(
+            'IMPORT_INVALID',
+            'INVALID_QUERY',
+            'INVALID_IDEMPOTENCY_KEY',
+            'IDEMPOTENCY_KEY_REUSED',
+            ...BODY,
+            ...ALWAYS,
+          ),
+        },
       },
     },
     async (request, reply) => {
@@ -44,12 +61,17 @@ export function registerTransferRoutes(
         ...common,
         operationId: 'exportFile',
         summary: "Export the workspace's groups and rules as a Requestly-compatible file",
-        response: { 200: ExportFile, ...errorResponses(401, 429, 503) },
+        response: {
+          200: success("The workspace's groups, then its rules.", ExportFile, {
+            headers: { 'Content-Disposition': ATTACHMENT },
+          }),
+          ...errorResponses(...ALWAYS),
+        },
       },
     },
     async (request, reply) =>
       reply
-        .header('content-disposition', 'attachment; filename="rulekeeper-export.json"')
+        .header('content-disposition', ATTACHMENT_VALUE)
         .type('application/json; charset=utf-8')
         .send(Readable.from(transfer.export(request.principal))),
   );

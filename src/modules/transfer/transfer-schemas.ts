@@ -32,40 +32,46 @@ export const ImportQuery = Type.Object(
 );
 export const checkImportQuery = compile(ImportQuery);
 
-const Detail = Type.Object({ path: Type.String(), message: Type.String() });
+const Detail = Type.Object({ path: Type.String(), message: Type.String() }, { additionalProperties: false });
 
-export const ImportItem = Type.Object({
-  index: Type.Integer({ description: 'Position of the record in the file.' }),
-  objectType: Type.Union([Type.Literal('rule'), Type.Literal('group'), Type.Null()], {
-    description: 'null when the record is neither.',
-  }),
-  sourceId: Type.Union([Type.String(), Type.Null()], { description: 'The id the record had in the file.' }),
-  id: Type.Union([Type.String(), Type.Null()], {
-    description: 'Its id here (the one it would get, in a dry run); null when it failed.',
-  }),
-  outcome: Type.Union([Type.Literal('created'), Type.Literal('updated'), Type.Literal('failed')]),
-  warnings: Type.Array(Type.String(), { description: 'What was converted or changed on the way in.' }),
-  message: Type.Optional(Type.String({ description: 'Why it failed: the error POST would answer.' })),
-  details: Type.Optional(
-    Type.Array(Detail, {
-      description: 'Where it failed: JSON Pointers into the file (`/3/pairs/0/source`).',
+export const ImportItem = Type.Object(
+  {
+    index: Type.Integer({ description: 'Position of the record in the file.' }),
+    objectType: Type.Union([Type.Literal('rule'), Type.Literal('group'), Type.Null()], {
+      description: 'null when the record is neither.',
     }),
-  ),
-});
+    sourceId: Type.Union([Type.String(), Type.Null()], { description: 'The id the record had in the file.' }),
+    id: Type.Union([Type.String(), Type.Null()], {
+      description: 'Its id here (the one it would get, in a dry run); null when it failed.',
+    }),
+    outcome: Type.Union([Type.Literal('created'), Type.Literal('updated'), Type.Literal('failed')]),
+    warnings: Type.Array(Type.String(), { description: 'What was converted or changed on the way in.' }),
+    message: Type.Optional(Type.String({ description: 'Why it failed: the error POST would answer.' })),
+    details: Type.Optional(
+      Type.Array(Detail, {
+        description: 'Where it failed: JSON Pointers into the file (`/3/pairs/0/source`).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export type ImportItem = Static<typeof ImportItem>;
 
 export const ImportReport = Type.Object(
   {
     success: Type.Literal(true),
-    data: Type.Object({
-      dryRun: Type.Boolean(),
-      created: Type.Integer(),
-      updated: Type.Integer(),
-      failed: Type.Integer(),
-      items: Type.Array(ImportItem),
-    }),
+    data: Type.Object(
+      {
+        dryRun: Type.Boolean(),
+        created: Type.Integer(),
+        updated: Type.Integer(),
+        failed: Type.Integer(),
+        items: Type.Array(ImportItem),
+      },
+      { additionalProperties: false },
+    ),
   },
-  { $id: 'ImportReport' },
+  { $id: 'ImportReport', additionalProperties: false },
 );
 export type ImportResult = Static<typeof ImportReport>['data'];
 

@@ -1,5 +1,5 @@
 // The ten rule types, listed once, and the validation of a rule's `pairs` against its type.
-import { Type } from '@sinclair/typebox';
+import { type TObject, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { ErrorDetail } from '../../../errors.js';
 import { describeErrors } from '../../../validation.js';
@@ -32,12 +32,36 @@ export const ruleTypes: Record<RuleType, RuleTypeDefinition> = {
   Delay: delay,
 };
 
-/** Any pair of any type: for the OpenAPI document only; validation goes by the rule's type. */
+/**
+ * Each type's pair as a body writes it (`id` optional), with its valid examples, for the OpenAPI
+ * document: one object per type, so that every schema of a type refers to the one component
+ * (`RedirectPairInput`); validation uses the definitions' own.
+ */
+export const pairSchemas = Object.fromEntries(
+  RULE_TYPES.map((name) => {
+    const { pair, examples } = ruleTypes[name];
+    return [name, { ...pair, $id: `${pair.$id}Input`, examples: examples.valid.map((e) => e.pair) }];
+  }),
+) as Record<RuleType, TObject>;
+
+/** Each type's pair as answered (`RedirectPair`): the same, with its `id` always there (decision 4). */
+export const answeredPairSchemas = Object.fromEntries(
+  RULE_TYPES.map((name) => {
+    const { pair, examples } = ruleTypes[name];
+    return [
+      name,
+      {
+        ...pair,
+        required: [...(pair.required ?? []), 'id'],
+        examples: examples.valid.map((e) => ({ id: 'a1b2c', ...e.pair })),
+      },
+    ];
+  }),
+) as Record<RuleType, TObject>;
+
+/** Any pair of any type: where the rule's type is not in the same body (a PUT that leaves it out). */
 export const PairSchema = Type.Union(
-  RULE_TYPES.map((name) => ({
-    ...ruleTypes[name].pair,
-    examples: ruleTypes[name].examples.valid.map((e) => e.pair),
-  })),
+  RULE_TYPES.map((name) => pairSchemas[name]),
   { description: 'A pair; its shape depends on the ruleType of the rule.' },
 );
 

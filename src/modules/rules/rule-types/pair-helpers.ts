@@ -13,7 +13,8 @@ export function pairSchema<P extends TProperties>(
 ): TObject<{ id: typeof PairId; source: typeof Source } & P> {
   return Type.Object(
     { id: PairId, source: Source, ...properties },
-    { title, description, additionalProperties: false },
+    // $id: the pair is a named component of the OpenAPI document, referred to by every rule of its type.
+    { $id: title, title, description, additionalProperties: false },
   );
 }
 
