@@ -358,13 +358,13 @@ describe('rulekeeper proxy', () => {
     await rule('Redirect', [
       { source: source('/escape'), destinationType: 'map_local', destination: '../../etc/passwd' },
     ]);
-    const escape = await through(
+    const climbing = await through(
       `http://127.0.0.1:${(httpUpstream.address() as { port: number }).port}/escape`,
     );
     // The destination is a file: URL, whose dot segments never climb above its root: it names a
     // file inside the directory, which does not exist.
-    expect(escape.status).toBe(404);
-    expect(await escape.text()).toContain(`cannot read ${join(filesDir, 'etc', 'passwd')}`);
+    expect(climbing.status).toBe(404);
+    expect(await climbing.text()).toContain(`cannot read ${join(filesDir, 'etc', 'passwd')}`);
   });
 
   it('acts on the next request after a change through the API, and stops when the rule is switched off', async () => {
