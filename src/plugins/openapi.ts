@@ -35,9 +35,11 @@ export async function openapiPlugin(app: FastifyInstance, version: string): Prom
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',
+    // Swagger UI sets inline styles as it renders (its scripts stay 'self' only): without
+    // 'unsafe-inline' for styles the browser refuses them and logs a CSP error on every page.
     staticCSP:
       "default-src 'self'; base-uri 'self'; img-src 'self' data:; object-src 'none'; script-src 'self'; " +
-      "script-src-attr 'none'; style-src 'self' https:; font-src 'self' https: data:; frame-ancestors 'self'",
+      "script-src-attr 'none'; style-src 'self' https: 'unsafe-inline'; font-src 'self' https: data:; frame-ancestors 'self'",
   });
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

@@ -4,7 +4,7 @@
 // the server going away and coming back; upstream failures.
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { createServer as createNetServer } from 'node:net';
@@ -19,12 +19,13 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { ensureCa } from '../../src/proxy/ca.js';
 import { startProxy } from '../../src/proxy/proxy-server.js';
 import { createRuleFeed, type RuleFeed } from '../../src/proxy/rule-feed.js';
+import { CHROMIUM, loadPage } from '../helpers/chromium.js';
 import { createKeyWithCli, type ScratchDatabase, scratchDatabase } from '../helpers/cli.js';
 import { type ServiceProcess, startService } from '../helpers/service-process.js';
 
 type Json = Record<string, any>;
 
-const run = promisify(execFile);
+const _run = promisify(execFile);
 
 async function freePort(): Promise<number> {
   const server = createNetServer();
@@ -405,15 +406,7 @@ describe('rulekeeper proxy', () => {
   // A real browser (Chromium from Debian's packages), pointed at the proxy and trusting its CA, loads
   // an HTTPS page: the Script rule's code runs in it (despite the page's CSP) and the page's script
   // request is redirected to another script, which runs too.
-  const chromium = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
-    (path) => path && existsSync(path),
-  );
-  if (!chromium) {
-    if (process.env.CI)
-      throw new Error('CI runs the browser test: install chromium (apt-get install chromium)');
-    console.warn('proxy browser test skipped: no Chromium (apt-get install chromium, or set CHROMIUM_PATH)');
-  }
-  it.skipIf(!chromium)(
+  it.skipIf(!CHROMIUM)(
     'a browser through the proxy runs the injected script and follows the redirect',
     async () => {
       await rule('Script', [
@@ -431,26 +424,14 @@ describe('rulekeeper proxy', () => {
       ]);
       await rule('Redirect', [{ source: source('/old.js'), destinationType: 'url', destination: '/new.js' }]);
       const page = `https://localhost:${(httpsUpstream.address() as { port: number }).port}/page.html`;
-      const profile = mkdtempSync(join(tmpdir(), 'rulekeeper-chromium-'));
-      try {
-        const { stdout } = await run(chromium as string, [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          `--user-data-dir=${profile}`,
-          `--proxy-server=http://127.0.0.1:${proxy.port}`,
-          // Chromium does not send loopback traffic to a proxy unless told to.
-          '--proxy-bypass-list=<-loopback>',
-          `--ignore-certificate-errors-spki-list=${await generateSPKIFingerprint(proxyCa)}`,
-          '--virtual-time-budget=5000',
-          '--dump-dom',
-          page,
-        ]);
-        expect(stdout).toMatch(/<body[^>]*data-redirected="yes"/);
-        expect(stdout).toMatch(/<body[^>]*data-injected="yes"/);
-      } finally {
-        rmSync(profile, { recursive: true, force: true });
-      }
+      const { dom } = await loadPage(page, [
+        `--proxy-server=http://127.0.0.1:${proxy.port}`,
+        // Chromium does not send loopback traffic to a proxy unless told to.
+        '--proxy-bypass-list=<-loopback>',
+        `--ignore-certificate-errors-spki-list=${await generateSPKIFingerprint(proxyCa)}`,
+      ]);
+      expect(dom).toMatch(/<body[^>]*data-redirected="yes"/);
+      expect(dom).toMatch(/<body[^>]*data-injected="yes"/);
     },
   );
 
