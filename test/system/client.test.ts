@@ -1,0 +1,170 @@
+// The typed client a user imports, `rulekeeper/client`, against a running service: every operation of
+// the OpenAPI document called through it, answers as typed; and its types refuse a Delay rule with
+// Redirect pairs.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createClient } from 'rulekeeper/client';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKeyWithCli, type ScratchDatabase, scratchDatabase } from '../helpers/cli.js';
+import { type ServiceProcess, startService } from '../helpers/service-process.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+describe('rulekeeper/client', () => {
+  let database: ScratchDatabase;
+  let service: ServiceProcess;
+  let key: string;
+  beforeAll(async () => {
+    database = await scratchDatabase('sqlite');
+    key = (await createKeyWithCli(database.url, 'client', 'dev')).key;
+    service = await startService({ DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: '0' });
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await database?.drop();
+  });
+
+  it('calls every operation of the document, with typed answers', async () => {
+    const client = createClient({ baseUrl: service.url, key });
+    const called = new Set<string>();
+    const note = (operation: string, status: number, expected: number) => {
+      expect(status, operation).toBe(expected);
+      called.add(operation);
+    };
+    const source = { key: 'host' as const, operator: 'Equals' as const, value: 'ads.example.com' };
+
+    const group = await client.POST('/v1/groups', { body: { name: 'team' } });
+    note('createGroup', group.response.status, 201);
+    const groupId = group.data?.data.id as string;
+    note('listGroups', (await client.GET('/v1/groups')).response.status, 200);
+    note(
+      'getGroup',
+      (await client.GET('/v1/groups/{id}', { params: { path: { id: groupId } } })).response.status,
+      200,
+    );
+    const renamed = await client.PUT('/v1/groups/{id}', {
+      params: { path: { id: groupId } },
+      body: { name: 'team 2' },
+    });
+    note('updateGroup', renamed.response.status, 200);
+    expect(renamed.data?.data.name).toBe('team 2');
+
+    const rule = await client.POST('/v1/rules', {
+      body: { name: 'block ads', ruleType: 'Cancel', status: 'Active', groupId, pairs: [{ source }] },
+    });
+    note('createRule', rule.response.status, 201);
+    const ruleId = rule.data?.data.id as string;
+    expect(rule.data?.data.ruleType).toBe('Cancel');
+    const path = { params: { path: { ruleId } } };
+    note(
+      'listRules',
+      (await client.GET('/v1/rules', { params: { query: { status: 'Active' } } })).response.status,
+      200,
+    );
+    note('getRule', (await client.GET('/v1/rules/{ruleId}', path)).response.status, 200);
+    note(
+      'updateRule',
+      (await client.PUT('/v1/rules/{ruleId}', { ...path, body: { name: 'block more ads' } })).response.status,
+      200,
+    );
+    const versions = await client.GET('/v1/rules/{ruleId}/versions', path);
+    note('listRuleVersions', versions.response.status, 200);
+    note(
+      'restoreRule',
+      (await client.POST('/v1/rules/{ruleId}/restore', { ...path, body: { version: 1 } })).response.status,
+      200,
+    );
+    note(
+      'listGroupVersions',
+      (await client.GET('/v1/groups/{id}/versions', { params: { path: { id: groupId } } })).response.status,
+      200,
+    );
+    note(
+      'restoreGroup',
+      (
+        await client.POST('/v1/groups/{id}/restore', {
+          params: { path: { id: groupId } },
+          body: { version: 1 },
+        })
+      ).response.status,
+      200,
+    );
+
+    const trace = await client.POST('/v1/trace', {
+      body: { request: { url: 'https://ads.example.com/x.js' } },
+    });
+    note('traceRequest', trace.response.status, 200);
+    expect(trace.data?.data.outcome.cancelled).toBe(true);
+    const changes = await client.GET('/v1/changes', { params: { query: { after: '0' } } });
+    note('listChanges', changes.response.status, 200);
+    expect(changes.data?.latest).toBeGreaterThan(0);
+    const stream = await client.GET('/v1/changes/stream', {
+      parseAs: 'stream',
+      params: { query: { after: '0' } },
+    });
+    note('streamChanges', stream.response.status, 200);
+    await stream.response.body?.cancel();
+
+    const exported = await client.GET('/v1/export', { parseAs: 'text' });
+    note('exportFile', exported.response.status, 200);
+    const imported = await client.POST('/v1/import', {
+      params: { query: { dryRun: 'true' } },
+      body: JSON.parse(exported.data as string),
+    });
+    note('importFile', imported.response.status, 200);
+    expect(imported.data?.data.created).toBe(2);
+
+    note('deleteRule', (await client.DELETE('/v1/rules/{ruleId}', path)).response.status, 200);
+    note(
+      'deleteGroup',
+      (await client.DELETE('/v1/groups/{id}', { params: { path: { id: groupId } } })).response.status,
+      200,
+    );
+    const gone = await client.GET('/v1/rules/{ruleId}', path);
+    expect(gone.response.status).toBe(404);
+    expect(gone.error?.code).toBe('RULE_NOT_FOUND');
+
+    const document = (await (await fetch(`${service.url}/v1/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { operationId?: string }>>;
+    };
+    const operations = Object.values(document.paths).flatMap((methods) =>
+      Object.values(methods).flatMap((operation) => (operation.operationId ? [operation.operationId] : [])),
+    );
+    expect([...called].sort()).toEqual(operations.sort());
+  });
+
+  it('its types refuse a Delay rule with Redirect pairs', () => {
+    const dir = mkdtempSync(join(ROOT, 'test', '.client-types-'));
+    try {
+      writeFileSync(
+        join(dir, 'use.ts'),
+        `import { createClient } from 'rulekeeper/client';
+const client = createClient({ baseUrl: 'http://127.0.0.1:8080', key: 'k' });
+const source = { key: 'host', operator: 'Equals', value: 'a.example' } as const;
+export const ok = client.POST('/v1/rules', { body: { name: 'd', ruleType: 'Delay', pairs: [{ source, delay: 5 }] } });
+export const mixed = client.POST('/v1/rules', {
+  // @ts-expect-error a Delay rule with Redirect pairs
+  body: { name: 'd', ruleType: 'Delay', pairs: [{ source, destinationType: 'url', destination: 'https://b.example' }] },
+});
+`,
+      );
+      const program = ts.createProgram([join(dir, 'use.ts')], {
+        strict: true,
+        noEmit: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        types: ['node'],
+        skipLibCheck: true,
+      });
+      const problems = ts
+        .getPreEmitDiagnostics(program)
+        .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      expect(problems).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
