@@ -148,9 +148,10 @@ export function createRuleFeed(options: RuleFeedOptions): RuleFeed {
     let lost = false;
     while (!stopping.signal.aborted) {
       try {
-        const loaded = await loadAll();
+        // The lists as they are now: a server restored from an older backup may be at a lower revision.
+        revision = await loadAll();
         connected = true;
-        reach(loaded);
+        reach(revision);
         if (lost) options.log(`connected to ${options.server} again: ${rules.size} rules`);
         else options.log(`following ${options.server}: ${rules.size} rules`);
         lost = false;
