@@ -16,6 +16,7 @@ interface ProxyFlags {
   upstreamTimeoutMs: string;
   allowFiles?: string;
   upstreamCa: string[];
+  allowRemote?: boolean;
 }
 
 const log = (message: string) => process.stderr.write(`rulekeeper proxy: ${message}\n`);
@@ -43,6 +44,7 @@ export function registerProxyCommand(program: Command): void {
     .option('--code-timeout-ms <ms>', 'time limit of one code call', '1000')
     .option('--upstream-timeout-ms <ms>', 'answer 504 when the upstream has not answered by then', '30000')
     .option('--allow-files <dir>', 'serve Redirects to local files from this directory')
+    .option('--allow-remote', 'serve clients of other machines too (default: this machine only)')
     .option('--upstream-ca <file>', 'also trust this CA for upstream HTTPS (repeatable)', collect, [])
     .action(async (flags: ProxyFlags) => {
       const key = flags.key ?? process.env.RULEKEEPER_KEY;
@@ -63,6 +65,7 @@ export function registerProxyCommand(program: Command): void {
         codeTimeoutMs,
         upstreamTimeoutMs,
         ...(flags.allowFiles ? { allowFilesDir: flags.allowFiles } : {}),
+        allowRemote: !!flags.allowRemote,
         upstreamCas: flags.upstreamCa.map((file) => readFileSync(file, 'utf8')),
         log,
       });

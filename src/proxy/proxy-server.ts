@@ -23,7 +23,7 @@ import { CodeError, changeResponseHeaders, engineInput, injectScripts, runCode }
 import type { RuleFeed } from './rule-feed.js';
 
 export interface ProxyOptions {
-  /** 0: any free port. mockttp listens on every interface (it takes no address). */
+  /** 0: any free port. mockttp listens on every interface (it takes no address): see allowRemote. */
   port: number;
   ca: { keyPath: string; certPath: string };
   feed: Pick<RuleFeed, 'current'>;
@@ -34,6 +34,8 @@ export interface ProxyOptions {
   upstreamTimeoutMs: number;
   /** Serve Redirects to local files from this directory (and nowhere else). */
   allowFilesDir?: string;
+  /** Serve clients of other machines too (default: loopback clients only). */
+  allowRemote?: boolean;
   /** Certificates to trust for upstream HTTPS besides the system's (PEM text). */
   upstreamCas?: string[];
   log: (message: string) => void;
@@ -208,6 +210,20 @@ export async function startProxy(options: ProxyOptions): Promise<{ port: number;
   };
   await server.addRequestRules(
     {
+      // mockttp listens on every interface: clients of other machines are refused unless allowed,
+      // so that a proxy started on a laptop is not an open proxy of its network.
+      matchers: [new HeadMatcher((request) => !options.allowRemote && !isLoopback(request.remoteIpAddress))],
+      steps: [
+        new requestSteps.FixedResponseStep(
+          403,
+          undefined,
+          'rulekeeper proxy serves this machine only; start it with --allow-remote to serve others\n',
+          { 'content-type': 'text/plain; charset=utf-8' },
+        ),
+      ],
+      completionChecker: new completionCheckers.Always(),
+    },
+    {
       matchers: [new HeadMatcher(acts)],
       steps: [new requestSteps.PassThroughStep({ ...connection, beforeRequest, beforeResponse })],
       completionChecker: new completionCheckers.Always(),
@@ -246,6 +262,10 @@ function answerLate(request: OngoingRequest, ms: number): void {
   }, ms);
   timer.unref();
   response.once('close', () => clearTimeout(timer));
+}
+
+function isLoopback(address: string | undefined): boolean {
+  return !!address && /^(127\.|::1$|::ffff:127\.)/.test(address);
 }
 
 function textAnswer(statusCode: number, message: string, rules: string): CallbackResponseResult {

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { createServer as createNetServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { HttpsProxyAgent } from 'https-proxy-agent';
@@ -434,6 +434,18 @@ describe('rulekeeper proxy', () => {
       expect(dom).toMatch(/<body[^>]*data-injected="yes"/);
     },
   );
+
+  // A client reaching the proxy through this machine's network address is another machine to it.
+  const external = Object.values(networkInterfaces())
+    .flat()
+    .find((i) => i?.family === 'IPv4' && !i.internal)?.address;
+  it.skipIf(!external)('refuses clients of other machines unless --allow-remote', async () => {
+    const url = `http://127.0.0.1:${(httpUpstream.address() as { port: number }).port}/plain`;
+    const dispatcher = new ProxyAgent({ uri: `http://${external}:${proxy.port}` });
+    const response = await fetch(url, { dispatcher });
+    expect(response.status).toBe(403);
+    expect(await response.text()).toMatch(/--allow-remote/);
+  });
 
   it('passes a WebSocket through, both ways', async () => {
     const upstreamWs = new WebSocketServer({ host: '127.0.0.1', port: 0 });
