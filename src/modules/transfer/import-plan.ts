@@ -34,6 +34,13 @@ export function createImportPlanner(trx: Db, store: TransferStore, principal: Pr
   const mine = (row: ExistingRow | undefined) =>
     row?.workspace_id === principal.workspaceId ? row : undefined;
   const sourceIds = (list: ReadRecord[]) => list.flatMap((r) => (r.sourceId === null ? [] : [r.sourceId]));
+  /** Who and when, for a new object or one it replaces (which keeps its creator and creation date). */
+  const stamps = (record: ReadRecord, replaces: ExistingRow | undefined) => ({
+    created_by: replaces?.created_by ?? user,
+    last_modified_by: user,
+    creation_date: replaces?.creation_date ?? record.creationDate ?? now,
+    modification_date: replaces ? nextTimestamp(replaces.modification_date) : now,
+  });
 
   /** One batch's state: its fresh ids are checked against the database before it is written. */
   function batch() {
@@ -93,10 +100,7 @@ export function createImportPlanner(trx: Db, store: TransferStore, principal: Pr
           name: group.write.name ?? '',
           status: group.write.status ?? 'Active',
           is_favourite: group.write.isFavourite ? 1 : 0,
-          created_by: replaces?.created_by ?? user,
-          last_modified_by: user,
-          creation_date: replaces?.creation_date ?? group.creationDate ?? now,
-          modification_date: replaces ? nextTimestamp(replaces.modification_date) : now,
+          ...stamps(group, replaces),
         };
         (replaces ? plan.writes.groupUpdates : plan.writes.groupInserts).push(row);
         item(group, 'group', id, replaces);
@@ -146,10 +150,7 @@ export function createImportPlanner(trx: Db, store: TransferStore, principal: Pr
           rule_type: ruleType,
           group_id: groupId,
           pairs: JSON.stringify(rule.pairs),
-          created_by: replaces?.created_by ?? user,
-          last_modified_by: user,
-          creation_date: replaces?.creation_date ?? rule.creationDate ?? now,
-          modification_date: replaces ? nextTimestamp(replaces.modification_date) : now,
+          ...stamps(rule, replaces),
         };
         (replaces ? plan.writes.ruleUpdates : plan.writes.ruleInserts).push(row);
         item(rule, 'rule', id, replaces);
