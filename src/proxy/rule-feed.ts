@@ -33,8 +33,6 @@ export interface RuleFeed {
   stop(): void;
 }
 
-class ServerError extends Error {}
-
 export function createRuleFeed(options: RuleFeedOptions): RuleFeed {
   const api = `${options.server.replace(/\/+$/, '')}/v1`;
   const headers = { 'x-api-key': options.key };
@@ -49,7 +47,7 @@ export function createRuleFeed(options: RuleFeedOptions): RuleFeed {
   async function get(path: string): Promise<Response> {
     const response = await fetch(`${api}${path}`, { headers, signal: stopping.signal });
     if (response.status === 401 || response.status === 403)
-      throw new ServerError(`the server refused the key (${response.status})`);
+      throw new Error(`the server refused the key (${response.status})`);
     return response;
   }
 
@@ -58,7 +56,7 @@ export function createRuleFeed(options: RuleFeedOptions): RuleFeed {
     let first: number | undefined;
     for (let offset: number | null = 0; offset !== null; ) {
       const response = await get(`/${resource}?pageSize=1000&offset=${offset}`);
-      if (!response.ok) throw new ServerError(`GET /v1/${resource} answered ${response.status}`);
+      if (!response.ok) throw new Error(`GET /v1/${resource} answered ${response.status}`);
       // The revision is read before the list is built: following from it may replay, never miss.
       first ??= Number(response.headers.get('rulekeeper-revision'));
       const page = (await response.json()) as { data: T[]; nextOffset: number | null };
@@ -107,7 +105,7 @@ export function createRuleFeed(options: RuleFeedOptions): RuleFeed {
       else if (response.ok) {
         const { data } = (await response.json()) as { data: StoredRule & StoredGroup };
         collection.set(id, data);
-      } else throw new ServerError(`GET /v1/${objectType}s/${id} answered ${response.status}`);
+      } else throw new Error(`GET /v1/${objectType}s/${id} answered ${response.status}`);
     }
     compile();
   }
@@ -118,8 +116,7 @@ export function createRuleFeed(options: RuleFeedOptions): RuleFeed {
       headers: { ...headers, 'last-event-id': String(after), accept: 'text/event-stream' },
       signal: stopping.signal,
     });
-    if (!response.ok || !response.body)
-      throw new ServerError(`the change stream answered ${response.status}`);
+    if (!response.ok || !response.body) throw new Error(`the change stream answered ${response.status}`);
     let buffer = '';
     let pending: { objectType: string; id: string }[] = [];
     for await (const chunk of response.body.pipeThrough(new TextDecoderStream())) {
