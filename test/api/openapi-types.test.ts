@@ -7,6 +7,7 @@ import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/test-app.js';
+import { typeProblems } from '../helpers/typescript.js';
 
 /** A client of the generated types; each `@ts-expect-error` must meet an error, or it is one itself. */
 const CLIENT = `
@@ -49,18 +50,12 @@ describe('client types generated from the OpenAPI document', () => {
     try {
       writeFileSync(join(dir, 'api.d.ts'), astToString(await openapiTS(document)));
       writeFileSync(join(dir, 'client.ts'), CLIENT);
-      const program = ts.createProgram([join(dir, 'client.ts')], {
-        strict: true,
-        noEmit: true,
-        target: ts.ScriptTarget.ES2022,
+      const problems = typeProblems(join(dir, 'client.ts'), {
         module: ts.ModuleKind.ESNext,
         moduleResolution: ts.ModuleResolutionKind.Bundler,
         lib: ['lib.es2022.d.ts'],
         types: [],
       });
-      const problems = ts
-        .getPreEmitDiagnostics(program)
-        .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
       expect(problems).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -9,6 +9,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyWithCli, type ScratchDatabase, scratchDatabase } from '../helpers/cli.js';
 import { type ServiceProcess, startService } from '../helpers/service-process.js';
+import { typeProblems } from '../helpers/typescript.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -150,18 +151,12 @@ export const mixed = client.POST('/v1/rules', {
 });
 `,
       );
-      const program = ts.createProgram([join(dir, 'use.ts')], {
-        strict: true,
-        noEmit: true,
-        target: ts.ScriptTarget.ES2022,
+      const problems = typeProblems(join(dir, 'use.ts'), {
         module: ts.ModuleKind.NodeNext,
         moduleResolution: ts.ModuleResolutionKind.NodeNext,
         types: ['node'],
         skipLibCheck: true,
       });
-      const problems = ts
-        .getPreEmitDiagnostics(program)
-        .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
       expect(problems).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
