@@ -21,6 +21,7 @@ import { registerTransferRoutes } from './modules/transfer/transfer-routes.js';
 import { createTransferService } from './modules/transfer/transfer-service.js';
 import { createTransferStore } from './modules/transfer/transfer-store.js';
 import { apiKeyAuthPlugin } from './plugins/api-key-auth.js';
+import { consolePlugin } from './plugins/console.js';
 import { errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler.js';
 import { everyRequestPlugin } from './plugins/every-request.js';
 import { healthPlugin } from './plugins/health.js';
@@ -106,6 +107,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   jsonBodyPlugin(app);
   metricsPlugin(app);
   healthPlugin(app, db);
+  consolePlugin(app);
   await openapiPlugin(app, version);
   await app.register(
     async (api) => {

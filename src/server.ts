@@ -24,11 +24,13 @@ export async function serve(config: Config): Promise<void> {
   });
 
   const address = await app.listen({ port: config.port, host: config.host });
-  const lines = [`Rulekeeper is listening on ${address} (API under ${address}/v1, docs at ${address}/docs)`];
+  const lines = [
+    `Rulekeeper is listening on ${address}: the console is at ${address}/, the API under /v1, its docs at /docs`,
+  ];
   if (firstKey) {
     // Printed to the terminal once, never logged: this is the only time the key can be read.
     lines.push(
-      'A new database: created workspace "default" with user "admin" and this API key (shown once, keep it):',
+      'A new database: created workspace "default" with user "admin" and this API key (shown once: keep it, and sign in to the console with it):',
       `  ${firstKey.key}`,
       `Try: curl -H 'x-api-key: ${firstKey.key}' ${address}/v1/rules`,
     );

@@ -1,0 +1,65 @@
+// The console's only way to the API: the typed client generated from the OpenAPI document (built by
+// `npm run build` into src/client), so a field the document does not describe fails the typecheck.
+import { createClient, type paths, type RulekeeperClient, type Schemas } from '../../src/client/index.js';
+
+export type { paths, RulekeeperClient, Schemas };
+export type Rule = Schemas['Rule'];
+export type RuleType = Rule['ruleType'];
+export type Group = Schemas['GroupListItem'];
+export type ErrorBody = Schemas['ErrorBody'];
+export type ErrorDetail = NonNullable<ErrorBody['details']>[number];
+
+// The key lives for the browser tab's session only: never in a URL, a cookie or localStorage.
+const KEY_ITEM = 'rulekeeper.apiKey';
+
+export function savedKey(): string | null {
+  return sessionStorage.getItem(KEY_ITEM);
+}
+
+export function saveKey(key: string): void {
+  sessionStorage.setItem(KEY_ITEM, key);
+}
+
+export function forgetKey(): void {
+  sessionStorage.removeItem(KEY_ITEM);
+}
+
+export function clientFor(key: string): RulekeeperClient {
+  return createClient({ baseUrl: location.origin, key });
+}
+
+/** An answer that was not a success: the API's error body, or one made up when there was none. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody | undefined,
+  ) {
+    super(body?.message ?? `The service answered ${status}`);
+  }
+  get code(): string | undefined {
+    return this.body?.code;
+  }
+  get details(): ErrorDetail[] {
+    return this.body?.details ?? [];
+  }
+}
+
+/** What openapi-fetch answers, turned into the data or a thrown ApiError. */
+export function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
+  if (result.response.ok && result.data !== undefined) return result.data;
+  const body = result.error as ErrorBody | undefined;
+  throw new ApiError(result.response.status, typeof body === 'object' && body ? body : undefined);
+}
+
+export const RULE_TYPES = [
+  'Redirect',
+  'Cancel',
+  'Replace',
+  'Headers',
+  'UserAgent',
+  'Script',
+  'QueryParam',
+  'Response',
+  'Request',
+  'Delay',
+] as const satisfies readonly RuleType[];

@@ -1,0 +1,105 @@
+// The console: the sign-in page, or the screens of a signed-in workspace with their navigation and
+// the live change stream that keeps them current.
+import { useMemo, useState } from 'preact/hooks';
+import { clientFor, forgetKey, type RulekeeperClient, savedKey, saveKey } from './api.js';
+import { GroupsPage } from './groups/groups-page.js';
+import { type LiveState, useLiveChanges } from './live.js';
+import { LiveContext } from './live-context.js';
+import { hrefFor, type Route, useRoute } from './route.js';
+import { RuleEditor } from './rules/rule-editor.js';
+import { RulesPage } from './rules/rules-page.js';
+import { type Session, SessionContext } from './session.js';
+import { SignIn } from './sign-in.js';
+import { TryItPage } from './trace/try-it-page.js';
+import { MovePage } from './transfer/move-page.js';
+
+export function App() {
+  const [key, setKey] = useState(savedKey);
+  const [message, setMessage] = useState<string | null>(null);
+  const session = useMemo<Session | null>(
+    () =>
+      key
+        ? {
+            client: clientFor(key),
+            signOut: (reason) => {
+              forgetKey();
+              setKey(null);
+              setMessage(reason ?? 'Signed out. The key is no longer kept in this browser.');
+            },
+          }
+        : null,
+    [key],
+  );
+  if (!session) {
+    return (
+      <SignIn
+        message={message}
+        onSignIn={(newKey) => {
+          saveKey(newKey);
+          setMessage(null);
+          setKey(newKey);
+        }}
+      />
+    );
+  }
+  return (
+    <SessionContext.Provider value={session}>
+      <Workspace client={session.client} onSignOut={() => session.signOut()} />
+    </SessionContext.Provider>
+  );
+}
+
+const NAV: { route: Route; label: string }[] = [
+  { route: { page: 'rules' }, label: 'Rules' },
+  { route: { page: 'groups' }, label: 'Groups' },
+  { route: { page: 'try' }, label: 'Try it' },
+  { route: { page: 'move' }, label: 'Import & export' },
+];
+
+const LIVE_LABELS: Record<LiveState, string> = {
+  connecting: 'Connecting…',
+  live: 'Live',
+  reconnecting: 'Reconnecting…',
+};
+
+function Workspace({ client, onSignOut }: { client: RulekeeperClient; onSignOut: () => void }) {
+  const route = useRoute();
+  const [changes, setChanges] = useState(0);
+  const live = useLiveChanges(client, () => setChanges((count) => count + 1));
+  const current = route.page === 'rule' ? 'rules' : route.page;
+  return (
+    <LiveContext.Provider value={changes}>
+      {/* Not href="#main": the part after # is the console's route. */}
+      <button type="button" class="skip" onClick={() => document.getElementById('main')?.focus()}>
+        Skip to content
+      </button>
+      <header class="top">
+        <span class="brand">Rulekeeper</span>
+        <nav aria-label="Console">
+          <ul>
+            {NAV.map(({ route: target, label }) => (
+              <li key={label}>
+                <a href={hrefFor(target)} aria-current={current === target.page ? 'page' : undefined}>
+                  {label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <span class={`live ${live}`} role="status" title="Changes made elsewhere show up here as they happen">
+          {LIVE_LABELS[live]}
+        </span>
+        <button type="button" class="secondary small" onClick={onSignOut}>
+          Sign out
+        </button>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {route.page === 'rules' ? <RulesPage /> : null}
+        {route.page === 'rule' ? <RuleEditor key={route.ruleId ?? 'new'} ruleId={route.ruleId} /> : null}
+        {route.page === 'groups' ? <GroupsPage /> : null}
+        {route.page === 'try' ? <TryItPage /> : null}
+        {route.page === 'move' ? <MovePage /> : null}
+      </main>
+    </LiveContext.Provider>
+  );
+}

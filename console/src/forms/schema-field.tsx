@@ -1,0 +1,304 @@
+// One field of a pair form, drawn from its schema: a choice is a select (or checkboxes, for a list of
+// choices), a string a text box, a list of objects a fieldset per item with add and remove, an
+// optional object an "Add …" button until it is wanted. Every control is labelled, its description is
+// its hint, and the API's error for its pointer is shown under it.
+import type { ComponentChildren } from 'preact';
+import { fieldId, useFieldErrors } from './field-errors.js';
+import { choices, emptyValue, type JsonSchema, labelFor } from './schema.js';
+import { DocText } from './text.js';
+
+export interface FieldProps {
+  name: string;
+  label?: string;
+  schema: JsonSchema;
+  value: unknown;
+  /** Where the value is in the rule body: the pointer the API's `details` use. */
+  pointer: string;
+  required: boolean;
+  /** `undefined` removes an optional property. */
+  onChange: (value: unknown) => void;
+}
+
+// How one item of a list is called ("Remove filter 2", "Add script").
+const ITEM_NAMES: Record<string, string> = {
+  pairs: 'Pair',
+  filters: 'Filter',
+  modifications: 'Modification',
+  scripts: 'Script',
+  attributes: 'Attribute',
+  libraries: 'Library',
+  Request: 'Request header',
+  Response: 'Response header',
+  requestMethod: 'Method',
+  resourceType: 'Resource type',
+};
+
+// Bodies and code are written over several lines.
+const MULTILINE = [/^\/pairs\/\d+\/value$/, /\/scripts\/\d+\/value$/];
+
+/** A pair's own id is kept as it came but not edited: the service makes one when there is none. */
+const HIDDEN = /^\/pairs\/\d+\/id$/;
+
+export function SchemaField(props: FieldProps) {
+  if (HIDDEN.test(props.pointer)) return null;
+  const { schema } = props;
+  if (choices(schema)) return <ChoiceField {...props} />;
+  if (schema.type === 'object') return <ObjectField {...props} />;
+  if (schema.type === 'array') {
+    return schema.items && choices(schema.items) ? <ChoiceListField {...props} /> : <ListField {...props} />;
+  }
+  if (schema.type === 'boolean') return <BooleanField {...props} />;
+  return <TextField {...props} />;
+}
+
+function Hint({ id, schema }: { id: string; schema: JsonSchema }) {
+  return schema.description ? (
+    <small class="hint" id={`${id}-hint`}>
+      <DocText text={schema.description} />
+    </small>
+  ) : null;
+}
+
+function Errors({ id, messages }: { id: string; messages: string[] }) {
+  return messages.length ? (
+    <p class="field-error" id={`${id}-error`}>
+      {messages.join('; ')}
+    </p>
+  ) : null;
+}
+
+/** The hint's and the error's ids, for aria-describedby. */
+function describedBy(id: string, schema: JsonSchema, errors: string[]): string | undefined {
+  const ids = [schema.description ? `${id}-hint` : '', errors.length ? `${id}-error` : ''];
+  return ids.filter(Boolean).join(' ') || undefined;
+}
+
+function Control({ props, children }: { props: FieldProps; children: ComponentChildren }) {
+  const id = fieldId(props.pointer);
+  const errors = useFieldErrors(props.pointer);
+  return (
+    <div class={errors.length ? 'field invalid' : 'field'}>
+      <label for={id}>
+        {props.label ?? labelFor(props.name)}
+        {props.required ? null : <span class="optional"> (optional)</span>}
+      </label>
+      {children}
+      <Hint id={id} schema={props.schema} />
+      <Errors id={id} messages={errors} />
+    </div>
+  );
+}
+
+function inputProps(props: FieldProps, errors: string[]) {
+  const id = fieldId(props.pointer);
+  return {
+    id,
+    name: props.pointer,
+    'aria-invalid': errors.length ? ('true' as const) : undefined,
+    'aria-describedby': describedBy(id, props.schema, errors),
+  };
+}
+
+function TextField(props: FieldProps) {
+  const errors = useFieldErrors(props.pointer);
+  const { schema, value, required, onChange } = props;
+  const numeric = schema.type === 'integer' || schema.type === 'number';
+  const example = schema.examples?.[0];
+  const common = {
+    ...inputProps(props, errors),
+    value: value === undefined || value === null ? '' : String(value),
+    placeholder: typeof example === 'string' || typeof example === 'number' ? `e.g. ${example}` : undefined,
+    onInput: (event: Event) => {
+      const text = (event.currentTarget as HTMLInputElement).value;
+      // An emptied optional field is left out; a number that does not parse goes as typed, so
+      // the service's error says what is wrong with it, at this field.
+      if (text === '' && !required) onChange(undefined);
+      else if (numeric && text.trim() !== '' && Number.isFinite(Number(text))) onChange(Number(text));
+      else onChange(text);
+    },
+  };
+  return (
+    <Control props={props}>
+      {MULTILINE.some((pattern) => pattern.test(props.pointer)) ? (
+        <textarea rows={6} spellcheck={false} {...common} />
+      ) : (
+        <input type={numeric ? 'number' : 'text'} spellcheck={false} autocomplete="off" {...common} />
+      )}
+    </Control>
+  );
+}
+
+function ChoiceField(props: FieldProps) {
+  const errors = useFieldErrors(props.pointer);
+  const options = choices(props.schema) ?? [];
+  return (
+    <Control props={props}>
+      <select
+        {...inputProps(props, errors)}
+        value={props.value === undefined ? '' : String(props.value)}
+        onChange={(event) => {
+          const chosen = event.currentTarget.value;
+          props.onChange(chosen === '' ? undefined : chosen);
+        }}
+      >
+        {props.required ? null : <option value="">(not set)</option>}
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+    </Control>
+  );
+}
+
+function BooleanField(props: FieldProps) {
+  const errors = useFieldErrors(props.pointer);
+  const id = fieldId(props.pointer);
+  return (
+    <div class={errors.length ? 'field checkbox invalid' : 'field checkbox'}>
+      <input
+        type="checkbox"
+        {...inputProps(props, errors)}
+        checked={props.value === true}
+        onChange={(event) =>
+          props.onChange(event.currentTarget.checked ? true : props.required ? false : undefined)
+        }
+      />
+      <label for={id}>{props.label ?? labelFor(props.name)}</label>
+      <Hint id={id} schema={props.schema} />
+      <Errors id={id} messages={errors} />
+    </div>
+  );
+}
+
+function Group({ props, children }: { props: FieldProps; children: ComponentChildren }) {
+  const id = fieldId(props.pointer);
+  const errors = useFieldErrors(props.pointer);
+  return (
+    <fieldset
+      class={errors.length ? 'group invalid' : 'group'}
+      id={id}
+      aria-describedby={describedBy(id, props.schema, errors)}
+    >
+      <legend>{props.label ?? labelFor(props.name)}</legend>
+      <Hint id={id} schema={props.schema} />
+      <Errors id={id} messages={errors} />
+      {children}
+    </fieldset>
+  );
+}
+
+function ChoiceListField(props: FieldProps) {
+  const selected = Array.isArray(props.value) ? (props.value as unknown[]) : [];
+  const options = choices(props.schema.items ?? {}) ?? [];
+  return (
+    <Group props={props}>
+      <div class="checkbox-row">
+        {options.map((option) => {
+          const id = `${fieldId(props.pointer)}-${option}`;
+          return (
+            <span class="checkbox" key={option}>
+              <input
+                type="checkbox"
+                id={id}
+                checked={selected.includes(option)}
+                onChange={(event) => {
+                  const next = event.currentTarget.checked
+                    ? [...selected, option]
+                    : selected.filter((item) => item !== option);
+                  props.onChange(next.length || props.required ? next : undefined);
+                }}
+              />
+              <label for={id}>{option}</label>
+            </span>
+          );
+        })}
+      </div>
+    </Group>
+  );
+}
+
+function ListField(props: FieldProps) {
+  const items = Array.isArray(props.value) ? (props.value as unknown[]) : [];
+  const itemSchema = props.schema.items ?? {};
+  const itemName = ITEM_NAMES[props.name] ?? labelFor(props.name);
+  const canAdd = props.schema.maxItems === undefined || items.length < props.schema.maxItems;
+  const replace = (next: unknown[]) => props.onChange(next.length || props.required ? next : undefined);
+  return (
+    <Group props={props}>
+      {items.map((item, index) => (
+        <div class="list-item" key={index}>
+          <SchemaField
+            name={itemName}
+            label={`${itemName} ${index + 1}`}
+            schema={itemSchema}
+            value={item}
+            pointer={`${props.pointer}/${index}`}
+            required
+            onChange={(value) => replace(items.map((old, i) => (i === index ? value : old)))}
+          />
+          <button
+            type="button"
+            class="secondary small"
+            onClick={() => replace(items.filter((_, i) => i !== index))}
+          >
+            Remove {itemName.toLowerCase()} {index + 1}
+          </button>
+        </div>
+      ))}
+      {canAdd ? (
+        <button
+          type="button"
+          class="secondary small"
+          onClick={() => replace([...items, emptyValue(itemSchema)])}
+        >
+          Add {itemName.toLowerCase()}
+        </button>
+      ) : null}
+    </Group>
+  );
+}
+
+function ObjectField(props: FieldProps) {
+  const { schema } = props;
+  if (props.value === undefined && !props.required) {
+    return (
+      <div class="field">
+        <button type="button" class="secondary small" onClick={() => props.onChange(emptyValue(schema))}>
+          Add {labelFor(props.name).toLowerCase()}
+        </button>
+      </div>
+    );
+  }
+  const value = (props.value && typeof props.value === 'object' ? props.value : {}) as Record<
+    string,
+    unknown
+  >;
+  const required = new Set(schema.required ?? []);
+  return (
+    <Group props={props}>
+      {Object.entries(schema.properties ?? {}).map(([name, property]) => (
+        <SchemaField
+          key={name}
+          name={name}
+          schema={property}
+          value={value[name]}
+          pointer={`${props.pointer}/${name}`}
+          required={required.has(name)}
+          onChange={(next) => {
+            const copy = { ...value };
+            if (next === undefined) delete copy[name];
+            else copy[name] = next;
+            props.onChange(copy);
+          }}
+        />
+      ))}
+      {props.required ? null : (
+        <button type="button" class="secondary small" onClick={() => props.onChange(undefined)}>
+          Remove {labelFor(props.name).toLowerCase()}
+        </button>
+      )}
+    </Group>
+  );
+}

@@ -1,0 +1,194 @@
+// The workspace's groups: rule counts, create, rename, switch on or off, delete (saying how many
+// rules it ungroups). Follows the change stream like the rule list.
+import { useContext, useEffect, useState } from 'preact/hooks';
+import { ApiError, type Group } from '../api.js';
+import { errorsByPointer } from '../forms/field-errors.js';
+import { LiveContext } from '../live-context.js';
+import { describeError, useApi } from '../session.js';
+import { ConfirmDialog } from '../ui/confirm.js';
+import { useGroups } from './use-groups.js';
+
+export function GroupsPage() {
+  const api = useApi();
+  const changes = useContext(LiveContext);
+  const { groups, reload } = useGroups();
+  const [name, setName] = useState('');
+  const [createError, setCreateError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<Group | null>(null);
+  useEffect(() => reload(), [changes]);
+
+  async function act(what: string, call: () => Promise<unknown>) {
+    try {
+      await call();
+      setError(null);
+    } catch (failure) {
+      setError(`${what} failed: ${describeError(failure)}`);
+    }
+    reload();
+  }
+
+  async function create(event: Event) {
+    event.preventDefault();
+    try {
+      await api((client) => client.POST('/v1/groups', { body: { name } }));
+      setName('');
+      setCreateError(null);
+      reload();
+    } catch (failure) {
+      const detail = failure instanceof ApiError ? errorsByPointer(failure.details).get('/name') : undefined;
+      setCreateError(detail?.join('; ') ?? describeError(failure));
+    }
+  }
+
+  return (
+    <section aria-labelledby="groups-title">
+      <h1 id="groups-title">Groups</h1>
+      <p>A group switches its rules together: a rule acts only while it and its group are active.</p>
+      <form class="inline-form" onSubmit={create} noValidate>
+        <div class={createError ? 'field invalid' : 'field'}>
+          <label for="new-group-name">New group name</label>
+          <input
+            id="new-group-name"
+            value={name}
+            autocomplete="off"
+            aria-invalid={createError ? 'true' : undefined}
+            aria-describedby={createError ? 'new-group-error' : undefined}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
+          {createError ? (
+            <p class="field-error" id="new-group-error">
+              {createError}
+            </p>
+          ) : null}
+        </div>
+        <button type="submit">Create group</button>
+      </form>
+      {error ? (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {groups === null ? <p>Loading…</p> : null}
+      {groups?.length === 0 ? <p class="empty">No groups yet.</p> : null}
+      <ul class="group-list">
+        {(groups ?? []).map((group) => (
+          <GroupRow
+            key={group.id}
+            group={group}
+            onRename={(newName) =>
+              act('Renaming', () =>
+                api((client) =>
+                  client.PUT('/v1/groups/{id}', {
+                    params: { path: { id: group.id } },
+                    body: { name: newName },
+                  }),
+                ),
+              )
+            }
+            onSwitch={() =>
+              act('Switching', () =>
+                api((client) =>
+                  client.PUT('/v1/groups/{id}', {
+                    params: { path: { id: group.id } },
+                    body: { status: group.status === 'Active' ? 'Inactive' : 'Active' },
+                  }),
+                ),
+              )
+            }
+            onDelete={() => setDeleting(group)}
+          />
+        ))}
+      </ul>
+      {deleting ? (
+        <ConfirmDialog
+          title={`Delete the group “${deleting.name}”?`}
+          confirmLabel="Delete group"
+          onCancel={() => setDeleting(null)}
+          onConfirm={() => {
+            const group = deleting;
+            setDeleting(null);
+            act('Deleting', () =>
+              api((client) => client.DELETE('/v1/groups/{id}', { params: { path: { id: group.id } } })),
+            );
+          }}
+        >
+          <p>
+            {deleting.ruleCount === 0
+              ? 'It has no rules.'
+              : `Its ${deleting.ruleCount === 1 ? 'rule' : `${deleting.ruleCount} rules`} will be ungrouped, not deleted.`}
+          </p>
+        </ConfirmDialog>
+      ) : null}
+    </section>
+  );
+}
+
+interface RowProps {
+  group: Group;
+  onRename: (name: string) => void;
+  onSwitch: () => void;
+  onDelete: () => void;
+}
+
+function GroupRow({ group, onRename, onSwitch, onDelete }: RowProps) {
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(group.name);
+  const inputId = `rename-${group.id}`;
+  return (
+    <li class="group-row">
+      {editing ? (
+        <form
+          class="inline-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            setEditing(false);
+            onRename(name);
+          }}
+        >
+          <label for={inputId} class="visually-hidden">
+            New name for {group.name}
+          </label>
+          <input id={inputId} value={name} onInput={(e) => setName(e.currentTarget.value)} autofocus />
+          <button type="submit" class="small">
+            Save name
+          </button>
+          <button type="button" class="secondary small" onClick={() => setEditing(false)}>
+            Cancel
+          </button>
+        </form>
+      ) : (
+        <>
+          <span class="group-name">{group.name}</span>
+          <span class="count">
+            {group.ruleCount} {group.ruleCount === 1 ? 'rule' : 'rules'}, {group.activeRuleCount} active
+          </span>
+          <button
+            type="button"
+            role="switch"
+            class="switch"
+            aria-checked={group.status === 'Active'}
+            aria-label={`${group.name} active`}
+            onClick={onSwitch}
+          >
+            <span aria-hidden="true">{group.status}</span>
+          </button>
+          <button
+            type="button"
+            class="secondary small"
+            aria-label={`Rename ${group.name}`}
+            onClick={() => {
+              setName(group.name);
+              setEditing(true);
+            }}
+          >
+            Rename
+          </button>
+          <button type="button" class="danger small" aria-label={`Delete ${group.name}`} onClick={onDelete}>
+            Delete
+          </button>
+        </>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,93 @@
+// Follows GET /v1/changes/stream (server-sent events) so that a change made elsewhere shows up.
+// EventSource cannot send the `x-api-key` header, so the stream is read with fetch, through the
+// typed client, and its events parsed here. It resumes after the last revision it saw.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { RulekeeperClient } from './api.js';
+
+export type LiveState = 'connecting' | 'live' | 'reconnecting';
+
+export interface StreamEvent {
+  event: string;
+  id?: string;
+  data: string;
+}
+
+/** Splits server-sent events out of text, answering the events and what is left of an unfinished one. */
+export function parseEvents(buffer: string): { events: StreamEvent[]; rest: string } {
+  const blocks = buffer.replace(/\r\n?/g, '\n').split('\n\n');
+  const rest = blocks.pop() ?? '';
+  const events: StreamEvent[] = [];
+  for (const block of blocks) {
+    const event: StreamEvent = { event: 'message', data: '' };
+    let hasField = false;
+    for (const line of block.split('\n')) {
+      if (line === '' || line.startsWith(':')) continue; // a keep-alive comment
+      const colon = line.indexOf(':');
+      const field = colon < 0 ? line : line.slice(0, colon);
+      const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+      hasField = true;
+      if (field === 'event') event.event = value;
+      else if (field === 'id') event.id = value;
+      else if (field === 'data') event.data = event.data ? `${event.data}\n${value}` : value;
+    }
+    if (hasField) events.push(event);
+  }
+  return { events, rest };
+}
+
+const RETRY_MS = [1000, 2000, 5000, 10000];
+
+/**
+ * Calls `onChange` for every change to the workspace (and on `reset`, when the service no longer
+ * has the changes since the last one seen), until the component goes away.
+ */
+export function useLiveChanges(client: RulekeeperClient, onChange: () => void): LiveState {
+  const [state, setState] = useState<LiveState>('connecting');
+  const latest = useRef(onChange);
+  latest.current = onChange;
+
+  useEffect(() => {
+    const controller = new AbortController();
+    let lastId: string | undefined;
+    let failures = 0;
+
+    async function follow(): Promise<void> {
+      const { response } = await client.GET('/v1/changes/stream', {
+        params: { header: lastId ? { 'Last-Event-ID': lastId } : {} },
+        parseAs: 'stream',
+        signal: controller.signal,
+      });
+      if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
+      setState('live');
+      failures = 0;
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = '';
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        const { events, rest } = parseEvents(buffer + value);
+        buffer = rest;
+        for (const event of events) {
+          if (event.id) lastId = event.id;
+          if (event.event === 'change' || event.event === 'reset') latest.current();
+        }
+      }
+    }
+
+    (async () => {
+      while (!controller.signal.aborted) {
+        try {
+          await follow();
+        } catch {
+          // Reconnected below; the panel says so meanwhile.
+        }
+        if (controller.signal.aborted) return;
+        setState('reconnecting');
+        const wait = RETRY_MS[Math.min(failures++, RETRY_MS.length - 1)];
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    })();
+    return () => controller.abort();
+  }, [client]);
+  return state;
+}

@@ -1,0 +1,38 @@
+// Where the console is: the part of the address after `#`, so that reloading or sharing a link
+// (never with the key in it) opens the same screen, and the service serves one page.
+import { useEffect, useState } from 'preact/hooks';
+
+export type Route =
+  | { page: 'rules' }
+  | { page: 'rule'; ruleId: string | null }
+  | { page: 'groups' }
+  | { page: 'try' }
+  | { page: 'move' };
+
+export function parseRoute(hash: string): Route {
+  const [page, id] = hash.replace(/^#\/?/, '').split('/');
+  if (page === 'rules' && id === 'new') return { page: 'rule', ruleId: null };
+  if (page === 'rules' && id) return { page: 'rule', ruleId: decodeURIComponent(id) };
+  if (page === 'groups' || page === 'try' || page === 'move') return { page };
+  return { page: 'rules' };
+}
+
+export function hrefFor(route: Route): string {
+  if (route.page === 'rule')
+    return `#/rules/${route.ruleId === null ? 'new' : encodeURIComponent(route.ruleId)}`;
+  return `#/${route.page}`;
+}
+
+export function navigate(route: Route): void {
+  location.hash = hrefFor(route);
+}
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(location.hash));
+  useEffect(() => {
+    const update = () => setRoute(parseRoute(location.hash));
+    addEventListener('hashchange', update);
+    return () => removeEventListener('hashchange', update);
+  }, []);
+  return route;
+}

@@ -1,0 +1,251 @@
+// Create or edit one rule: a form drawn from its type's pair schema and a JSON view of the same
+// body, the service's errors at the fields they name, and If-Match on save so that an edit made
+// elsewhere meanwhile is reported instead of overwritten. "Test this rule" tries the unsaved rule.
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, RULE_TYPES, type Rule, type RuleType } from '../api.js';
+import { errorsByPointer, FieldErrorsContext } from '../forms/field-errors.js';
+import { type JsonSchema, pairSchema, ruleTypeDescription } from '../forms/schema.js';
+import { SchemaField } from '../forms/schema-field.js';
+import { useGroups } from '../groups/use-groups.js';
+import { navigate } from '../route.js';
+import { describeError, useApi } from '../session.js';
+import { TraceForm } from '../trace/trace-form.js';
+import { ConfirmDialog } from '../ui/confirm.js';
+import { ErrorSummary } from '../ui/error-summary.js';
+import { flash, takeFlash } from '../ui/flash.js';
+import { JsonView } from './json-view.js';
+import { draftOf, newDraft, type RuleDraft, withType } from './rule-draft.js';
+
+const NAME: JsonSchema = { type: 'string', description: 'Shown in lists; need not be unique.' };
+const DESCRIPTION: JsonSchema = { type: 'string' };
+const STATUS: JsonSchema = { enum: ['Active', 'Inactive'], description: 'Only active rules act.' };
+
+const CONFLICT =
+  'This rule was changed elsewhere since you opened it, so your version was not saved. ' +
+  'Copy what you need from the JSON view, then load the current version.';
+
+export function RuleEditor({ ruleId }: { ruleId: string | null }) {
+  const api = useApi();
+  const { groups } = useGroups();
+  const [draft, setDraft] = useState<RuleDraft | null>(ruleId ? null : newDraft('Redirect'));
+  const [etag, setEtag] = useState<string | null>(null);
+  const [view, setView] = useState<'form' | 'json'>('form');
+  const [error, setError] = useState<ApiError | string | null>(null);
+  const [notice, setNotice] = useState<string | null>(takeFlash);
+  const [saving, setSaving] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+
+  const load = () => {
+    if (!ruleId) return;
+    api(
+      (client) => client.GET('/v1/rules/{ruleId}', { params: { path: { ruleId } } }),
+      (response) => setEtag(response.headers.get('etag')),
+    )
+      .then((answer) => {
+        setDraft(draftOf(answer.data));
+        setError(null);
+      })
+      .catch((failure) => setError(describeError(failure)));
+  };
+  useEffect(load, [ruleId]);
+
+  if (!draft) {
+    return error ? <ErrorSummary error={error} title="The rule could not be loaded." /> : <p>Loading…</p>;
+  }
+
+  async function save(event: Event) {
+    event.preventDefault();
+    if (!draft) return;
+    setSaving(true);
+    setNotice(null);
+    try {
+      const body = draft as never;
+      if (ruleId === null) {
+        const created = await api((client) => client.POST('/v1/rules', { body }));
+        flash(`Rule “${created.data.name}” created.`);
+        navigate({ page: 'rule', ruleId: created.data.id });
+        return;
+      }
+      const updated = await api(
+        (client) =>
+          client.PUT('/v1/rules/{ruleId}', {
+            params: { path: { ruleId }, header: etag ? { 'If-Match': etag } : {} },
+            body,
+          }),
+        (response) => response.ok && setEtag(response.headers.get('etag')),
+      );
+      setDraft(draftOf(updated.data as Rule));
+      setError(null);
+      setNotice('Saved.');
+    } catch (failure) {
+      const conflict = failure instanceof ApiError && failure.status === 412;
+      setError(conflict ? CONFLICT : failure instanceof ApiError ? failure : describeError(failure));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  async function remove() {
+    if (!ruleId) return;
+    setConfirmDelete(false);
+    try {
+      await api((client) =>
+        client.DELETE('/v1/rules/{ruleId}', {
+          params: { path: { ruleId }, header: etag ? { 'If-Match': etag } : {} },
+        }),
+      );
+      flash(`Rule “${draft?.name}” deleted.`);
+      navigate({ page: 'rules' });
+    } catch (failure) {
+      setError(failure instanceof ApiError && failure.status === 412 ? CONFLICT : describeError(failure));
+    }
+  }
+
+  const set = (field: string) => (value: unknown) => setDraft({ ...draft, [field]: value });
+  const errors = error instanceof ApiError ? errorsByPointer(error.details) : new Map<string, string[]>();
+  const pairsSchema: JsonSchema = {
+    type: 'array',
+    items: pairSchema(draft.ruleType),
+    minItems: 1,
+    description: ruleTypeDescription(draft.ruleType),
+  };
+  const { id: _id, ...inlineRule } = draft;
+
+  return (
+    <section aria-labelledby="editor-title">
+      <p>
+        <a href="#/rules">← All rules</a>
+      </p>
+      <h1 id="editor-title">{ruleId ? `Edit rule “${draft.name}”` : 'New rule'}</h1>
+      {notice ? (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      ) : null}
+      <FieldErrorsContext.Provider value={errors}>
+        <form onSubmit={save} noValidate aria-busy={saving}>
+          <ErrorSummary
+            error={error}
+            title={error instanceof ApiError ? 'The rule was not saved.' : undefined}
+          />
+          <div class="tabs">
+            <button type="button" aria-pressed={view === 'form'} onClick={() => setView('form')}>
+              Form
+            </button>
+            <button type="button" aria-pressed={view === 'json'} onClick={() => setView('json')}>
+              JSON
+            </button>
+          </div>
+          {view === 'json' ? (
+            <JsonView value={draft} onChange={(value) => setDraft(value as RuleDraft)} />
+          ) : (
+            <div class="rule-form">
+              <SchemaField
+                name="name"
+                schema={NAME}
+                value={draft.name}
+                pointer="/name"
+                required
+                onChange={set('name')}
+              />
+              <SchemaField
+                name="description"
+                schema={DESCRIPTION}
+                value={draft.description}
+                pointer="/description"
+                required={false}
+                onChange={set('description')}
+              />
+              <div class="row">
+                <div class="field">
+                  <label for="rule-type">Type</label>
+                  <select
+                    id="rule-type"
+                    value={draft.ruleType}
+                    disabled={ruleId !== null}
+                    aria-describedby="rule-type-hint"
+                    onChange={(e) => setDraft(withType(draft, e.currentTarget.value as RuleType))}
+                  >
+                    {RULE_TYPES.map((type) => (
+                      <option key={type}>{type}</option>
+                    ))}
+                  </select>
+                  <small class="hint" id="rule-type-hint">
+                    {ruleId ? 'A saved rule keeps its type.' : 'Changing the type starts the pairs afresh.'}
+                  </small>
+                </div>
+                <SchemaField
+                  name="status"
+                  schema={STATUS}
+                  value={draft.status}
+                  pointer="/status"
+                  required
+                  onChange={set('status')}
+                />
+                <div class="field">
+                  <label for="rule-group">Group</label>
+                  <select
+                    id="rule-group"
+                    value={draft.groupId}
+                    onChange={(e) => set('groupId')(e.currentTarget.value)}
+                  >
+                    <option value="">Ungrouped</option>
+                    {(groups ?? []).map((group) => (
+                      <option key={group.id} value={group.id}>
+                        {group.name}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              </div>
+              <SchemaField
+                name="pairs"
+                schema={pairsSchema}
+                value={draft.pairs}
+                pointer="/pairs"
+                required
+                onChange={(pairs) => set('pairs')(pairs ?? [])}
+              />
+            </div>
+          )}
+          <div class="actions">
+            <button type="submit" disabled={saving}>
+              {ruleId ? 'Save' : 'Create rule'}
+            </button>
+            <a class="button secondary" href="#/rules">
+              Cancel
+            </a>
+            {ruleId ? (
+              <button type="button" class="danger" onClick={() => setConfirmDelete(true)}>
+                Delete
+              </button>
+            ) : null}
+            {error === CONFLICT ? (
+              <button type="button" class="secondary" onClick={load}>
+                Load the current version
+              </button>
+            ) : null}
+          </div>
+        </form>
+      </FieldErrorsContext.Provider>
+      <section class="test-rule" aria-labelledby="test-title">
+        <h2 id="test-title">Test this rule</h2>
+        <p>Try a request against the rule as it is now in the form, before saving it.</p>
+        <TraceForm rules={[inlineRule]} submitLabel="Test this rule" idPrefix="test" />
+      </section>
+      {confirmDelete ? (
+        <ConfirmDialog
+          title="Delete this rule?"
+          confirmLabel="Delete rule"
+          onConfirm={remove}
+          onCancel={() => setConfirmDelete(false)}
+        >
+          <p>
+            “{draft.name}” will be deleted. Its versions stay in its history and it can be restored through
+            the API.
+          </p>
+        </ConfirmDialog>
+      ) : null}
+    </section>
+  );
+}

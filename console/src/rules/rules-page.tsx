@@ -1,0 +1,236 @@
+// The workspace's rules: the API's filters and search, a page at a time, grouped under their
+// groups (whose status shows, since an inactive group's rules do not act), each switched on or off
+// in place. Follows the change stream: a change made elsewhere shows up without a reload.
+import { useContext, useEffect, useState } from 'preact/hooks';
+import { type Group, RULE_TYPES, type Rule } from '../api.js';
+import { useGroups } from '../groups/use-groups.js';
+import { LiveContext } from '../live-context.js';
+import { describeError, useApi } from '../session.js';
+import { takeFlash } from '../ui/flash.js';
+
+const PAGE_SIZE = 25;
+
+interface Filters {
+  status: string;
+  ruleType: string;
+  /** `*` for every group, `""` for ungrouped, else a group id. */
+  groupId: string;
+  search: string;
+}
+
+interface Page {
+  rules: Rule[];
+  total: number;
+  nextOffset: number | null;
+}
+
+export function RulesPage() {
+  const api = useApi();
+  const changes = useContext(LiveContext);
+  const { groups, reload: reloadGroups } = useGroups();
+  const [filters, setFilters] = useState<Filters>({ status: '', ruleType: '', groupId: '*', search: '' });
+  const [search, setSearch] = useState('');
+  const [offset, setOffset] = useState(0);
+  const [page, setPage] = useState<Page | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [notice] = useState(takeFlash);
+
+  // The search box filters as one types, once typing pauses.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setFilters((old) => (old.search === search ? old : { ...old, search }));
+      setOffset(0);
+    }, 250);
+    return () => clearTimeout(timer);
+  }, [search]);
+
+  useEffect(() => {
+    const query = {
+      offset: String(offset),
+      pageSize: String(PAGE_SIZE),
+      ...(filters.status ? { status: filters.status as Rule['status'] } : {}),
+      ...(filters.ruleType ? { ruleType: filters.ruleType as Rule['ruleType'] } : {}),
+      ...(filters.groupId !== '*' ? { groupId: filters.groupId } : {}),
+      ...(filters.search ? { search: filters.search } : {}),
+    };
+    let current = true;
+    api((client) => client.GET('/v1/rules', { params: { query } }))
+      .then((answer) => {
+        if (!current) return;
+        setPage({ rules: answer.data, total: answer.total, nextOffset: answer.nextOffset });
+        setError(null);
+      })
+      .catch((failure) => current && setError(describeError(failure)));
+    return () => {
+      current = false;
+    };
+  }, [api, filters, offset, changes]);
+  useEffect(() => reloadGroups(), [changes]);
+
+  async function switchRule(rule: Rule) {
+    const status = rule.status === 'Active' ? 'Inactive' : 'Active';
+    try {
+      await api((client) =>
+        client.PUT('/v1/rules/{ruleId}', { params: { path: { ruleId: rule.id } }, body: { status } }),
+      );
+      setPage(
+        (old) => old && { ...old, rules: old.rules.map((r) => (r.id === rule.id ? { ...r, status } : r)) },
+      );
+    } catch (failure) {
+      setError(`“${rule.name}” was not switched: ${describeError(failure)}`);
+    }
+  }
+
+  const filter = (field: keyof Filters) => (event: Event) => {
+    setFilters({ ...filters, [field]: (event.currentTarget as HTMLSelectElement).value });
+    setOffset(0);
+  };
+
+  return (
+    <section aria-labelledby="rules-title">
+      <div class="page-head">
+        <h1 id="rules-title">Rules</h1>
+        <a class="button" href="#/rules/new">
+          New rule
+        </a>
+      </div>
+      {notice ? (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      ) : null}
+      <form class="filters" aria-label="Filter rules" onSubmit={(e) => e.preventDefault()}>
+        <div class="field">
+          <label for="filter-search">Search names</label>
+          <input
+            id="filter-search"
+            type="search"
+            value={search}
+            onInput={(e) => setSearch(e.currentTarget.value)}
+          />
+        </div>
+        <div class="field">
+          <label for="filter-status">Status</label>
+          <select id="filter-status" value={filters.status} onChange={filter('status')}>
+            <option value="">Any</option>
+            <option>Active</option>
+            <option>Inactive</option>
+          </select>
+        </div>
+        <div class="field">
+          <label for="filter-type">Type</label>
+          <select id="filter-type" value={filters.ruleType} onChange={filter('ruleType')}>
+            <option value="">Any</option>
+            {RULE_TYPES.map((type) => (
+              <option key={type}>{type}</option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="filter-group">Group</label>
+          <select id="filter-group" value={filters.groupId} onChange={filter('groupId')}>
+            <option value="*">Any</option>
+            <option value="">Ungrouped</option>
+            {(groups ?? []).map((group) => (
+              <option key={group.id} value={group.id}>
+                {group.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      </form>
+      {error ? (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {page ? <RuleSections page={page} groups={groups ?? []} onSwitch={switchRule} /> : <p>Loading…</p>}
+      {page && page.total > 0 ? (
+        <nav class="pager" aria-label="Pages of rules">
+          <button
+            type="button"
+            class="secondary"
+            disabled={offset === 0}
+            onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
+          >
+            Previous
+          </button>
+          <span aria-live="polite">
+            {offset + 1}–{offset + page.rules.length} of {page.total}
+          </span>
+          <button
+            type="button"
+            class="secondary"
+            disabled={page.nextOffset === null}
+            onClick={() => setOffset(page.nextOffset ?? offset)}
+          >
+            Next
+          </button>
+        </nav>
+      ) : null}
+    </section>
+  );
+}
+
+function RuleSections({
+  page,
+  groups,
+  onSwitch,
+}: {
+  page: Page;
+  groups: Group[];
+  onSwitch: (rule: Rule) => void;
+}) {
+  if (page.rules.length === 0) {
+    return (
+      <p class="empty">
+        No rules here. <a href="#/rules/new">Create a rule</a> or <a href="#/move">import a Requestly file</a>
+        .
+      </p>
+    );
+  }
+  // Sections in the order of the groups list, ungrouped rules last.
+  const sections = [...groups.map((group) => ({ id: group.id, group })), { id: '', group: undefined }]
+    .map((section) => ({ ...section, rules: page.rules.filter((rule) => rule.groupId === section.id) }))
+    .filter((section) => section.rules.length > 0);
+  const known = new Set(sections.map((section) => section.id));
+  // A rule whose group is not in the list yet (created a moment ago elsewhere) still shows.
+  const strays = page.rules.filter((rule) => !known.has(rule.groupId));
+  if (strays.length) sections.push({ id: '?', group: undefined, rules: strays });
+  return (
+    <>
+      {sections.map(({ id, group, rules }) => (
+        <section class="rule-group" key={id} aria-label={group ? `Group ${group.name}` : 'Ungrouped rules'}>
+          <h2>
+            {group ? group.name : 'Ungrouped'}
+            {group ? (
+              <span class={`badge ${group.status === 'Active' ? 'on' : 'off'}`}>
+                {group.status === 'Active' ? 'Group active' : 'Group inactive: its rules do not act'}
+              </span>
+            ) : null}
+          </h2>
+          <ul class="rule-list">
+            {rules.map((rule) => (
+              <li key={rule.id} class="rule-row">
+                <a class="rule-name" href={`#/rules/${encodeURIComponent(rule.id)}`}>
+                  {rule.name || '(no name)'}
+                </a>
+                <span class="tag">{rule.ruleType}</span>
+                <button
+                  type="button"
+                  role="switch"
+                  class="switch"
+                  aria-checked={rule.status === 'Active'}
+                  aria-label={`${rule.name || rule.id} active`}
+                  onClick={() => onSwitch(rule)}
+                >
+                  <span aria-hidden="true">{rule.status}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </>
+  );
+}

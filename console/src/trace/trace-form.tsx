@@ -1,0 +1,153 @@
+// A request to try: URL, method, resource type and page URL, sent to POST /v1/trace against the
+// workspace's rules (Try it) or against the rule being edited, before it is saved (`rules`).
+import { useState } from 'preact/hooks';
+import { ApiError } from '../api.js';
+import { errorsByPointer, FieldErrorsContext, fieldId, useFieldErrors } from '../forms/field-errors.js';
+import { describeError, useApi } from '../session.js';
+import { ErrorSummary } from '../ui/error-summary.js';
+import { type TraceData, type TraceRequest, TraceResult } from './trace-result.js';
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+const RESOURCE_TYPES = [
+  'main_frame',
+  'sub_frame',
+  'xmlhttprequest',
+  'script',
+  'stylesheet',
+  'image',
+  'media',
+  'font',
+  'websocket',
+];
+
+export interface TraceFormProps {
+  /** Unsaved rules to try instead of the workspace's. */
+  rules?: unknown[];
+  submitLabel: string;
+  /** Where ids start, when two forms share a page. */
+  idPrefix: string;
+}
+
+export function TraceForm({ rules, submitLabel, idPrefix }: TraceFormProps) {
+  const api = useApi();
+  const [url, setUrl] = useState('');
+  const [method, setMethod] = useState('GET');
+  const [resourceType, setResourceType] = useState('');
+  const [pageUrl, setPageUrl] = useState('');
+  const [includeInactive, setIncludeInactive] = useState(false);
+  const [trace, setTrace] = useState<TraceData | null>(null);
+  const [error, setError] = useState<ApiError | string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    const body: TraceRequest = {
+      request: {
+        url,
+        method,
+        ...(resourceType ? { resourceType: resourceType as never } : {}),
+        ...(pageUrl ? { pageUrl } : {}),
+      },
+      ...(rules ? { rules } : { includeInactive }),
+    };
+    setBusy(true);
+    try {
+      setTrace((await api((client) => client.POST('/v1/trace', { body }))).data);
+      setError(null);
+    } catch (failure) {
+      setTrace(null);
+      setError(failure instanceof ApiError ? failure : describeError(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const errors = error instanceof ApiError ? errorsByPointer(error.details) : new Map();
+  return (
+    <FieldErrorsContext.Provider value={errors}>
+      <form class="trace-form" onSubmit={submit} aria-busy={busy} noValidate>
+        <ErrorSummary error={error} />
+        <Input pointer="/request/url" label="URL" value={url} onInput={setUrl} required />
+        <div class="row">
+          <div class="field">
+            <label for={`${idPrefix}-method`}>Method</label>
+            <select
+              id={`${idPrefix}-method`}
+              value={method}
+              onChange={(e) => setMethod(e.currentTarget.value)}
+            >
+              {METHODS.map((m) => (
+                <option key={m}>{m}</option>
+              ))}
+            </select>
+          </div>
+          <div class="field">
+            <label for={`${idPrefix}-type`}>Resource type</label>
+            <select
+              id={`${idPrefix}-type`}
+              value={resourceType}
+              onChange={(e) => setResourceType(e.currentTarget.value)}
+            >
+              <option value="">(unknown)</option>
+              {RESOURCE_TYPES.map((type) => (
+                <option key={type}>{type}</option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <Input pointer="/request/pageUrl" label="Page URL (optional)" value={pageUrl} onInput={setPageUrl} />
+        {rules ? null : (
+          <div class="field checkbox">
+            <input
+              type="checkbox"
+              id={`${idPrefix}-inactive`}
+              checked={includeInactive}
+              onChange={(e) => setIncludeInactive(e.currentTarget.checked)}
+            />
+            <label for={`${idPrefix}-inactive`}>Also explain inactive rules</label>
+          </div>
+        )}
+        <button type="submit" disabled={busy}>
+          {submitLabel}
+        </button>
+      </form>
+      {trace ? <TraceResult trace={trace} /> : null}
+    </FieldErrorsContext.Provider>
+  );
+}
+
+interface InputProps {
+  pointer: string;
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+  required?: boolean;
+}
+
+function Input({ pointer, label, value, onInput, required }: InputProps) {
+  const errors = useFieldErrors(pointer);
+  const id = fieldId(pointer);
+  return (
+    <div class={errors.length ? 'field invalid' : 'field'}>
+      <label for={id}>{label}</label>
+      <input
+        id={id}
+        type="text"
+        inputMode="url"
+        spellcheck={false}
+        autocomplete="off"
+        placeholder="https://example.com/path"
+        value={value}
+        required={required}
+        aria-invalid={errors.length ? 'true' : undefined}
+        aria-describedby={errors.length ? `${id}-error` : undefined}
+        onInput={(event) => onInput(event.currentTarget.value)}
+      />
+      {errors.length ? (
+        <p class="field-error" id={`${id}-error`}>
+          {errors.join('; ')}
+        </p>
+      ) : null}
+    </div>
+  );
+}

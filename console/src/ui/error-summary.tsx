@@ -1,0 +1,51 @@
+// What went wrong with a save, at the top of the form: the message, and each detail as a link to
+// its field (focus moves there), so a keyboard or screen-reader user finds it as a sighted one does.
+import type { ApiError } from '../api.js';
+import { fieldId } from '../forms/field-errors.js';
+
+export function ErrorSummary({ error, title }: { error: ApiError | string | null; title?: string }) {
+  if (!error) return null;
+  const message = typeof error === 'string' ? error : error.message;
+  const details = typeof error === 'string' ? [] : error.details;
+  return (
+    <div class="error-summary" role="alert" tabIndex={-1}>
+      <p>
+        <strong>{title ?? message}</strong>
+        {title ? ` ${message}` : null}
+      </p>
+      {details.length ? (
+        <ul>
+          {details.map((detail) => (
+            <li key={detail.path + detail.message}>
+              <a
+                href={`#${fieldId(detail.path)}`}
+                onClick={(event) => {
+                  event.preventDefault();
+                  focusField(detail.path);
+                }}
+              >
+                <code>{detail.path || '/'}</code>: {detail.message}
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+/** Focuses the field at a pointer, or the nearest one above it that is on the page. */
+function focusField(pointer: string): void {
+  for (let path = pointer; ; path = path.slice(0, path.lastIndexOf('/'))) {
+    const element = document.getElementById(fieldId(path));
+    if (element) {
+      const target = element.matches('fieldset')
+        ? (element.querySelector('input, select, textarea, button') ?? element)
+        : element;
+      (target as HTMLElement).focus();
+      element.scrollIntoView({ block: 'center' });
+      return;
+    }
+    if (!path) return;
+  }
+}

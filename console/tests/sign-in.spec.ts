@@ -1,0 +1,35 @@
+import { expect, signIn, test } from './fixtures.js';
+
+test('a newcomer signs in with the key printed on first start, and signs out', async ({ page, service }) => {
+  await page.goto('/');
+  await page.screenshot({ path: test.info().outputPath('sign-in.png') });
+  await page.getByLabel('API key').fill('rk_notakey');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('The service does not accept this key')).toBeVisible();
+
+  await page.getByLabel('API key').fill(service.firstKey);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Rules', level: 1 })).toBeVisible();
+  // Kept for the tab's session only, and nowhere in the address.
+  expect(await page.evaluate(() => sessionStorage.getItem('rulekeeper.apiKey'))).toBe(service.firstKey);
+  expect(await page.evaluate(() => localStorage.length)).toBe(0);
+  expect(page.url()).not.toContain(service.firstKey);
+
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Rules', level: 1 })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByLabel('API key')).toBeVisible();
+  expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+});
+
+test('a key revoked while the console is open signs out with a clear message', async ({
+  page,
+  workspace,
+}) => {
+  await signIn(page, workspace.key);
+  await workspace.revoke();
+  await page.getByRole('link', { name: 'Groups' }).click();
+  await expect(page.getByText('no longer accepts this API key')).toBeVisible();
+  await expect(page.getByLabel('API key')).toBeVisible();
+});
