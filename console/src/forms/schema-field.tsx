@@ -4,7 +4,7 @@
 // its hint, and the API's error for its pointer is shown under it.
 import type { ComponentChildren } from 'preact';
 import { fieldId, useFieldErrors } from './field-errors.js';
-import { choices, emptyValue, type JsonSchema, labelFor } from './schema.js';
+import { choices, emptyValue, inSentence, type JsonSchema, labelFor } from './schema.js';
 import { DocText } from './text.js';
 
 export interface FieldProps {
@@ -36,8 +36,8 @@ const ITEM_NAMES: Record<string, string> = {
 // Bodies and code are written over several lines.
 const MULTILINE = [/^\/pairs\/\d+\/value$/, /\/scripts\/\d+\/value$/];
 
-/** A pair's own id is kept as it came but not edited: the service makes one when there is none. */
-const HIDDEN = /^\/pairs\/\d+\/id$/;
+/** Ids of pairs and modifications are kept as they came but not edited: the service makes them. */
+const HIDDEN = /\/id$/;
 
 export function SchemaField(props: FieldProps) {
   if (HIDDEN.test(props.pointer)) return null;
@@ -221,7 +221,8 @@ function ChoiceListField(props: FieldProps) {
 
 function ListField(props: FieldProps) {
   const items = Array.isArray(props.value) ? (props.value as unknown[]) : [];
-  const itemSchema = props.schema.items ?? {};
+  // The list says what its items are; each item saying it again is noise.
+  const { description: _said, ...itemSchema } = props.schema.items ?? {};
   const itemName = ITEM_NAMES[props.name] ?? labelFor(props.name);
   const canAdd = props.schema.maxItems === undefined || items.length < props.schema.maxItems;
   const replace = (next: unknown[]) => props.onChange(next.length || props.required ? next : undefined);
@@ -243,7 +244,7 @@ function ListField(props: FieldProps) {
             class="secondary small"
             onClick={() => replace(items.filter((_, i) => i !== index))}
           >
-            Remove {itemName.toLowerCase()} {index + 1}
+            Remove {inSentence(itemName)} {index + 1}
           </button>
         </div>
       ))}
@@ -253,7 +254,7 @@ function ListField(props: FieldProps) {
           class="secondary small"
           onClick={() => replace([...items, emptyValue(itemSchema)])}
         >
-          Add {itemName.toLowerCase()}
+          Add {inSentence(itemName)}
         </button>
       ) : null}
     </Group>
@@ -266,7 +267,7 @@ function ObjectField(props: FieldProps) {
     return (
       <div class="field">
         <button type="button" class="secondary small" onClick={() => props.onChange(emptyValue(schema))}>
-          Add {labelFor(props.name).toLowerCase()}
+          Add {inSentence(labelFor(props.name))}
         </button>
       </div>
     );
@@ -296,7 +297,7 @@ function ObjectField(props: FieldProps) {
       ))}
       {props.required ? null : (
         <button type="button" class="secondary small" onClick={() => props.onChange(undefined)}>
-          Remove {labelFor(props.name).toLowerCase()}
+          Remove {inSentence(labelFor(props.name))}
         </button>
       )}
     </Group>

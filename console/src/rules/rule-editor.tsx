@@ -107,7 +107,6 @@ export function RuleEditor({ ruleId }: { ruleId: string | null }) {
     type: 'array',
     items: pairSchema(draft.ruleType),
     minItems: 1,
-    description: ruleTypeDescription(draft.ruleType),
   };
   const { id: _id, ...inlineRule } = draft;
 
@@ -158,7 +157,7 @@ export function RuleEditor({ ruleId }: { ruleId: string | null }) {
               />
               <div class="row">
                 <div class="field">
-                  <label for="rule-type">Type</label>
+                  <label for="rule-type">Rule type</label>
                   <select
                     id="rule-type"
                     value={draft.ruleType}
@@ -171,6 +170,7 @@ export function RuleEditor({ ruleId }: { ruleId: string | null }) {
                     ))}
                   </select>
                   <small class="hint" id="rule-type-hint">
+                    {ruleTypeDescription(draft.ruleType)}{' '}
                     {ruleId ? 'A saved rule keeps its type.' : 'Changing the type starts the pairs afresh.'}
                   </small>
                 </div>

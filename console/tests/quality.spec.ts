@@ -1,0 +1,185 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from '@playwright/test';
+import { expect, ok, signIn, test, type Workspace } from './fixtures.js';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations on the page as it is now (WCAG 2.x A and AA). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    type Violation = { id: string; impact: string; nodes: { target: string[] }[] };
+    const { axe } = window as unknown as {
+      axe: { run: (...args: unknown[]) => Promise<{ violations: Violation[] }> };
+    };
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+    });
+    return result.violations;
+  });
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    );
+}
+
+const HOSTILE = '<img src=x onerror=alert(1)>';
+
+async function arrange(workspace: Workspace) {
+  const group = ok(await workspace.api.POST('/v1/groups', { body: { name: HOSTILE } })).data;
+  ok(
+    await workspace.api.POST('/v1/rules', {
+      body: {
+        name: HOSTILE,
+        description: '<script>alert(2)</script>',
+        ruleType: 'Redirect',
+        status: 'Active',
+        groupId: group.id,
+        pairs: [
+          {
+            source: { key: 'Url', operator: 'Contains', value: 'checkout' },
+            destinationType: 'url',
+            destination: 'https://staging.example.com/checkout',
+          },
+        ],
+      },
+    }),
+  );
+}
+
+/** Every main screen, in a state worth checking, with `check` run on each. */
+async function visitScreens(page: Page, check: (screen: string) => Promise<void>) {
+  await page.goto('/#/rules');
+  await expect(page.getByRole('switch')).toHaveCount(1);
+  await check('rules');
+  await page.getByRole('link', { name: HOSTILE }).click();
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue(HOSTILE);
+  await page.getByLabel('Destination', { exact: true }).fill('');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('alert')).toBeVisible();
+  await check('editor with errors');
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await check('delete dialog');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
+  await page.getByRole('link', { name: 'Groups' }).click();
+  await expect(page.getByRole('switch')).toHaveCount(1);
+  await check('groups');
+  await page.getByRole('link', { name: 'Try it' }).click();
+  await page.getByLabel('URL', { exact: true }).fill('https://shop.example.com/checkout');
+  await page.getByRole('button', { name: 'Try it' }).click();
+  await expect(page.getByTestId('trace-outcome')).toBeVisible();
+  await check('try it');
+  await page.getByRole('link', { name: 'Import & export' }).click();
+  await page.locator('input[type=file]').setInputFiles({
+    name: 'export.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify([{ objectType: 'group', name: 'imported' }])),
+  });
+  await expect(page.getByRole('region', { name: /Checked export.json/ })).toBeVisible();
+  await check('import report');
+}
+
+test('no serious accessibility violations on any screen (axe-core)', async ({ page, workspace }) => {
+  await arrange(workspace);
+  await page.goto('/');
+  expect(await seriousViolations(page), 'sign-in').toEqual([]);
+  await signIn(page, workspace.key);
+  await visitScreens(page, async (screen) => expect(await seriousViolations(page), screen).toEqual([]));
+});
+
+test('user text is always shown as text, never run as markup', async ({ page, workspace }) => {
+  await arrange(workspace);
+  const dialogs: string[] = [];
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    dialog.dismiss();
+  });
+  await signIn(page, workspace.key);
+  await expect(page.getByRole('link', { name: HOSTILE })).toHaveText(HOSTILE);
+  await expect(page.getByRole('heading', { name: HOSTILE })).toBeVisible();
+  await visitScreens(page, async () => {
+    expect(await page.locator('main img, main script').count()).toBe(0);
+  });
+  expect(dialogs).toEqual([]);
+});
+
+for (const width of [1280, 390]) {
+  test(`every screen fits ${width} px wide, with nothing cut off sideways`, async ({ page, workspace }) => {
+    await page.setViewportSize({ width, height: 844 });
+    await arrange(workspace);
+    await signIn(page, workspace.key);
+    await visitScreens(page, async (screen) => {
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${screen} scrolls sideways by ${overflow} px`).toBeLessThanOrEqual(0);
+      if (width === 390 && screen === 'rules') {
+        await page.screenshot({ path: test.info().outputPath('rules-390.png'), fullPage: true });
+      }
+      if (width === 390 && screen === 'editor with errors') {
+        await page.screenshot({ path: test.info().outputPath('editor-390.png'), fullPage: true });
+      }
+    });
+  });
+}
+
+test('the console is served with a strict CSP and breaks none of it', async ({
+  page,
+  workspace,
+  baseURL,
+}) => {
+  const response = await fetch(`${baseURL}/`);
+  const csp = response.headers.get('content-security-policy') ?? '';
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).toContain("style-src 'self'");
+  expect(csp).not.toContain('unsafe-inline');
+  const html = await response.text();
+  expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script
+  expect(html).not.toMatch(/\sstyle=/);
+
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  await arrange(workspace);
+  await signIn(page, workspace.key);
+  await visitScreens(page, async () => {});
+  expect(violations).toEqual([]);
+});
+
+test('a keyboard alone signs in, creates a group and answers a confirmation', async ({ page, workspace }) => {
+  await page.goto('/');
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('API key')).toBeFocused();
+  await page.keyboard.type(workspace.key);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Rules', level: 1 })).toBeVisible();
+
+  // Tab to the navigation's Groups link.
+  for (
+    let i = 0;
+    i < 10 &&
+    !(await page.getByRole('link', { name: 'Groups' }).evaluate((el) => el === document.activeElement));
+    i += 1
+  ) {
+    await page.keyboard.press('Tab');
+  }
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Groups', level: 1 })).toBeVisible();
+  await page.getByLabel('New group name').focus();
+  await page.keyboard.type('typed only');
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('typed only')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Delete typed only' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog')).toBeVisible();
+  // Focus starts on Cancel, so Enter on a confirmation cannot delete by accident.
+  await expect(page.getByRole('dialog').getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('No groups yet.')).toBeVisible();
+  expect(ok(await workspace.api.GET('/v1/groups', {})).total).toBe(0);
+});

@@ -1,0 +1,305 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, ok, signIn, test } from './fixtures.js';
+
+/** How a person fills the form of each type, and what the service must then have stored. */
+const RECIPES: Record<string, { fill: (pair: Locator) => Promise<void>; stored: Record<string, unknown> }> = {
+  Redirect: {
+    fill: async (pair) => {
+      await source(pair, 'example.com');
+      await pair.getByLabel('Destination', { exact: true }).fill('https://staging.example.com');
+    },
+    stored: { destinationType: 'url', destination: 'https://staging.example.com' },
+  },
+  Cancel: { fill: (pair) => source(pair, 'ads.example.com'), stored: {} },
+  Replace: {
+    fill: async (pair) => {
+      await source(pair, 'example.com');
+      await pair.getByLabel('From').fill('prod');
+      await pair.getByLabel('To', { exact: true }).fill('staging');
+    },
+    stored: { from: 'prod', to: 'staging' },
+  },
+  Headers: {
+    fill: async (pair) => {
+      await source(pair, 'example.com');
+      const modification = pair.getByRole('group', { name: 'Modification 1' });
+      await modification.getByRole('button', { name: 'Add request header' }).click();
+      const header = modification.getByRole('group', { name: 'Request header 1' });
+      await header.getByLabel('Header', { exact: true }).fill('X-Test');
+      await header.getByLabel('Type').selectOption('Add');
+      await header.getByLabel('Value').fill('1');
+    },
+    stored: { modifications: [{ Request: [{ header: 'X-Test', type: 'Add', value: '1' }] }] },
+  },
+  UserAgent: {
+    fill: async (pair) => {
+      await source(pair, 'example.com');
+      await pair.getByLabel('User agent').fill('Mozilla/5.0 (Rulekeeper test)');
+    },
+    stored: { userAgent: 'Mozilla/5.0 (Rulekeeper test)' },
+  },
+  Script: {
+    fill: async (pair) => {
+      await source(pair, 'example.com');
+      await pair.getByRole('group', { name: 'Script 1' }).getByLabel('Value').fill('console.log("hi")');
+    },
+    stored: {
+      scripts: [{ type: 'code', codeType: 'js', loadTime: 'afterPageLoad', value: 'console.log("hi")' }],
+    },
+  },
+  QueryParam: {
+    fill: async (pair) => {
+      await source(pair, 'example.com');
+      const modification = pair.getByRole('group', { name: 'Modification 1' });
+      await modification.getByRole('textbox', { name: /^Param/ }).fill('debug');
+      await modification.getByLabel('Value').fill('1');
+    },
+    stored: { modifications: [{ type: 'Add', param: 'debug', value: '1' }] },
+  },
+  Response: {
+    fill: async (pair) => {
+      await source(pair, '/api/user');
+      await pair.getByLabel('Value', { exact: true }).last().fill('{"mock":true}');
+      await pair.getByLabel('Status code').fill('201');
+    },
+    stored: { type: 'static', value: '{"mock":true}', statusCode: 201 },
+  },
+  Request: {
+    fill: async (pair) => {
+      await source(pair, '/api/order');
+      await pair.getByLabel('Value', { exact: true }).last().fill('{"qty":2}');
+    },
+    stored: { type: 'static', value: '{"qty":2}' },
+  },
+  Delay: {
+    fill: async (pair) => {
+      await source(pair, 'example.com');
+      await pair.getByLabel('Delay').fill('500');
+    },
+    stored: { delay: 500 },
+  },
+};
+
+async function source(pair: Locator, value: string) {
+  await pair.getByRole('group', { name: 'Source' }).getByLabel('Value', { exact: true }).fill(value);
+}
+
+async function newRule(page: Page, ruleType: string, name: string) {
+  await page.getByRole('link', { name: 'New rule' }).click();
+  await page.getByLabel('Rule type').selectOption(ruleType);
+  await page.getByLabel('Name', { exact: true }).fill(name);
+}
+
+test('one rule of each of the ten types is created through its form', async ({ page, workspace }) => {
+  await signIn(page, workspace.key);
+  for (const [ruleType, recipe] of Object.entries(RECIPES)) {
+    await page.goto('/#/rules');
+    await newRule(page, ruleType, `${ruleType} rule`);
+    await page.getByLabel('Status', { exact: true }).selectOption('Active');
+    await recipe.fill(page.getByRole('group', { name: 'Pair 1' }));
+    if (ruleType === 'Headers')
+      await page.screenshot({ path: test.info().outputPath('editor.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Create rule' }).click();
+    await expect(
+      page.getByRole('status').filter({ hasText: `Rule “${ruleType} rule” created.` }),
+    ).toBeVisible();
+  }
+
+  const rules = ok(await workspace.api.GET('/v1/rules', {})).data;
+  expect(rules.map((rule) => rule.ruleType).sort()).toEqual(Object.keys(RECIPES).sort());
+  for (const rule of rules) {
+    expect(rule.name).toBe(`${rule.ruleType} rule`);
+    expect(rule.status).toBe('Active');
+    expect(rule.pairs).toHaveLength(1);
+    expect(rule.pairs[0]).toMatchObject(RECIPES[rule.ruleType]?.stored ?? {});
+  }
+  await page.goto('/#/rules');
+  await expect(page.getByRole('switch')).toHaveCount(10);
+  await page.screenshot({ path: test.info().outputPath('rules.png'), fullPage: true });
+});
+
+test('a filter with every field reaches the service, and the JSON view stays in step with the form', async ({
+  page,
+  workspace,
+}) => {
+  await signIn(page, workspace.key);
+  await newRule(page, 'Cancel', 'filtered');
+  const pair = page.getByRole('group', { name: 'Pair 1' });
+  await source(pair, 'tracker');
+  const src = pair.getByRole('group', { name: 'Source' });
+  await src.getByRole('button', { name: 'Add filter' }).click();
+  const filter = src.getByRole('group', { name: 'Filter 1' });
+  await filter.getByLabel('POST').check();
+  await filter.getByLabel('xmlhttprequest').check();
+  await filter.getByRole('button', { name: 'Add URL' }).click();
+  await filter.getByRole('group', { name: 'URL' }).getByLabel('Value').fill('shop');
+
+  await page.getByRole('button', { name: 'JSON' }).click();
+  const json = page.getByLabel('The rule as JSON');
+  const shown = JSON.parse(await json.inputValue());
+  expect(shown.pairs[0].source.filters).toEqual([
+    {
+      requestMethod: ['POST'],
+      resourceType: ['xmlhttprequest'],
+      URL: { operator: 'Contains', value: 'shop' },
+    },
+  ]);
+  await json.fill(JSON.stringify({ ...shown, name: 'renamed in JSON' }));
+  await page.getByRole('button', { name: 'Form' }).click();
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('renamed in JSON');
+
+  await page.getByRole('button', { name: 'Create rule' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'created' })).toBeVisible();
+  const [stored] = ok(await workspace.api.GET('/v1/rules', {})).data;
+  expect(stored?.name).toBe('renamed in JSON');
+  expect(stored?.pairs[0]?.source.filters).toEqual(shown.pairs[0].source.filters);
+});
+
+test("the service's errors show at the fields they name, and nothing is stored", async ({
+  page,
+  workspace,
+}) => {
+  await signIn(page, workspace.key);
+  // No name, and a pair without its destination.
+  await newRule(page, 'Redirect', '');
+  const pair = page.getByRole('group', { name: 'Pair 1' });
+  await source(pair, 'example.com');
+  await page.getByRole('button', { name: 'Create rule' }).click();
+
+  await expect(page.getByRole('alert')).toContainText('The rule was not saved.');
+  const name = page.getByLabel('Name', { exact: true });
+  await expect(name).toHaveAttribute('aria-invalid', 'true');
+  await expect(name).toHaveAccessibleDescription(/must not be blank/);
+  const destination = pair.getByLabel('Destination', { exact: true });
+  await expect(destination).toHaveAttribute('aria-invalid', 'true');
+  await expect(destination).toHaveAccessibleDescription(/must not be empty/);
+  await expect(pair.getByLabel('Destination type')).not.toHaveAttribute('aria-invalid');
+  await page.screenshot({ path: test.info().outputPath('field-errors.png'), fullPage: true });
+  // The summary's links take the keyboard to the field.
+  await page.getByRole('link', { name: /\/pairs\/0\/destination/ }).click();
+  await expect(pair.getByLabel('Destination', { exact: true })).toBeFocused();
+
+  expect(ok(await workspace.api.GET('/v1/rules', {})).total).toBe(0);
+});
+
+test('a rule is edited, switched in the list, and deleted after confirming', async ({ page, workspace }) => {
+  const created = ok(
+    await workspace.api.POST('/v1/rules', {
+      body: {
+        name: 'checkout redirect',
+        ruleType: 'Redirect',
+        status: 'Inactive',
+        pairs: [
+          {
+            source: { key: 'Url', operator: 'Contains', value: 'checkout' },
+            destinationType: 'url',
+            destination: 'https://staging.example.com/checkout',
+          },
+        ],
+      },
+    }),
+  ).data;
+  await signIn(page, workspace.key);
+
+  await page.getByRole('switch', { name: 'checkout redirect active' }).click();
+  await expect(page.getByRole('switch', { name: 'checkout redirect active' })).toHaveAttribute(
+    'aria-checked',
+    'true',
+  );
+  expect(
+    ok(await workspace.api.GET('/v1/rules/{ruleId}', { params: { path: { ruleId: created.id } } })).data
+      .status,
+  ).toBe('Active');
+
+  await page.getByRole('link', { name: 'checkout redirect' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('checkout to staging');
+  await page.getByLabel('Destination', { exact: true }).fill('https://staging.example.com/pay');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  const edited = ok(
+    await workspace.api.GET('/v1/rules/{ruleId}', { params: { path: { ruleId: created.id } } }),
+  ).data;
+  expect(edited).toMatchObject({ name: 'checkout to staging', status: 'Active' });
+  expect(edited.pairs[0]).toMatchObject({
+    id: created.pairs[0]?.id,
+    destination: 'https://staging.example.com/pay',
+  });
+
+  await page.getByRole('button', { name: 'Delete' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete this rule?' });
+  await expect(dialog).toContainText('checkout to staging');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await dialog.getByRole('button', { name: 'Delete rule' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Rule “checkout to staging” deleted.' }),
+  ).toBeVisible();
+  const gone = await workspace.api.GET('/v1/rules/{ruleId}', { params: { path: { ruleId: created.id } } });
+  expect(gone.response.status).toBe(404);
+});
+
+test('an edit made elsewhere meanwhile is reported, not overwritten', async ({ page, workspace }) => {
+  const created = ok(
+    await workspace.api.POST('/v1/rules', {
+      body: {
+        name: 'shared',
+        ruleType: 'Cancel',
+        pairs: [{ source: { key: 'host', operator: 'Equals', value: 'ads.example.com' } }],
+      },
+    }),
+  ).data;
+  await signIn(page, workspace.key);
+  await page.getByRole('link', { name: 'shared' }).click();
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('shared');
+
+  ok(
+    await workspace.api.PUT('/v1/rules/{ruleId}', {
+      params: { path: { ruleId: created.id } },
+      body: { name: 'changed by a teammate' },
+    }),
+  );
+  await page.getByLabel('Name', { exact: true }).fill('my change');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('alert')).toContainText('changed elsewhere since you opened it');
+  const stored = ok(
+    await workspace.api.GET('/v1/rules/{ruleId}', { params: { path: { ruleId: created.id } } }),
+  ).data;
+  expect(stored.name).toBe('changed by a teammate');
+
+  await page.getByRole('button', { name: 'Load the current version' }).click();
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('changed by a teammate');
+  await page.getByLabel('Name', { exact: true }).fill('my change, on top');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+});
+
+test('the list filters, searches and pages as the API does', async ({ page, workspace }) => {
+  for (let i = 1; i <= 30; i += 1) {
+    ok(
+      await workspace.api.POST('/v1/rules', {
+        body: {
+          name: `rule ${String(i).padStart(2, '0')}${i % 3 === 0 ? ' checkout' : ''}`,
+          ruleType: i % 2 ? 'Cancel' : 'Delay',
+          status: i <= 5 ? 'Active' : 'Inactive',
+          pairs:
+            i % 2
+              ? [{ source: { key: 'host', operator: 'Equals', value: 'a.example' } }]
+              : [{ source: { key: 'host', operator: 'Equals', value: 'a.example' }, delay: 10 }],
+        } as never,
+      }),
+    );
+  }
+  await signIn(page, workspace.key);
+  await expect(page.getByText('1–25 of 30')).toBeVisible();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByText('26–30 of 30')).toBeVisible();
+  await expect(page.getByRole('switch')).toHaveCount(5);
+
+  await page.getByLabel('Search names').fill('checkout');
+  await expect(page.getByText('1–10 of 10')).toBeVisible();
+  await page.getByLabel('Type', { exact: true }).selectOption('Delay');
+  await expect(page.getByText('1–5 of 5')).toBeVisible();
+  await page.getByLabel('Status', { exact: true }).selectOption('Active');
+  await expect(page.getByText('No rules here.')).toBeVisible();
+});

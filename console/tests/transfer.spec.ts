@@ -1,0 +1,92 @@
+import { readFile } from 'node:fs/promises';
+import { expect, ok, signIn, test } from './fixtures.js';
+
+// A Requestly export as Requestly writes it: a group, a rule in it, and a rule that is not valid.
+const REQUESTLY_FILE = [
+  { objectType: 'group', id: 'Group_ab12', name: 'Staging', status: 'Active', creationDate: 1700000000000 },
+  {
+    objectType: 'rule',
+    id: 'Redirect_xy98',
+    name: 'API to staging',
+    ruleType: 'Redirect',
+    status: 'Active',
+    groupId: 'Group_ab12',
+    pairs: [
+      {
+        id: 'p1',
+        source: { key: 'Url', operator: 'Contains', value: 'api.example.com' },
+        destinationType: 'url',
+        destination: 'https://staging.example.com',
+      },
+    ],
+  },
+  {
+    objectType: 'rule',
+    id: 'Delay_bad1',
+    name: 'broken',
+    ruleType: 'Delay',
+    status: 'Active',
+    pairs: [{ source: { key: 'Url', operator: 'Contains', value: 'x' } }],
+  },
+];
+
+test('a dropped Requestly file is checked by a dry run, imported when confirmed, and exported back', async ({
+  page,
+  workspace,
+}) => {
+  await signIn(page, workspace.key);
+  await page.getByRole('link', { name: 'Import & export' }).click();
+
+  // Dropped on the drop zone, as a person drags a file from their desktop.
+  const transfer = await page.evaluateHandle((text) => {
+    const data = new DataTransfer();
+    data.items.add(new File([text], 'requestly-export.json', { type: 'application/json' }));
+    return data;
+  }, JSON.stringify(REQUESTLY_FILE));
+  await page.getByText('Drop a Requestly export').dispatchEvent('drop', { dataTransfer: transfer });
+
+  const report = page.getByRole('region', { name: /Checked requestly-export.json/ });
+  await expect(report).toContainText('2 would be created, 0 would be updated, 1 failed.');
+  const rows = report.getByRole('row');
+  await expect(rows.nth(3)).toContainText('failed');
+  await expect(rows.nth(3)).toContainText('/2/pairs/0');
+  await expect(report.getByRole('button', { name: 'Import 2 records' })).toBeDisabled();
+  expect(ok(await workspace.api.GET('/v1/rules', {})).total).toBe(0);
+  await page.screenshot({ path: test.info().outputPath('import-report.png'), fullPage: true });
+
+  await page.getByLabel('Import the others, skipping those').check();
+  await expect(page.getByRole('button', { name: 'Import 2 records' })).toBeEnabled();
+  await page.getByRole('button', { name: 'Import 2 records' }).click();
+  await expect(page.getByRole('region', { name: 'Imported requestly-export.json' })).toContainText(
+    '2 were created, 0 were updated, 1 failed.',
+  );
+  const [rule] = ok(await workspace.api.GET('/v1/rules', {})).data;
+  const [group] = ok(await workspace.api.GET('/v1/groups', {})).data;
+  expect(rule).toMatchObject({ name: 'API to staging', groupId: group?.id });
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export to a file' }).click();
+  const file = await (await download).path();
+  const exported = JSON.parse(await readFile(file, 'utf8'));
+  expect(
+    exported.map((record: { objectType: string; name: string }) => [record.objectType, record.name]),
+  ).toEqual([
+    ['group', 'Staging'],
+    ['rule', 'API to staging'],
+  ]);
+});
+
+test('a file that is not JSON is refused with the place of the fault, and nothing changes', async ({
+  page,
+  workspace,
+}) => {
+  await signIn(page, workspace.key);
+  await page.getByRole('link', { name: 'Import & export' }).click();
+  await page.locator('input[type=file]').setInputFiles({
+    name: 'broken.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('[{"objectType": "rule", '),
+  });
+  await expect(page.getByRole('alert')).toContainText('The file was not imported.');
+  expect(ok(await workspace.api.GET('/v1/rules', {})).total).toBe(0);
+});
