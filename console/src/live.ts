@@ -14,8 +14,13 @@ export interface StreamEvent {
 
 /** Splits server-sent events out of text, answering the events and what is left of an unfinished one. */
 export function parseEvents(buffer: string): { events: StreamEvent[]; rest: string } {
-  const blocks = buffer.replace(/\r\n?/g, '\n').split('\n\n');
-  const rest = blocks.pop() ?? '';
+  // A \r at the very end may be the first half of a \r\n: kept back until the next chunk says.
+  const held = buffer.endsWith('\r') ? '\r' : '';
+  const blocks = buffer
+    .slice(0, buffer.length - held.length)
+    .replace(/\r\n?/g, '\n')
+    .split('\n\n');
+  const rest = (blocks.pop() ?? '') + held;
   const events: StreamEvent[] = [];
   for (const block of blocks) {
     const event: StreamEvent = { event: 'message', data: '' };
@@ -67,10 +72,9 @@ export function useLiveChanges(client: RulekeeperClient, onChange: () => void): 
         if (done) return;
         const { events, rest } = parseEvents(buffer + value);
         buffer = rest;
-        for (const event of events) {
-          if (event.id) lastId = event.id;
-          if (event.event === 'change' || event.event === 'reset') latest.current();
-        }
+        for (const event of events) if (event.id) lastId = event.id;
+        // One read for what arrived together: an import of a thousand records is one refresh.
+        if (events.some((event) => event.event === 'change' || event.event === 'reset')) latest.current();
       }
     }
 

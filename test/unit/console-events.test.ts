@@ -1,0 +1,44 @@
+// The console reads the change stream with fetch (EventSource cannot send the key), so it parses
+// server-sent events itself: wherever the network cuts the text, the same events come out.
+import { describe, expect, it } from 'vitest';
+import { parseEvents, type StreamEvent } from '../../console/src/live.js';
+import { parseRoute } from '../../console/src/route.js';
+
+const STREAM =
+  ': keep-alive\n\n' +
+  'event: change\ndata: {"revision":3,"id":"Redirect_a1b2c"}\n\n' +
+  'event: change\nid: 3\ndata: {"revision":3,"id":"Group_k3v9x"}\n\n' +
+  'event: reset\r\ndata: {"latest":9}\r\n\r\n' +
+  'data: line one\ndata: line two\n\n';
+
+const EXPECTED: StreamEvent[] = [
+  { event: 'change', data: '{"revision":3,"id":"Redirect_a1b2c"}' },
+  { event: 'change', id: '3', data: '{"revision":3,"id":"Group_k3v9x"}' },
+  { event: 'reset', data: '{"latest":9}' },
+  { event: 'message', data: 'line one\nline two' },
+];
+
+describe('parseEvents', () => {
+  it('reads events, ids and multi-line data, and skips comments', () => {
+    expect(parseEvents(STREAM)).toEqual({ events: EXPECTED, rest: '' });
+  });
+
+  it('answers the same events wherever the text is cut into chunks', () => {
+    for (let cut = 0; cut <= STREAM.length; cut += 1) {
+      const first = parseEvents(STREAM.slice(0, cut));
+      const second = parseEvents(first.rest + STREAM.slice(cut));
+      expect([...first.events, ...second.events], `cut at ${cut}`).toEqual(EXPECTED);
+      expect(second.rest).toBe('');
+    }
+  });
+});
+
+describe('parseRoute', () => {
+  it('maps addresses to screens, with unknown ones on the rule list', () => {
+    expect(parseRoute('')).toEqual({ page: 'rules' });
+    expect(parseRoute('#/groups')).toEqual({ page: 'groups' });
+    expect(parseRoute('#/rules/new')).toEqual({ page: 'rule', ruleId: null });
+    expect(parseRoute('#/rules/Redirect_a1b2c')).toEqual({ page: 'rule', ruleId: 'Redirect_a1b2c' });
+    expect(parseRoute('#/nowhere')).toEqual({ page: 'rules' });
+  });
+});
