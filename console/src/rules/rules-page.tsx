@@ -35,14 +35,15 @@ export function RulesPage() {
   const [error, setError] = useState<string | null>(null);
   const [notice] = useState(takeFlash);
 
-  // The search box filters as one types, once typing pauses.
+  // The search box filters as one types, once typing pauses (and only then back to the first page).
   useEffect(() => {
+    if (search === filters.search) return;
     const timer = setTimeout(() => {
-      setFilters((old) => (old.search === search ? old : { ...old, search }));
+      setFilters((old) => ({ ...old, search }));
       setOffset(0);
     }, 250);
     return () => clearTimeout(timer);
-  }, [search]);
+  }, [search, filters.search]);
 
   useEffect(() => {
     const query = {

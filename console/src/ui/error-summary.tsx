@@ -1,14 +1,20 @@
 // What went wrong with a save, at the top of the form: the message, and each detail as a link to
 // its field (focus moves there), so a keyboard or screen-reader user finds it as a sighted one does.
+import { useEffect, useRef } from 'preact/hooks';
 import type { ApiError } from '../api.js';
 import { fieldId } from '../forms/field-errors.js';
 
 export function ErrorSummary({ error, title }: { error: ApiError | string | null; title?: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  // Saved from the bottom of a long form, the answer is at its top: taken there, so it is seen.
+  useEffect(() => {
+    box.current?.focus();
+  }, [error]);
   if (!error) return null;
   const message = typeof error === 'string' ? error : error.message;
   const details = typeof error === 'string' ? [] : error.details;
   return (
-    <div class="error-summary" role="alert" tabIndex={-1}>
+    <div class="error-summary" role="alert" tabIndex={-1} ref={box}>
       <p>
         <strong>{title ?? message}</strong>
         {title ? ` ${message}` : null}
