@@ -50,16 +50,3 @@ export function unwrap<T>(result: { data?: T; error?: unknown; response: Respons
   const body = result.error as ErrorBody | undefined;
   throw new ApiError(result.response.status, typeof body === 'object' && body ? body : undefined);
 }
-
-export const RULE_TYPES = [
-  'Redirect',
-  'Cancel',
-  'Replace',
-  'Headers',
-  'UserAgent',
-  'Script',
-  'QueryParam',
-  'Response',
-  'Request',
-  'Delay',
-] as const satisfies readonly RuleType[];

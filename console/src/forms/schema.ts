@@ -24,6 +24,9 @@ export interface JsonSchema {
   pattern?: string;
 }
 
+/** The ten rule types, in the document's order. */
+export const RULE_TYPES = Object.keys(schemas).map((name) => name.replace(/PairInput$/, '') as RuleType);
+
 /** The schema of one pair of a rule type, as POST and PUT accept it. */
 export function pairSchema(ruleType: RuleType): JsonSchema {
   const schema = schemas[`${ruleType}PairInput`];

@@ -6,6 +6,7 @@ import { errorsByPointer } from '../forms/field-errors.js';
 import { LiveContext } from '../live-context.js';
 import { describeError, useApi } from '../session.js';
 import { ConfirmDialog } from '../ui/confirm.js';
+import { StatusSwitch } from '../ui/status-switch.js';
 import { useGroups } from './use-groups.js';
 
 export function GroupsPage() {
@@ -163,16 +164,7 @@ function GroupRow({ group, onRename, onSwitch, onDelete }: RowProps) {
           <span class="count">
             {group.ruleCount} {group.ruleCount === 1 ? 'rule' : 'rules'}, {group.activeRuleCount} active
           </span>
-          <button
-            type="button"
-            role="switch"
-            class="switch"
-            aria-checked={group.status === 'Active'}
-            aria-label={`${group.name} active`}
-            onClick={onSwitch}
-          >
-            <span aria-hidden="true">{group.status}</span>
-          </button>
+          <StatusSwitch name={group.name} status={group.status} onSwitch={onSwitch} />
           <button
             type="button"
             class="secondary small"

@@ -2,10 +2,11 @@
 // body, the service's errors at the fields they name, and If-Match on save so that an edit made
 // elsewhere meanwhile is reported instead of overwritten. "Test this rule" tries the unsaved rule.
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, RULE_TYPES, type Rule, type RuleType } from '../api.js';
+import { ApiError, type Rule, type RuleType } from '../api.js';
 import { errorsByPointer, FieldErrorsContext } from '../forms/field-errors.js';
-import { type JsonSchema, pairSchema, ruleTypeDescription } from '../forms/schema.js';
+import { type JsonSchema, pairSchema, RULE_TYPES, ruleTypeDescription } from '../forms/schema.js';
 import { SchemaField } from '../forms/schema-field.js';
+import { GroupOptions } from '../groups/group-options.js';
 import { useGroups } from '../groups/use-groups.js';
 import { navigate } from '../route.js';
 import { describeError, useApi } from '../session.js';
@@ -59,6 +60,7 @@ export function RuleEditor({ ruleId }: { ruleId: string | null }) {
     setSaving(true);
     setNotice(null);
     try {
+      // The draft is what the person wrote (in the JSON view, anything): the service judges it.
       const body = draft as never;
       if (ruleId === null) {
         const created = await api((client) => client.POST('/v1/rules', { body }));
@@ -189,12 +191,7 @@ export function RuleEditor({ ruleId }: { ruleId: string | null }) {
                     value={draft.groupId}
                     onChange={(e) => set('groupId')(e.currentTarget.value)}
                   >
-                    <option value="">Ungrouped</option>
-                    {(groups ?? []).map((group) => (
-                      <option key={group.id} value={group.id}>
-                        {group.name}
-                      </option>
-                    ))}
+                    <GroupOptions groups={groups} />
                   </select>
                 </div>
               </div>

@@ -2,11 +2,14 @@
 // groups (whose status shows, since an inactive group's rules do not act), each switched on or off
 // in place. Follows the change stream: a change made elsewhere shows up without a reload.
 import { useContext, useEffect, useState } from 'preact/hooks';
-import { type Group, RULE_TYPES, type Rule } from '../api.js';
+import type { Group, Rule } from '../api.js';
+import { RULE_TYPES } from '../forms/schema.js';
+import { GroupOptions } from '../groups/group-options.js';
 import { useGroups } from '../groups/use-groups.js';
 import { LiveContext } from '../live-context.js';
 import { describeError, useApi } from '../session.js';
 import { takeFlash } from '../ui/flash.js';
+import { StatusSwitch } from '../ui/status-switch.js';
 
 const PAGE_SIZE = 25;
 
@@ -131,12 +134,7 @@ export function RulesPage() {
           <label for="filter-group">Group</label>
           <select id="filter-group" value={filters.groupId} onChange={filter('groupId')}>
             <option value="*">Any</option>
-            <option value="">Ungrouped</option>
-            {(groups ?? []).map((group) => (
-              <option key={group.id} value={group.id}>
-                {group.name}
-              </option>
-            ))}
+            <GroupOptions groups={groups} />
           </select>
         </div>
       </form>
@@ -217,16 +215,11 @@ function RuleSections({
                   {rule.name || '(no name)'}
                 </a>
                 <span class="tag">{rule.ruleType}</span>
-                <button
-                  type="button"
-                  role="switch"
-                  class="switch"
-                  aria-checked={rule.status === 'Active'}
-                  aria-label={`${rule.name || rule.id} active`}
-                  onClick={() => onSwitch(rule)}
-                >
-                  <span aria-hidden="true">{rule.status}</span>
-                </button>
+                <StatusSwitch
+                  name={rule.name || rule.id}
+                  status={rule.status}
+                  onSwitch={() => onSwitch(rule)}
+                />
               </li>
             ))}
           </ul>

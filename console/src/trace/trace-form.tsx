@@ -8,17 +8,20 @@ import { ErrorSummary } from '../ui/error-summary.js';
 import { type TraceData, type TraceRequest, TraceResult } from './trace-result.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
-const RESOURCE_TYPES = [
-  'main_frame',
-  'sub_frame',
-  'xmlhttprequest',
-  'script',
-  'stylesheet',
-  'image',
-  'media',
-  'font',
-  'websocket',
-];
+type ResourceType = NonNullable<TraceRequest['request']['resourceType']>;
+
+// Written as a record so that the typecheck fails when the document has one more or one fewer.
+const RESOURCE_TYPES = Object.keys({
+  main_frame: true,
+  sub_frame: true,
+  xmlhttprequest: true,
+  script: true,
+  stylesheet: true,
+  image: true,
+  media: true,
+  font: true,
+  websocket: true,
+} satisfies Record<ResourceType, true>);
 
 export interface TraceFormProps {
   /** Unsaved rules to try instead of the workspace's. */
@@ -32,7 +35,7 @@ export function TraceForm({ rules, submitLabel, idPrefix }: TraceFormProps) {
   const api = useApi();
   const [url, setUrl] = useState('');
   const [method, setMethod] = useState('GET');
-  const [resourceType, setResourceType] = useState('');
+  const [resourceType, setResourceType] = useState<ResourceType | ''>('');
   const [pageUrl, setPageUrl] = useState('');
   const [includeInactive, setIncludeInactive] = useState(false);
   const [trace, setTrace] = useState<TraceData | null>(null);
@@ -45,7 +48,7 @@ export function TraceForm({ rules, submitLabel, idPrefix }: TraceFormProps) {
       request: {
         url,
         method,
-        ...(resourceType ? { resourceType: resourceType as never } : {}),
+        ...(resourceType ? { resourceType } : {}),
         ...(pageUrl ? { pageUrl } : {}),
       },
       ...(rules ? { rules } : { includeInactive }),
@@ -86,7 +89,7 @@ export function TraceForm({ rules, submitLabel, idPrefix }: TraceFormProps) {
             <select
               id={`${idPrefix}-type`}
               value={resourceType}
-              onChange={(e) => setResourceType(e.currentTarget.value)}
+              onChange={(e) => setResourceType(e.currentTarget.value as ResourceType | '')}
             >
               <option value="">(unknown)</option>
               {RESOURCE_TYPES.map((type) => (
