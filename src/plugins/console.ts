@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { AppError } from '../errors.js';
 
 /** dist/console of the package, whether this file runs from src/plugins (tests) or dist/plugins. */
 const CONSOLE_DIR = fileURLToPath(new URL('../../dist/console/', import.meta.url));
@@ -75,7 +76,8 @@ export function consolePlugin(app: FastifyInstance, dir = CONSOLE_DIR): void {
     { schema: { hide: true } },
     async (request, reply) => {
       const file = assets.get(request.params.name);
-      if (!file) return reply.callNotFound();
+      // A 404 of the API's form (not found's handler, which would call a GET-only route a 405).
+      if (!file) throw new AppError('ROUTE_NOT_FOUND');
       // Asset names carry a hash of their content: a name never changes meaning.
       return send(reply, file, 'public, max-age=31536000, immutable');
     },

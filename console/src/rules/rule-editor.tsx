@@ -138,7 +138,8 @@ export function RuleEditor({ ruleId }: { ruleId: string | null }) {
             </button>
           </div>
           {view === 'json' ? (
-            <JsonView value={draft} onChange={(value) => setDraft(value as RuleDraft)} />
+            // Keyed by version: a loaded or saved rule replaces the text being edited.
+            <JsonView key={etag ?? 'new'} value={draft} onChange={(value) => setDraft(value as RuleDraft)} />
           ) : (
             <div class="rule-form">
               <SchemaField
