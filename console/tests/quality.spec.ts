@@ -62,6 +62,7 @@ async function visitScreens(page: Page, check: (screen: string) => Promise<void>
   await expect(page.getByRole('alert')).toBeVisible();
   await check('editor with errors');
   await page.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
   await check('delete dialog');
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toBeHidden();
