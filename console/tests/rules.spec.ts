@@ -303,3 +303,36 @@ test('the list filters, searches and pages as the API does', async ({ page, work
   await page.getByLabel('Status', { exact: true }).selectOption('Active');
   await expect(page.getByText('No rules here.')).toBeVisible();
 });
+
+test("a rule's history lists its versions, and an earlier one is restored", async ({ page, workspace }) => {
+  const created = ok(
+    await workspace.api.POST('/v1/rules', {
+      body: {
+        name: 'before',
+        ruleType: 'Cancel',
+        pairs: [{ source: { key: 'host', operator: 'Equals', value: 'ads.example.com' } }],
+      },
+    }),
+  ).data;
+  ok(
+    await workspace.api.PUT('/v1/rules/{ruleId}', {
+      params: { path: { ruleId: created.id } },
+      body: { name: 'after a bad change' },
+    }),
+  );
+  await signIn(page, workspace.key);
+  await page.getByRole('link', { name: 'after a bad change' }).click();
+  const history = page.getByRole('region', { name: 'History' });
+  await expect(history.getByRole('listitem')).toHaveCount(2);
+  await expect(history.getByRole('listitem').first()).toContainText('Version 2: updated');
+  await expect(history.getByRole('listitem').last()).toContainText('Named “before”');
+
+  await history.getByRole('button', { name: 'Restore version 1' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Restored' })).toBeVisible();
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('before');
+  await expect(history.getByRole('listitem')).toHaveCount(3);
+  const stored = ok(
+    await workspace.api.GET('/v1/rules/{ruleId}', { params: { path: { ruleId: created.id } } }),
+  ).data;
+  expect(stored.name).toBe('before');
+});

@@ -16,6 +16,7 @@ import { ErrorSummary } from '../ui/error-summary.js';
 import { flash, takeFlash } from '../ui/flash.js';
 import { JsonView } from './json-view.js';
 import { draftOf, newDraft, type RuleDraft, withType } from './rule-draft.js';
+import { RuleHistory } from './rule-history.js';
 
 const NAME: JsonSchema = { type: 'string', description: 'Shown in lists; need not be unique.' };
 const DESCRIPTION: JsonSchema = { type: 'string' };
@@ -231,6 +232,16 @@ export function RuleEditor({ ruleId }: { ruleId: string | null }) {
         <p>Try a request against the rule as it is now in the form, before saving it.</p>
         <TraceForm rules={[inlineRule]} submitLabel="Test this rule" idPrefix="test" />
       </section>
+      {ruleId ? (
+        <RuleHistory
+          ruleId={ruleId}
+          revision={etag}
+          onRestored={() => {
+            load();
+            setNotice('Restored: the chosen version is now the current one.');
+          }}
+        />
+      ) : null}
       {confirmDelete ? (
         <ConfirmDialog
           title="Delete this rule?"
