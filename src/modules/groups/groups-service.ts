@@ -7,8 +7,9 @@ import type { Created, IdempotencyService } from '../idempotency/idempotency-ser
 import type { Principal } from '../keys/keys-store.js';
 import { toRule } from '../rules/rules-service.js';
 import { checkInOrder, GROUPS, ifMatchHolds, readNowThrowLater } from '../shared/checks.js';
-import { type Paged, pageOf, readListQuery } from '../shared/list.js';
+import { readListQuery } from '../shared/list.js';
 import { readPayload } from '../shared/payload.js';
+import type { Page } from '../shared/replies.js';
 import {
   checkGroupListQuery,
   checkGroupWrite,
@@ -70,7 +71,7 @@ export function createGroupsService({
       return toGroup(row, principal);
     },
 
-    async list(principal: Principal, query: unknown): Promise<Paged<GroupListItem>> {
+    async list(principal: Principal, query: unknown): Promise<Page<GroupListItem>> {
       const { offset, pageSize } = readListQuery(query, checkGroupListQuery);
       const [rows, total] = await Promise.all([
         groupsStore.list(principal.workspaceId, offset, pageSize),
@@ -85,7 +86,7 @@ export function createGroupsService({
           activeRuleCount: count?.active ?? 0,
         };
       });
-      return pageOf(items, total, offset);
+      return { items, total, offset };
     },
 
     async create(principal: Principal, body: unknown, idempotencyKey?: string): Promise<Created<Group>> {

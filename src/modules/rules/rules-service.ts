@@ -9,13 +9,13 @@ import type { GroupsStore } from '../groups/groups-store.js';
 import type { Created, IdempotencyService } from '../idempotency/idempotency-service.js';
 import type { Principal } from '../keys/keys-store.js';
 import { checkInOrder, ifMatchHolds, RULES, referenced, ruleTypeKept } from '../shared/checks.js';
-import { readListQuery, serializedPageOf } from '../shared/list.js';
-import { createReadCache } from '../shared/read-cache.js';
+import { readListQuery } from '../shared/list.js';
 import type { SerializedOne } from '../shared/replies.js';
 import type { RuleType } from './rule-types/index.js';
 import { readRule } from './rules-input.js';
+import type { RulePage, RulesReadModel } from './rules-read-model.js';
 import { checkRuleListQuery, RULE_DELETED, type Rule } from './rules-schemas.js';
-import type { RuleJson, RulesStore } from './rules-store.js';
+import type { RulesStore } from './rules-store.js';
 
 type Pair = Record<string, unknown>;
 
@@ -40,16 +40,15 @@ export function toRule(row: RuleRow, principal: Principal, pairs?: Pair[]): Rule
 export function createRulesService(deps: {
   db: Db;
   rulesStore: RulesStore;
+  /** Where reads go: the store's answers, kept while their data holds. */
+  readModel: RulesReadModel;
   groupsStore: GroupsStore;
   idempotency: IdempotencyService;
   changes: Pick<ChangesService, 'record'>;
   config: Pick<Config, 'maxDelayMs'>;
 }) {
-  const { db, rulesStore, groupsStore, idempotency, changes } = deps;
+  const { db, rulesStore, readModel, groupsStore, idempotency, changes } = deps;
   const { maxDelayMs } = deps.config;
-  // Pages are kept as UTF-8 bytes, as they go on the wire: a page served again is not encoded again.
-  const pages = createReadCache<Buffer>(16 * 1024 * 1024, (page) => page.length);
-  const singles = createReadCache<RuleJson>(8 * 1024 * 1024, (rule) => 2 * rule.json.length);
 
   /** `groupId` of a body as stored: null for "", else a group of the caller's workspace (step 8). */
   async function resolveGroup(trx: Db, principal: Principal, groupId: string): Promise<string | null> {
@@ -68,29 +67,19 @@ export function createRulesService(deps: {
   return {
     /**
      * A rule as JSON text, built by the database: a read needs neither a row object nor a parse.
-     * With `version` (ChangesService.cacheVersion, read before), kept in memory until it moves.
+     * `version` (ChangesService.cacheVersion, read before) lets the read model answer from memory.
      */
     async get(principal: Principal, id: string, version?: number): Promise<SerializedOne> {
-      const owner = principal.ownerUserId;
+      const { workspaceId, ownerUserId } = principal;
       const { row } = await checkInOrder(principal, id, {
         kind: RULES,
-        async find() {
-          let foreign: RuleJson | undefined;
-          const own = await singles.read(`${principal.workspaceId} ${id}`, version, async () => {
-            const rule = await rulesStore.findJson(id, owner);
-            if (rule?.workspace_id === principal.workspaceId) return rule;
-            // Answered (403) but not kept: the caller's revision says nothing of another workspace.
-            foreign = rule;
-            return undefined;
-          });
-          return own ?? foreign;
-        },
+        find: () => readModel.rule(workspaceId, id, ownerUserId, version),
       });
       return { json: row.json, modificationDate: row.modification_date };
     },
 
-    /** A page of rules, serialised: the rules come from the database as JSON text, sent as they are. */
-    async list(principal: Principal, query: unknown, version?: number): Promise<Buffer> {
+    /** A page of rules, each as JSON text built by the database (sent as it is). */
+    async list(principal: Principal, query: unknown, version?: number): Promise<RulePage> {
       const q = readListQuery(query, checkRuleListQuery);
       const filter = {
         workspaceId: principal.workspaceId,
@@ -99,16 +88,7 @@ export function createRulesService(deps: {
         groupId: q.groupId === '' ? null : q.groupId,
         search: q.search?.toLowerCase(),
       };
-      const owner = principal.ownerUserId;
-      const key = JSON.stringify([filter, owner, q.offset, q.pageSize]);
-      const page = await pages.read(key, version, async () => {
-        const [rules, total] = await Promise.all([
-          rulesStore.listJson(filter, owner, q.offset, q.pageSize),
-          rulesStore.count(filter),
-        ]);
-        return Buffer.from(serializedPageOf(rules, total, q.offset));
-      });
-      return page as Buffer; // a built page is never undefined
+      return readModel.page(filter, principal.ownerUserId, q.offset, q.pageSize, version);
     },
 
     async create(principal: Principal, body: unknown, idempotencyKey?: string): Promise<Created<Rule>> {
