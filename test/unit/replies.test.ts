@@ -1,7 +1,7 @@
 // Pages in the reply layer: the bytes of a page of JSON text say what the envelope of its objects
 // says, and a page served again (the same object, kept by a read model) is not encoded again.
 import { describe, expect, it } from 'vitest';
-import { type Page, pageBytesOf, paged } from '../../src/modules/shared/replies.js';
+import { jsonArrayPieces, type Page, pageBytesOf, paged } from '../../src/modules/shared/replies.js';
 
 const objects = [
   { id: 'a', name: 'zwölf "quoted"' },
@@ -30,5 +30,22 @@ describe('pages', () => {
     const page = asText({ items: objects, total: 2, offset: 0 });
     expect(pageBytesOf(page)).toBe(pageBytesOf(page));
     expect(pageBytesOf({ ...page })).not.toBe(pageBytesOf(page));
+  });
+});
+
+describe('jsonArrayPieces', () => {
+  async function text(pages: unknown[][]): Promise<string> {
+    async function* from() {
+      yield* pages;
+    }
+    let all = '';
+    for await (const piece of jsonArrayPieces(from())) all += piece;
+    return all;
+  }
+
+  it('writes the items of every page as one JSON array, pages of none included', async () => {
+    expect(JSON.parse(await text([objects, [], [{ id: 'c' }]]))).toEqual([...objects, { id: 'c' }]);
+    expect(JSON.parse(await text([[], objects]))).toEqual(objects);
+    expect(await text([])).toBe('[]\n');
   });
 });

@@ -77,6 +77,21 @@ export function pageSerialized(reply: FastifyReply, page: Page<string>) {
   return sendJson(reply, pageBytesOf(page));
 }
 
+/**
+ * A JSON array as text, in pieces, from its items a page at a time: a long array is sent as it is
+ * read, never whole in memory.
+ */
+export async function* jsonArrayPieces(pages: AsyncIterable<readonly unknown[]>): AsyncGenerator<string> {
+  let separator = '';
+  yield '[';
+  for await (const items of pages) {
+    if (items.length === 0) continue;
+    yield separator + items.map((item) => JSON.stringify(item)).join(',');
+    separator = ',';
+  }
+  yield ']\n';
+}
+
 /** Sends what is already JSON (text, or its UTF-8 bytes) as it is. */
 export function sendJson(reply: FastifyReply, json: string | Buffer) {
   return reply
