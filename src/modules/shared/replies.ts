@@ -37,11 +37,14 @@ export function oneSerialized(reply: FastifyReply, object: SerializedOne) {
   return sendJson(reply, `{"success":true,"data":${object.json}}`);
 }
 
-/** A page of a list as a service returns it: its items, the total they are part of, and where it starts. */
+/**
+ * A page of a list as a service returns it: its items, the total they are part of, and where it starts.
+ * Never changed once built: a kept page is served again as the bytes built from it (pageBytesOf).
+ */
 export interface Page<T> {
-  items: readonly T[];
-  total: number;
-  offset: number;
+  readonly items: readonly T[];
+  readonly total: number;
+  readonly offset: number;
 }
 
 function nextOffset(page: Page<unknown>): number | null {
