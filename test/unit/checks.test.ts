@@ -73,6 +73,17 @@ describe('checkInOrder', () => {
     expect(looked).toBe(true);
   });
 
+  it('answers at once an object found at once (a read model’s), and the same way as one awaited', async () => {
+    const found = checkInOrder(alice, ours.id, { kind: RULES, find: () => ours });
+    expect(found).toEqual({ row: ours, body: undefined });
+    expect(await outcome(() => checkInOrder(alice, ours.id, { kind: RULES, find: () => theirs }))).toBe(
+      'UNAUTHORIZED_ACTION',
+    );
+    expect(await outcome(() => checkInOrder(alice, ours.id, { kind: RULES, find: () => undefined }))).toBe(
+      'RULE_NOT_FOUND',
+    );
+  });
+
   it('takes only the steps given', async () => {
     expect(await checkInOrder(alice, ours.id, { kind: RULES, find: async () => ours })).toEqual({
       row: ours,

@@ -55,7 +55,7 @@ export const GROUPS: StoredKind = {
 export interface Steps<Row extends Owned, Body> {
   kind: StoredKind;
   /** Step 3: the object with the id in any workspace (in a write's transaction, locked). */
-  find(): Promise<Row | undefined>;
+  find(): Row | undefined | Promise<Row | undefined>;
   /** Step 5 (see `ifMatch`). */
   precondition?(row: NoInfer<Row>): void;
   /** Step 6 (see `ruleTypeKept`). */
@@ -64,20 +64,31 @@ export interface Steps<Row extends Owned, Body> {
   body?(row: NoInfer<Row>): Body;
 }
 
+/** The object of a request, when it may be touched, and its body read. */
+export interface Checked<Row, Body> {
+  row: Row;
+  body: Body;
+}
+
 /**
  * Steps 2 to 7 in their order: the object, when it may be touched, and the body read. Step 8 is the
- * caller's, with `referenced`, once it has the body.
+ * caller's, with `referenced`, once it has the body. To be awaited; an object found at once (a read
+ * model's) is answered at once, without a promise: the hottest reads wait on nothing more.
  */
-export async function checkInOrder<Row extends Owned, Body = undefined>(
+export function checkInOrder<Row extends Owned, Body = undefined>(
   principal: Principal,
   id: string,
   steps: Steps<Row, Body>,
-): Promise<{ row: Row; body: Body }> {
+): Checked<Row, Body> | Promise<Checked<Row, Body>> {
   steps.kind.checkIdForm(id);
-  const row = accessible(await steps.find(), principal, steps.kind.notFound);
-  steps.precondition?.(row);
-  steps.unchanged?.(row);
-  return { row, body: steps.body?.(row) as Body };
+  const afterFind = (found: Row | undefined): Checked<Row, Body> => {
+    const row = accessible(found, principal, steps.kind.notFound);
+    steps.precondition?.(row);
+    steps.unchanged?.(row);
+    return { row, body: steps.body?.(row) as Body };
+  };
+  const found = steps.find();
+  return found instanceof Promise ? found.then(afterFind) : afterFind(found);
 }
 
 /** Steps 3 and 4 on what was found: the row, when it exists and is of the caller's workspace. */
