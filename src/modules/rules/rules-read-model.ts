@@ -1,6 +1,5 @@
 // Rules as they are read, kept in memory beside the store until their data changes (read-cache.ts says
 // how that is known): the rules service consults it for single rules and pages instead of the store.
-
 import { createReadCache } from '../shared/read-cache.js';
 import type { Page } from '../shared/replies.js';
 import type { RuleFilter, RuleJson, RulesStore } from './rules-store.js';

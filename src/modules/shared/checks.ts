@@ -56,7 +56,7 @@ export interface Steps<Row extends Owned, Body> {
   kind: StoredKind;
   /** Step 3: the object with the id in any workspace (in a write's transaction, locked). */
   find(): Row | undefined | Promise<Row | undefined>;
-  /** Step 5 (see `ifMatch`). */
+  /** Step 5 (see `ifMatchHolds`). */
   precondition?(row: NoInfer<Row>): void;
   /** Step 6 (see `ruleTypeKept`). */
   unchanged?(row: NoInfer<Row>): void;
