@@ -11,6 +11,7 @@ import { createIdempotencyService } from './modules/idempotency/idempotency-serv
 import { createIdempotencyStore } from './modules/idempotency/idempotency-store.js';
 import { createKeysService, type KeysService } from './modules/keys/keys-service.js';
 import { createKeysStore } from './modules/keys/keys-store.js';
+import { createRulesReadModel } from './modules/rules/rules-read-model.js';
 import { registerRulesRoutes } from './modules/rules/rules-routes.js';
 import { createRulesService } from './modules/rules/rules-service.js';
 import { createRulesStore } from './modules/rules/rules-store.js';
@@ -81,6 +82,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const rulesService = createRulesService({
     db,
     rulesStore,
+    readModel: createRulesReadModel(rulesStore),
     groupsStore,
     idempotency,
     changes,

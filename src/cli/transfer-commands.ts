@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { AppError } from '../errors.js';
 import { createIdempotencyService } from '../modules/idempotency/idempotency-service.js';
 import { createIdempotencyStore } from '../modules/idempotency/idempotency-store.js';
+import { jsonArrayPieces } from '../modules/shared/replies.js';
 import { readJsonArray, skimRecord } from '../modules/transfer/json-array-reader.js';
 import type { ImportResult } from '../modules/transfer/transfer-schemas.js';
 import { createTransferService } from '../modules/transfer/transfer-service.js';
@@ -141,7 +142,7 @@ export function registerTransferCommands(program: Command): void {
     .action(async (flags: { workspace: string; output?: string }) => {
       try {
         await withLocalWorkspace(flags.workspace, undefined, async (local) => {
-          const pieces = Readable.from(transferService(local).export(local.principal));
+          const pieces = Readable.from(jsonArrayPieces(transferService(local).export(local.principal)));
           await pipeline(pieces, flags.output ? createWriteStream(flags.output) : process.stdout, {
             end: !!flags.output,
           });

@@ -99,7 +99,8 @@ export function errorHandlerPlugin(app: FastifyInstance): void {
 
 /**
  * Fastify's `frameworkErrors`: a URL the router cannot decode (broken percent-encoding) is answered
- * like any other bad id: after the key check, Rule not found or Invalid Group Id, else Route not found.
+ * like any other bad id (steps 1 and 2 of modules/shared/checks.ts): after the key check, Rule not found or
+ * Invalid Group Id, else Route not found.
  */
 export function frameworkErrorHandler(keys: KeysService) {
   return (_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {

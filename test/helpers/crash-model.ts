@@ -1,12 +1,15 @@
 // The crash test's bookkeeping: every write sent (tagged so that a stored rule names the request that
 // wrote it), every acknowledged state, and the check of what a restarted service holds against them.
 // Pure functions, so that the check itself is tested against deliberately corrupted states.
+import { Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
 import {
   checkPairs,
   RULE_TYPES,
   type RuleType,
   ruleTypes,
 } from '../../src/modules/rules/rule-types/index.js';
+import { RuleOfType } from '../../src/modules/rules/rules-schemas.js';
 
 export type Rule = Record<string, unknown> & { id: string; modificationDate: number };
 
@@ -60,28 +63,20 @@ export function acknowledge(cycle: CrashCycle, tag: string, rule: Rule): void {
 
 const tagOf = (rule: Rule) => (typeof rule.name === 'string' ? rule.name.replace(/^crash /, '') : '');
 
-/** Problems with one rule read back on its own: every field present with its type, pairs valid. */
+/** The schema of a rule of `type` but for its pairs, which are checked as a write's are (below). */
+const fieldsOf = (type: RuleType) => Type.Omit(RuleOfType[type], ['pairs']);
+
+/** Problems with one rule read back on its own: every field of its schema there and of its form, pairs valid. */
 function wholeAndValid(rule: Rule): string[] {
-  const problems: string[] = [];
-  const strings = [
-    'id',
-    'name',
-    'description',
-    'status',
-    'ruleType',
-    'groupId',
-    'createdBy',
-    'lastModifiedBy',
-  ];
-  for (const field of strings) if (typeof rule[field] !== 'string') problems.push(`${field} not a string`);
-  for (const field of ['creationDate', 'modificationDate'])
-    if (!Number.isInteger(rule[field])) problems.push(`${field} not an integer`);
-  if (rule.objectType !== 'rule') problems.push('objectType is not "rule"');
-  if (!RULE_TYPES.includes(rule.ruleType as RuleType)) return [...problems, 'unknown ruleType'];
-  if (!new RegExp(`^${rule.ruleType}_[0-9a-z]{5}$`).test(rule.id)) problems.push('id not of its type');
-  if (!Array.isArray(rule.pairs) || rule.pairs.length === 0)
-    return [...problems, 'pairs not a non-empty array'];
-  const checked = checkPairs(rule.ruleType as RuleType, rule.pairs, { maxDelayMs: 60_000 });
+  if (!RULE_TYPES.includes(rule.ruleType as RuleType)) return ['unknown ruleType'];
+  const type = rule.ruleType as RuleType;
+  const { pairs, ...fields } = rule;
+  const problems = [...Value.Errors(fieldsOf(type), fields)].map(
+    (error) => `${error.path.slice(1) || 'the rule'}: ${error.message}`,
+  );
+  if (!new RegExp(`^${type}_[0-9a-z]{5}$`).test(rule.id)) problems.push('id not of its type');
+  if (!Array.isArray(pairs) || pairs.length === 0) return [...problems, 'pairs not a non-empty array'];
+  const checked = checkPairs(type, pairs, { maxDelayMs: 60_000 });
   for (const detail of checked.details) problems.push(`pair invalid at ${detail.path}: ${detail.message}`);
   return problems;
 }

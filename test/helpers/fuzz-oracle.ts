@@ -2,6 +2,8 @@
 // and no change when the request was refused. Shared by the fuzz suite's properties.
 import { expect } from 'vitest';
 import { type ErrorCode, errorTable } from '../../src/errors.js';
+import { GROUP_FIELDS as GROUP_SCHEMA_FIELDS } from '../../src/modules/groups/groups-schemas.js';
+import { RULE_FIELDS as RULE_SCHEMA_FIELDS } from '../../src/modules/rules/rules-schemas.js';
 import { type QueryPart, wellFormed } from './fuzz-requests.js';
 import type { TestApp } from './test-app.js';
 
@@ -44,33 +46,9 @@ export const ENDPOINT_ERRORS: Record<Endpoint, ErrorCode[]> = {
   'DELETE /groups/:id': GROUP_ID,
 };
 
-export const RULE_FIELDS = [
-  'createdBy',
-  'creationDate',
-  'currentOwner',
-  'description',
-  'groupId',
-  'id',
-  'lastModifiedBy',
-  'modificationDate',
-  'name',
-  'objectType',
-  'pairs',
-  'ruleType',
-  'status',
-];
-export const GROUP_FIELDS = [
-  'createdBy',
-  'creationDate',
-  'currentOwnerId',
-  'id',
-  'isFavourite',
-  'lastModifiedBy',
-  'modificationDate',
-  'name',
-  'objectType',
-  'status',
-];
+/** The fields of a rule and of a group as answered, sorted: their schemas'. */
+export const RULE_FIELDS: string[] = [...RULE_SCHEMA_FIELDS].sort();
+export const GROUP_FIELDS: string[] = [...GROUP_SCHEMA_FIELDS].sort();
 
 export interface Exchange {
   status: number;

@@ -195,8 +195,14 @@ describe('the crash check itself catches', () => {
   it('a rule with invalid or missing fields', () => {
     const broken = { ...stored, pairs: [{ source: { key: 'nope' } }], creationDate: undefined };
     const problems = crashProblems(acknowledgedCycle(), [broken as unknown as Rule]).join();
-    expect(problems).toMatch(/creationDate not an integer/);
+    expect(problems).toMatch(/creationDate: Expected/);
     expect(problems).toMatch(/pair invalid at \/pairs\/0/);
+  });
+  it('a rule with a field of the wrong form, or one too many', () => {
+    const broken = { ...stored, groupId: 7, extra: true };
+    const problems = crashProblems(acknowledgedCycle(), [broken as unknown as Rule]).join();
+    expect(problems).toMatch(/groupId: Expected string/);
+    expect(problems).toMatch(/extra: Unexpected property/);
   });
   it('a rule nobody created', () => {
     expect(crashProblems(newCycle(new Map()), [stored]).join()).toMatch(/matches no request sent/);

@@ -56,4 +56,22 @@ describe('createReadCache', () => {
     expect(await cache.read('a', 1, async () => 'a again')).toBe('aaaa');
     expect(await cache.read('b', 1, async () => 'b again')).toBe('b again');
   });
+
+  it('answers a kept value at once, without a promise', async () => {
+    const cache = createReadCache<string>(1000, (v) => v.length);
+    expect(await cache.read('k', 1, async () => 'built')).toBe('built');
+    expect(cache.read('k', 1, async () => 'rebuilt')).toBe('built');
+    expect(cache.read('k', 2, async () => 'at 2')).toBeInstanceOf(Promise);
+  });
+
+  it('answers but does not keep what `keep` refuses', async () => {
+    const cache = createReadCache<string>(1000, (v) => v.length);
+    const mineOnly = (value: string | undefined) => value?.startsWith('mine') ?? false;
+    let builds = 0;
+    const theirs = async () => `theirs ${++builds}`;
+    expect(await cache.read('k', 1, theirs, mineOnly)).toBe('theirs 1');
+    expect(await cache.read('k', 1, theirs, mineOnly)).toBe('theirs 2');
+    expect(await cache.read('k', 1, async () => 'mine', mineOnly)).toBe('mine');
+    expect(await cache.read('k', 1, theirs, mineOnly)).toBe('mine');
+  });
 });

@@ -4,14 +4,14 @@ import type { Db, GroupRow, RuleRow } from '../../db/tables.js';
 import { AppError, type ErrorCode } from '../../errors.js';
 import { nextTimestamp } from '../../ids.js';
 import type { Group } from '../groups/groups-schemas.js';
-import { checkGroupId, toGroup } from '../groups/groups-service.js';
+import { toGroup } from '../groups/groups-service.js';
 import type { GroupsStore } from '../groups/groups-store.js';
 import type { Principal } from '../keys/keys-store.js';
 import type { Rule } from '../rules/rules-schemas.js';
-import { refuseUnstorableRuleId, toRule } from '../rules/rules-service.js';
+import { toRule } from '../rules/rules-service.js';
 import type { RulesStore } from '../rules/rules-store.js';
-import { accessible } from '../shared/access.js';
-import { deferred, readPayload } from '../shared/payload.js';
+import { checkInOrder, GROUPS, RULES, readNowThrowLater, type StoredKind } from '../shared/checks.js';
+import { readPayload } from '../shared/payload.js';
 import { checkRestoreBody } from './changes-schemas.js';
 import type { ChangesService } from './changes-service.js';
 import type { ChangesStore, ObjectType } from './changes-store.js';
@@ -26,12 +26,9 @@ export interface Version {
 }
 
 const KINDS = {
-  rule: { notFound: 'RULE_NOT_FOUND', payload: 'RULE_PAYLOAD_INVALID', checkId: refuseUnstorableRuleId },
-  group: { notFound: 'GROUP_NOT_FOUND', payload: 'GROUP_PAYLOAD_INVALID', checkId: checkGroupId },
-} as const satisfies Record<
-  ObjectType,
-  { notFound: ErrorCode; payload: ErrorCode; checkId(id: string): void }
->;
+  rule: { ...RULES, payload: 'RULE_PAYLOAD_INVALID' },
+  group: { ...GROUPS, payload: 'GROUP_PAYLOAD_INVALID' },
+} as const satisfies Record<ObjectType, StoredKind & { payload: ErrorCode }>;
 
 const NOTHING_IGNORED = new Set<string>();
 
@@ -44,24 +41,15 @@ export function createHistoryService(deps: {
 }) {
   const { db, store, rulesStore, groupsStore, changes } = deps;
 
-  /** Decision 2's order: the id's form, then existence (live or in history) and access. */
-  async function checkAccess(
-    trx: Db,
-    principal: Principal,
-    objectType: ObjectType,
-    id: string,
-    live: { workspace_id: string } | undefined,
-  ): Promise<void> {
-    const workspaceId = live?.workspace_id ?? (await store.historyOwner(trx, objectType, id));
-    accessible(
-      workspaceId ? { workspace_id: workspaceId } : undefined,
-      principal,
-      KINDS[objectType].notFound,
-    );
-  }
-
   const findLive = (trx: Db, objectType: ObjectType, id: string, lock = false) =>
     objectType === 'rule' ? rulesStore.find(trx, id, lock) : groupsStore.find(trx, id, lock);
+
+  /** An object exists while it lives or has kept versions: its workspace, and the live row if any. */
+  async function findLiveOrKept(trx: Db, objectType: ObjectType, id: string, lock = false) {
+    const live = await findLive(trx, objectType, id, lock);
+    const workspaceId = live?.workspace_id ?? (await store.historyOwner(trx, objectType, id));
+    return workspaceId ? { workspace_id: workspaceId, live } : undefined;
+  }
 
   /** The content of `version`, after the checks of decision 2 (body last). */
   async function versionToRestore(
@@ -72,11 +60,13 @@ export function createHistoryService(deps: {
     body: unknown,
   ) {
     const kind = KINDS[objectType];
-    const input = deferred(() => readPayload(body, checkRestoreBody, kind.payload, NOTHING_IGNORED));
-    kind.checkId(id);
-    const live = await findLive(trx, objectType, id, true);
-    await checkAccess(trx, principal, objectType, id, live);
-    const record = await store.version(trx, objectType, id, input().version);
+    const { row, body: input } = await checkInOrder(principal, id, {
+      kind,
+      find: () => findLiveOrKept(trx, objectType, id, true),
+      body: readNowThrowLater(() => readPayload(body, checkRestoreBody, kind.payload, NOTHING_IGNORED)),
+    });
+    const { live } = row;
+    const record = await store.version(trx, objectType, id, input.version);
     if (!record)
       throw new AppError('VERSION_NOT_FOUND', [{ path: '/version', message: 'no such kept version' }]);
     return { live, content: JSON.parse(record.object) as unknown };
@@ -85,8 +75,10 @@ export function createHistoryService(deps: {
   return {
     /** Every kept version, newest first. */
     async versions(principal: Principal, objectType: ObjectType, id: string): Promise<Version[]> {
-      KINDS[objectType].checkId(id);
-      await checkAccess(db, principal, objectType, id, await findLive(db, objectType, id));
+      await checkInOrder(principal, id, {
+        kind: KINDS[objectType],
+        find: () => findLiveOrKept(db, objectType, id),
+      });
       const rows = await store.versions(objectType, id);
       return rows.map((row) => ({
         version: row.version,

@@ -1,7 +1,7 @@
 // HTTP routes of /v1/groups: thin handlers over the groups service.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { created, header, one } from '../shared/replies.js';
+import { created, header, one, paged } from '../shared/replies.js';
 import { ALWAYS, BODY, errorResponses, notModified, success } from '../shared/responses.js';
 import { deleted, IdempotencyKey, IfMatch, IfNoneMatch, page, single } from '../shared/schemas.js';
 import { Group, GroupBody, GroupListItem, GroupListQuery, GroupParams } from './groups-schemas.js';
@@ -30,7 +30,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
         },
       },
     },
-    async (request) => groups.list(request.principal, request.query),
+    async (request) => paged(await groups.list(request.principal, request.query)),
   );
 
   app.get<WithId>(

@@ -61,6 +61,9 @@ export const Group = Type.Object(
 );
 export type Group = Static<typeof Group>;
 
+/** The fields of a group as answered, in their order (for the tests, as RULE_FIELDS is for rules). */
+export const GROUP_FIELDS = Object.keys(Group.properties) as (keyof Group)[];
+
 export const GroupListItem = Type.Object(
   {
     ...Group.properties,

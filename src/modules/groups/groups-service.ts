@@ -6,14 +6,13 @@ import type { ChangesService } from '../changes/changes-service.js';
 import type { Created, IdempotencyService } from '../idempotency/idempotency-service.js';
 import type { Principal } from '../keys/keys-store.js';
 import { toRule } from '../rules/rules-service.js';
-import { accessible } from '../shared/access.js';
-import { checkIfMatch } from '../shared/etag.js';
-import { type Paged, pageOf, readListQuery } from '../shared/list.js';
-import { deferred, readPayload } from '../shared/payload.js';
+import { checkInOrder, GROUPS, ifMatchHolds, readNowThrowLater } from '../shared/checks.js';
+import { readListQuery } from '../shared/list.js';
+import { readPayload } from '../shared/payload.js';
+import type { Page } from '../shared/replies.js';
 import {
   checkGroupListQuery,
   checkGroupWrite,
-  GROUP_ID_PATTERN,
   GROUP_READ_ONLY,
   type Group,
   type GroupListItem,
@@ -52,15 +51,6 @@ export function readGroupWrite(body: unknown, creating: boolean): GroupWrite {
   return payload;
 }
 
-/** Decision 2: a group path id must look like one before anything else is looked at. */
-export function checkGroupId(id: string): void {
-  if (!GROUP_ID_PATTERN.test(id)) {
-    throw new AppError('INVALID_GROUP_ID', [
-      { path: '/id', message: 'must be Group_ followed by 1 to 32 letters or digits' },
-    ]);
-  }
-}
-
 export function createGroupsService({
   db,
   groupsStore,
@@ -72,17 +62,16 @@ export function createGroupsService({
   idempotency: IdempotencyService;
   changes: Pick<ChangesService, 'record'>;
 }) {
-  async function findAccessible(trx: Db, principal: Principal, id: string, lock = false): Promise<GroupRow> {
-    checkGroupId(id);
-    return accessible(await groupsStore.find(trx, id, lock), principal, 'GROUP_NOT_FOUND');
-  }
-
   return {
     async get(principal: Principal, id: string): Promise<Group> {
-      return toGroup(await findAccessible(db, principal, id), principal);
+      const { row } = await checkInOrder(principal, id, {
+        kind: GROUPS,
+        find: () => groupsStore.find(db, id),
+      });
+      return toGroup(row, principal);
     },
 
-    async list(principal: Principal, query: unknown): Promise<Paged<GroupListItem>> {
+    async list(principal: Principal, query: unknown): Promise<Page<GroupListItem>> {
       const { offset, pageSize } = readListQuery(query, checkGroupListQuery);
       const [rows, total] = await Promise.all([
         groupsStore.list(principal.workspaceId, offset, pageSize),
@@ -97,7 +86,7 @@ export function createGroupsService({
           activeRuleCount: count?.active ?? 0,
         };
       });
-      return pageOf(items, total, offset);
+      return { items, total, offset };
     },
 
     async create(principal: Principal, body: unknown, idempotencyKey?: string): Promise<Created<Group>> {
@@ -125,11 +114,14 @@ export function createGroupsService({
     },
 
     async update(principal: Principal, id: string, body: unknown, ifMatch?: string): Promise<Group> {
-      const input = deferred(() => readGroupWrite(body, false));
+      const input = readNowThrowLater(() => readGroupWrite(body, false));
       return db.transaction().execute(async (trx) => {
-        const row = await findAccessible(trx, principal, id, true);
-        checkIfMatch(ifMatch, { modificationDate: row.modification_date });
-        const change = input();
+        const { row, body: change } = await checkInOrder(principal, id, {
+          kind: GROUPS,
+          find: () => groupsStore.find(trx, id, true),
+          precondition: ifMatchHolds(ifMatch),
+          body: input,
+        });
         const updated: GroupRow = {
           ...row,
           name: change.name ?? row.name,
@@ -147,8 +139,11 @@ export function createGroupsService({
 
     async remove(principal: Principal, id: string, ifMatch?: string): Promise<string> {
       return db.transaction().execute(async (trx) => {
-        const row = await findAccessible(trx, principal, id, true);
-        checkIfMatch(ifMatch, { modificationDate: row.modification_date });
+        const { row } = await checkInOrder(principal, id, {
+          kind: GROUPS,
+          find: () => groupsStore.find(trx, id, true),
+          precondition: ifMatchHolds(ifMatch),
+        });
         const rules = await groupsStore.deleteAndUngroup(trx, id, principal.userId, Date.now());
         // The ungrouped rules changed too: followers and their history must see it.
         await changes.record(trx, principal, [

@@ -1,7 +1,7 @@
 // HTTP routes of /v1/rules: thin handlers over the rules service.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { created, header, one, oneSerialized, sendJson } from '../shared/replies.js';
+import { created, header, one, oneSerialized, pageSerialized } from '../shared/replies.js';
 import { ALWAYS, BODY, errorResponses, notModified, success } from '../shared/responses.js';
 import { deleted, IdempotencyKey, IfMatch, IfNoneMatch, page, single } from '../shared/schemas.js';
 import { RULE_DELETED, Rule, RuleCreate, RuleListQuery, RuleParams, RuleUpdate } from './rules-schemas.js';
@@ -31,7 +31,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
       },
     },
     async (request, reply) =>
-      sendJson(reply, await rules.list(request.principal, request.query, request.cacheVersion)),
+      pageSerialized(reply, await rules.list(request.principal, request.query, request.cacheVersion)),
   );
 
   app.get<WithId>(

@@ -225,13 +225,31 @@ const ruleFields = <R extends TSchema, P extends TSchema>(ruleType: R, pairs: P,
 const RuleShape = Type.Object(ruleFields(RuleTypeSchema, Type.Array(PairSchema)));
 export type Rule = Static<typeof RuleShape>;
 
-/** A rule as answered: one named schema per type, whose pairs are of that type. */
-export const Rule = discriminated('Rule', 'A rule; its pairs are of its ruleType.', (type) =>
+/**
+ * The fields of a rule as answered, in their order: the SQL that builds a rule's JSON and the tests
+ * take them from here, so that a field is added in one place.
+ */
+export const RULE_FIELDS = Object.keys(RuleShape.properties) as (keyof Rule)[];
+
+/** A rule of `type` as answered: its pairs of that type. */
+const answeredRule = (type: RuleType) =>
   Type.Object(ruleFields(Type.Literal(type), Type.Array(answeredPairSchemas[type]), type), {
     $id: `${type}Rule`,
     description: `A ${type} rule.`,
     additionalProperties: false,
-  }),
+  });
+
+/** A rule of each type as answered. */
+export const RuleOfType = Object.fromEntries(RULE_TYPES.map((type) => [type, answeredRule(type)])) as Record<
+  RuleType,
+  ReturnType<typeof answeredRule>
+>;
+
+/** A rule as answered: one named schema per type, whose pairs are of that type. */
+export const Rule = discriminated(
+  'Rule',
+  'A rule; its pairs are of its ruleType.',
+  (type) => RuleOfType[type],
 );
 
 export const RuleParams = Type.Object({ ruleId: Type.String({ examples: ['Redirect_a1b2c'] }) });

@@ -8,16 +8,14 @@ import type { ChangesService } from '../changes/changes-service.js';
 import type { GroupsStore } from '../groups/groups-store.js';
 import type { Created, IdempotencyService } from '../idempotency/idempotency-service.js';
 import type { Principal } from '../keys/keys-store.js';
-import { accessible } from '../shared/access.js';
-import { checkIfMatch } from '../shared/etag.js';
-import { readListQuery, serializedPageOf } from '../shared/list.js';
-import { isPlainObject, isStorableText } from '../shared/payload.js';
-import { createReadCache } from '../shared/read-cache.js';
+import { checkInOrder, ifMatchHolds, RULES, referenced, ruleTypeKept } from '../shared/checks.js';
+import { readListQuery } from '../shared/list.js';
 import type { SerializedOne } from '../shared/replies.js';
 import type { RuleType } from './rule-types/index.js';
 import { readRule } from './rules-input.js';
+import type { RulePage, RulesReadModel } from './rules-read-model.js';
 import { checkRuleListQuery, RULE_DELETED, type Rule } from './rules-schemas.js';
-import type { RuleJson, RulesStore } from './rules-store.js';
+import type { RulesStore } from './rules-store.js';
 
 type Pair = Record<string, unknown>;
 
@@ -39,33 +37,24 @@ export function toRule(row: RuleRow, principal: Principal, pairs?: Pair[]): Rule
   };
 }
 
-/** No stored id holds such text, and PostgreSQL would refuse to even compare it. */
-export function refuseUnstorableRuleId(id: string): void {
-  if (!isStorableText(id)) throw new AppError('RULE_NOT_FOUND');
-}
-
 export function createRulesService(deps: {
   db: Db;
   rulesStore: RulesStore;
+  /** Where reads go: the store's answers, kept while their data holds. */
+  readModel: RulesReadModel;
   groupsStore: GroupsStore;
   idempotency: IdempotencyService;
   changes: Pick<ChangesService, 'record'>;
   config: Pick<Config, 'maxDelayMs'>;
 }) {
-  const { db, rulesStore, groupsStore, idempotency, changes } = deps;
+  const { db, rulesStore, readModel, groupsStore, idempotency, changes } = deps;
   const { maxDelayMs } = deps.config;
-  // Pages are kept as UTF-8 bytes, as they go on the wire: a page served again is not encoded again.
-  const pages = createReadCache<Buffer>(16 * 1024 * 1024, (page) => page.length);
-  const singles = createReadCache<RuleJson>(8 * 1024 * 1024, (rule) => 2 * rule.json.length);
 
-  /** `groupId` of a body as stored: null for "", else a group of the caller's workspace. */
+  /** `groupId` of a body as stored: null for "", else a group of the caller's workspace (step 8). */
   async function resolveGroup(trx: Db, principal: Principal, groupId: string): Promise<string | null> {
     if (groupId === '') return null;
-    const group = await groupsStore.find(trx, groupId);
-    const detail = [{ path: '/groupId', message: `group "${groupId}"` }];
-    if (!group) throw new AppError('GROUP_NOT_FOUND', detail);
-    if (group.workspace_id !== principal.workspaceId) throw new AppError('UNAUTHORIZED_ACTION', detail);
-    return group.id;
+    const detail = { path: '/groupId', message: `group "${groupId}"` };
+    return referenced(await groupsStore.find(trx, groupId), principal, 'GROUP_NOT_FOUND', detail).id;
   }
 
   /** A group deleted between our check and our write: the foreign key refuses, the caller hears 404. */
@@ -75,33 +64,22 @@ export function createRulesService(deps: {
     throw error;
   }
 
-  async function findAccessible(trx: Db, principal: Principal, id: string, lock = false): Promise<RuleRow> {
-    refuseUnstorableRuleId(id);
-    return accessible(await rulesStore.find(trx, id, lock), principal, 'RULE_NOT_FOUND');
-  }
-
   return {
     /**
      * A rule as JSON text, built by the database: a read needs neither a row object nor a parse.
-     * With `version` (ChangesService.cacheVersion, read before), kept in memory until it moves.
+     * `version` (ChangesService.cacheVersion, read before) lets the read model answer from memory.
      */
     async get(principal: Principal, id: string, version?: number): Promise<SerializedOne> {
-      refuseUnstorableRuleId(id);
-      const owner = principal.ownerUserId;
-      let foreign: RuleJson | undefined;
-      const own = await singles.read(`${principal.workspaceId} ${id}`, version, async () => {
-        const rule = await rulesStore.findJson(id, owner);
-        if (rule?.workspace_id === principal.workspaceId) return rule;
-        // Answered (403) but not kept: the caller's revision says nothing of another workspace.
-        foreign = rule;
-        return undefined;
+      const { workspaceId, ownerUserId } = principal;
+      const { row } = await checkInOrder(principal, id, {
+        kind: RULES,
+        find: () => readModel.rule(workspaceId, id, ownerUserId, version),
       });
-      const found = accessible(own ?? foreign, principal, 'RULE_NOT_FOUND');
-      return { json: found.json, modificationDate: found.modification_date };
+      return { json: row.json, modificationDate: row.modification_date };
     },
 
-    /** A page of rules, serialised: the rules come from the database as JSON text, sent as they are. */
-    async list(principal: Principal, query: unknown, version?: number): Promise<Buffer> {
+    /** A page of rules, each as JSON text built by the database (sent as it is). */
+    async list(principal: Principal, query: unknown, version?: number): Promise<RulePage> {
       const q = readListQuery(query, checkRuleListQuery);
       const filter = {
         workspaceId: principal.workspaceId,
@@ -110,16 +88,7 @@ export function createRulesService(deps: {
         groupId: q.groupId === '' ? null : q.groupId,
         search: q.search?.toLowerCase(),
       };
-      const owner = principal.ownerUserId;
-      const key = JSON.stringify([filter, owner, q.offset, q.pageSize]);
-      const page = await pages.read(key, version, async () => {
-        const [rules, total] = await Promise.all([
-          rulesStore.listJson(filter, owner, q.offset, q.pageSize),
-          rulesStore.count(filter),
-        ]);
-        return Buffer.from(serializedPageOf(rules, total, q.offset));
-      });
-      return page as Buffer; // a built page is never undefined
+      return readModel.page(filter, principal.ownerUserId, q.offset, q.pageSize, version);
     },
 
     async create(principal: Principal, body: unknown, idempotencyKey?: string): Promise<Created<Rule>> {
@@ -158,15 +127,15 @@ export function createRulesService(deps: {
       return db
         .transaction()
         .execute(async (trx) => {
-          const row = await findAccessible(trx, principal, id, true);
-          checkIfMatch(ifMatch, { modificationDate: row.modification_date });
-          if (isPlainObject(body) && body.ruleType !== undefined && body.ruleType !== row.rule_type) {
-            throw new AppError('RULE_TYPE_UPDATE_NOT_ALLOWED', [
-              { path: '/ruleType', message: `is "${row.rule_type}" and cannot change` },
-            ]);
-          }
-          const storedType = row.rule_type as RuleType;
-          const { write: change, pairs } = readRule(body, { creating: false, storedType, maxDelayMs });
+          const { row, body: input } = await checkInOrder(principal, id, {
+            kind: RULES,
+            find: () => rulesStore.find(trx, id, true),
+            precondition: ifMatchHolds(ifMatch),
+            unchanged: ruleTypeKept(body),
+            body: (row) =>
+              readRule(body, { creating: false, storedType: row.rule_type as RuleType, maxDelayMs }),
+          });
+          const { write: change, pairs } = input;
           const groupId =
             change.groupId === undefined ? row.group_id : await resolveGroup(trx, principal, change.groupId);
           const name = change.name ?? row.name;
@@ -191,8 +160,11 @@ export function createRulesService(deps: {
 
     async remove(principal: Principal, id: string, ifMatch?: string): Promise<string> {
       await db.transaction().execute(async (trx) => {
-        const row = await findAccessible(trx, principal, id, true);
-        checkIfMatch(ifMatch, { modificationDate: row.modification_date });
+        const { row } = await checkInOrder(principal, id, {
+          kind: RULES,
+          find: () => rulesStore.find(trx, id, true),
+          precondition: ifMatchHolds(ifMatch),
+        });
         await rulesStore.delete(trx, id);
         const rule = toRule(row, principal);
         await changes.record(trx, principal, [{ objectType: 'rule', id, change: 'deleted', object: rule }]);

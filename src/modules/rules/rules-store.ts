@@ -1,9 +1,10 @@
 // SQL for rules.
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import { jsonObjectText } from '../../db/dialect.js';
 import { type Prepared, prepared, preparedFindById } from '../../db/prepared.js';
 import type { Db, RuleRow } from '../../db/tables.js';
+import { RULE_FIELDS, type Rule } from './rules-schemas.js';
 
 export interface RuleFilter {
   workspaceId: string;
@@ -52,11 +53,12 @@ export function createRulesStore(db: Db, dialect: DialectName) {
 
   /**
    * A rule as the API returns it, as JSON text built by the database: a page of rules needs neither
-   * a row object nor a parse of its stored pairs per rule. Mirrors toRule in rules-service.ts.
+   * a row object nor a parse of its stored pairs per rule. The fields are the schema's (RULE_FIELDS),
+   * in its order; each needs its SQL here, as each needs its value in toRule (rules-service.ts).
    */
   function ruleJson(owner: unknown) {
     const column = (name: string) => sql.ref(name);
-    return jsonObjectText(dialect, {
+    const fields: Record<keyof Rule, RawBuilder<unknown> | { json: RawBuilder<unknown> }> = {
       id: column('id'),
       name: column('name'),
       description: column('description'),
@@ -70,7 +72,8 @@ export function createRulesStore(db: Db, dialect: DialectName) {
       modificationDate: column('modification_date'),
       currentOwner: sql`cast(${owner} as text)`,
       objectType: sql.lit('rule'),
-    });
+    };
+    return jsonObjectText(dialect, Object.fromEntries(RULE_FIELDS.map((name) => [name, fields[name]])));
   }
 
   const jsonById = prepared<{ id: string; owner: string }, RuleJson>(db, ['id', 'owner'], (db, p) =>

@@ -1,17 +1,10 @@
-// Paging of list endpoints: the query's offset and pageSize, and the page envelope.
+// Paging of list endpoints: the query's offset and pageSize (replies.ts builds the page envelope).
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { TypeCheck } from '@sinclair/typebox/compiler';
 import { AppError, pointerToken } from '../../errors.js';
 import { schemaErrors } from '../../validation.js';
 import { isStorableText } from './payload.js';
 import { MAX_PAGE_SIZE } from './schemas.js';
-
-export interface Paged<T> {
-  success: true;
-  data: T[];
-  total: number;
-  nextOffset: number | null;
-}
 
 /**
  * The query checked against `check` (every parameter a single string of the right form; unknown or
@@ -40,18 +33,4 @@ export function readListQuery<T extends TSchema>(
     offset: number;
     pageSize: number;
   };
-}
-
-function nextOffset(count: number, total: number, offset: number): number | null {
-  return count > 0 && offset + count < total ? offset + count : null;
-}
-
-export function pageOf<T>(data: T[], total: number, offset: number): Paged<T> {
-  return { success: true, data, total, nextOffset: nextOffset(data.length, total, offset) };
-}
-
-/** The same page as JSON text, from items that are already JSON text. */
-export function serializedPageOf(items: string[], total: number, offset: number): string {
-  const next = nextOffset(items.length, total, offset);
-  return `{"success":true,"data":[${items.join(',')}],"total":${total},"nextOffset":${next}}`;
 }

@@ -115,18 +115,3 @@ export function readPayload<T extends TSchema>(
   if (details.length > 0) throw new AppError(code, details);
   return payload;
 }
-
-/**
- * Runs `read` now and hands back a function that returns its result or throws its error: bodies are
- * read before a transaction opens, and their errors thrown after the existence and access checks.
- */
-export function deferred<T>(read: () => T): () => T {
-  try {
-    const value = read();
-    return () => value;
-  } catch (error) {
-    return () => {
-      throw error;
-    };
-  }
-}

@@ -11,13 +11,15 @@ export type DataVersion = () => number;
 export interface ReadCache<T> {
   /**
    * The value of `key` built at `revision` (a version of its data): kept while the version holds,
-   * else built (and kept unless undefined). Without a version, always built.
+   * else built (and kept when `keep` says so, by default unless undefined). Without a version, always
+   * built. A value kept is answered at once, not as a promise: the hottest reads wait on nothing.
    */
   read(
     key: string,
     revision: number | undefined,
     build: () => Promise<T | undefined>,
-  ): Promise<T | undefined>;
+    keep?: (value: T | undefined) => boolean,
+  ): T | Promise<T | undefined>;
 }
 
 /**
@@ -39,9 +41,31 @@ export function createReadCache<T>(
     total -= entry.size;
   }
 
+  /** Builds the value of `key` at `revision` and keeps it (see read). */
+  async function build<V extends T | undefined>(
+    key: string,
+    revision: number,
+    make: () => Promise<V>,
+    keep: (value: V) => boolean,
+  ): Promise<V> {
+    const value = await make();
+    // A slower build of an older revision must not replace a newer entry.
+    const current = entries.get(key);
+    if (current && current.revision > revision) return value;
+    forget(key);
+    if (value === undefined || !keep(value)) return value;
+    const size = sizeOf(value as T);
+    if (size <= maxBytes) {
+      while (total + size > maxBytes) forget(entries.keys().next().value as string);
+      entries.set(key, { revision, value: value as T, size });
+      total += size;
+    }
+    return value;
+  }
+
   return {
-    async read(key, revision, build) {
-      if (revision === undefined) return build();
+    read(key, revision, make, keep = (value) => value !== undefined) {
+      if (revision === undefined) return make();
       const hit = entries.get(key);
       if (hit?.revision === revision) {
         // Most recently used last: the Map's order is the eviction order.
@@ -49,18 +73,7 @@ export function createReadCache<T>(
         entries.set(key, hit);
         return hit.value;
       }
-      const value = await build();
-      // A slower build of an older revision must not replace a newer entry.
-      const current = entries.get(key);
-      if (current && current.revision > revision) return value;
-      forget(key);
-      const size = value === undefined ? 0 : sizeOf(value);
-      if (value !== undefined && size <= maxBytes) {
-        while (total + size > maxBytes) forget(entries.keys().next().value as string);
-        entries.set(key, { revision, value, size });
-        total += size;
-      }
-      return value;
+      return build(key, revision, make, keep);
     },
   };
 }

@@ -1,4 +1,5 @@
-// Success envelopes of single objects, with the headers that go with them (ETag, Location).
+// Success envelopes of single objects and pages, with the headers that go with them (ETag, Location):
+// services return data, and only this layer turns it into answers and bytes.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Created } from '../idempotency/idempotency-service.js';
 import { etagOf, ifNoneMatchHolds } from './etag.js';
@@ -34,6 +35,64 @@ export interface SerializedOne {
 export function oneSerialized(reply: FastifyReply, object: SerializedOne) {
   if (notModified(reply.header('etag', etagOf(object)))) return reply;
   return sendJson(reply, `{"success":true,"data":${object.json}}`);
+}
+
+/**
+ * A page of a list as a service returns it: its items, the total they are part of, and where it starts.
+ * Never changed once built: a kept page is served again as the bytes built from it (pageBytesOf).
+ */
+export interface Page<T> {
+  readonly items: readonly T[];
+  readonly total: number;
+  readonly offset: number;
+}
+
+function nextOffset(page: Page<unknown>): number | null {
+  const count = page.items.length;
+  return count > 0 && page.offset + count < page.total ? page.offset + count : null;
+}
+
+/** The envelope of a page (decision 9). */
+export function paged<T>(page: Page<T>) {
+  return { success: true as const, data: page.items, total: page.total, nextOffset: nextOffset(page) };
+}
+
+/**
+ * The bytes of pages whose items are already JSON text, built once per page object: a page kept by a
+ * read model and served again is not joined nor encoded again, and its bytes go when it does.
+ */
+const pageBytes = new WeakMap<Page<string>, Buffer>();
+
+/** The envelope of `paged` as UTF-8 bytes, around items that are already JSON text. */
+export function pageBytesOf(page: Page<string>): Buffer {
+  let bytes = pageBytes.get(page);
+  if (!bytes) {
+    const { items, total } = page;
+    bytes = Buffer.from(
+      `{"success":true,"data":[${items.join(',')}],"total":${total},"nextOffset":${nextOffset(page)}}`,
+    );
+    pageBytes.set(page, bytes);
+  }
+  return bytes;
+}
+
+export function pageSerialized(reply: FastifyReply, page: Page<string>) {
+  return sendJson(reply, pageBytesOf(page));
+}
+
+/**
+ * A JSON array as text, in pieces, from its items a page at a time: a long array is sent as it is
+ * read, never whole in memory.
+ */
+export async function* jsonArrayPieces(pages: AsyncIterable<readonly unknown[]>): AsyncGenerator<string> {
+  let separator = '';
+  yield '[';
+  for await (const items of pages) {
+    if (items.length === 0) continue;
+    yield separator + items.map((item) => JSON.stringify(item)).join(',');
+    separator = ',';
+  }
+  yield ']\n';
 }
 
 /** Sends what is already JSON (text, or its UTF-8 bytes) as it is. */

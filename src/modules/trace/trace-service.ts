@@ -17,6 +17,7 @@ import type { GroupsStore } from '../groups/groups-store.js';
 import type { Principal } from '../keys/keys-store.js';
 import { readRule } from '../rules/rules-input.js';
 import type { RulesStore } from '../rules/rules-store.js';
+import { referenced } from '../shared/checks.js';
 import { readPayload } from '../shared/payload.js';
 import { checkTraceBody, type TraceBody } from './trace-schemas.js';
 import type { TraceStore } from './trace-store.js';
@@ -93,12 +94,10 @@ export function createTraceService(deps: {
     const mine = new Set(all.map((rule) => rule.id));
     for (const [index, id] of ruleIds.entries()) {
       if (mine.has(id)) continue;
-      const other = await rulesStore.find(db, id);
-      const detail = [{ path: `/ruleIds/${index}`, message: `rule "${id}"` }];
-      throw new AppError(
-        other && other.workspace_id !== principal.workspaceId ? 'UNAUTHORIZED_ACTION' : 'RULE_NOT_FOUND',
-        detail,
-      );
+      const detail = { path: `/ruleIds/${index}`, message: `rule "${id}"` };
+      referenced(await rulesStore.find(db, id), principal, 'RULE_NOT_FOUND', detail);
+      // The workspace's, but created after its rules were read for this trace.
+      throw new AppError('RULE_NOT_FOUND', [detail]);
     }
     return all.filter((rule) => wanted.has(rule.id));
   }
@@ -127,14 +126,12 @@ export function createTraceService(deps: {
       }
     }
     if (code) throw new AppError(code, details);
-    // References last, as for POST /v1/rules: the group of each rule, for its status.
+    // References last (step 8 of shared/checks.ts), as for POST /v1/rules: each rule's group, for its status.
     for (const [index, rule] of rules.entries()) {
       const groupId = (rule as EngineRule & { groupId?: string }).groupId;
       if (!groupId) continue;
-      const group = await groupsStore.find(db, groupId);
-      const detail = [{ path: `/rules/${index}/groupId`, message: `group "${groupId}"` }];
-      if (!group) throw new AppError('GROUP_NOT_FOUND', detail);
-      if (group.workspace_id !== principal.workspaceId) throw new AppError('UNAUTHORIZED_ACTION', detail);
+      const detail = { path: `/rules/${index}/groupId`, message: `group "${groupId}"` };
+      const group = referenced(await groupsStore.find(db, groupId), principal, 'GROUP_NOT_FOUND', detail);
       rule.groupStatus = group.status;
     }
     return rules;

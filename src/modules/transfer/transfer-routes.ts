@@ -1,7 +1,7 @@
 // HTTP routes of /v1/import and /v1/export: thin handlers over the transfer service.
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { header } from '../shared/replies.js';
+import { header, jsonArrayPieces } from '../shared/replies.js';
 import { ALWAYS, BODY, errorResponses, header as responseHeader, success } from '../shared/responses.js';
 import { IdempotencyKey } from '../shared/schemas.js';
 import { ExportFile, ImportBody, ImportQuery, ImportReport } from './transfer-schemas.js';
@@ -73,6 +73,6 @@ export function registerTransferRoutes(
       reply
         .header('content-disposition', ATTACHMENT_VALUE)
         .type('application/json; charset=utf-8')
-        .send(Readable.from(transfer.export(request.principal))),
+        .send(Readable.from(jsonArrayPieces(transfer.export(request.principal)))),
   );
 }

@@ -4,9 +4,11 @@ import type { Db, GroupRow, RuleRow } from '../../db/tables.js';
 import { AppError } from '../../errors.js';
 import { schemaErrors } from '../../validation.js';
 import type { ChangeInput, ChangesService } from '../changes/changes-service.js';
+import type { Group } from '../groups/groups-schemas.js';
 import { toGroup } from '../groups/groups-service.js';
 import type { Created, IdempotencyService } from '../idempotency/idempotency-service.js';
 import type { Principal } from '../keys/keys-store.js';
+import type { Rule } from '../rules/rules-schemas.js';
 import { toRule } from '../rules/rules-service.js';
 import { isPlainObject, MalformedBody } from '../shared/payload.js';
 import { createImportPlanner, type ImportMode, type ImportPlan } from './import-plan.js';
@@ -232,24 +234,16 @@ export function createTransferService(deps: {
     },
 
     /**
-     * The workspace as a Requestly-compatible file, groups then rules, as JSON text in pieces: a page
-     * of rows at a time, so a large workspace is never whole in memory.
+     * The records of the workspace's Requestly-compatible file, groups then rules, a page of rows at a
+     * time, so a large workspace is never whole in memory (replies.ts's jsonArrayPieces writes them).
      */
-    async *export(principal: Principal): AsyncGenerator<string> {
-      let separator = '';
-      const piece = (objects: unknown[]) => {
-        const text = separator + objects.map((object) => JSON.stringify(object)).join(',');
-        separator = ',';
-        return text;
-      };
-      yield '[';
+    async *export(principal: Principal): AsyncGenerator<(Group | Rule)[]> {
       for await (const rows of store.pages(db, 'groups', principal.workspaceId)) {
-        yield piece(rows.map((row) => toGroup(row, principal)));
+        yield rows.map((row) => toGroup(row, principal));
       }
       for await (const rows of store.pages(db, 'rules', principal.workspaceId)) {
-        yield piece(rows.map((row) => toRule(row, principal)));
+        yield rows.map((row) => toRule(row, principal));
       }
-      yield ']\n';
     },
   };
 }
