@@ -14,6 +14,9 @@ declare module 'fastify' {
   }
 }
 
+/** Retry-After on a 503: how long a caller should wait before trying again. */
+export const UNAVAILABLE_RETRY_SECONDS = 5;
+
 export function sendError(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -21,6 +24,9 @@ export function sendError(
   details?: ErrorDetail[],
 ) {
   const { status, message } = errorTable[code];
+  // A database restarting or failing over is back within seconds, and a load balancer that sees
+  // this retries on another instance; without it, clients guess (and often hammer).
+  if (status === 503) reply.header('retry-after', String(UNAVAILABLE_RETRY_SECONDS));
   return (
     reply
       .code(status)

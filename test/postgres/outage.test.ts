@@ -50,6 +50,7 @@ describe.skipIf(!TEST_POSTGRES_URL)(title, () => {
         message: 'Service unavailable',
         code: 'UNAVAILABLE',
       });
+      expect(answer.headers['retry-after']).toBe('5');
     }
     expect((await t.call('GET', '/healthz')).status).toBe(200);
   });

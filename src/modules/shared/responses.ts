@@ -115,7 +115,7 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   415: 'The body is not `application/json`.',
   429: 'Over the rate limit; retry after `Retry-After` seconds.',
   500: 'Something unexpected failed; the body names no internals.',
-  503: 'The database cannot be reached, or the service is shutting down.',
+  503: 'The database cannot be reached, or the service is shutting down; retry after `Retry-After` seconds.',
 };
 
 /** One `details` item per validation error, for the examples: as the service words them. */
@@ -174,13 +174,9 @@ export function errorResponses(...codes: ErrorCode[]) {
           'X-Request-Id': requestId,
           'Rulekeeper-Revision': revision(false),
           ...rateLimit,
-          ...(status === 429
+          ...(status === 429 || status === 503
             ? {
-                'Retry-After': header(
-                  'Seconds until requests are taken again.',
-                  { pattern: '^[0-9]+$' },
-                  true,
-                ),
+                'Retry-After': header('Seconds to wait before trying again.', { pattern: '^[0-9]+$' }, true),
               }
             : {}),
         },
