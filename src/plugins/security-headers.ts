@@ -15,6 +15,9 @@ export const SECURITY_HEADERS = {
     "script-src-attr 'none'",
     "style-src 'self' https: 'unsafe-inline'",
   ].join(';'),
+  // Answers depend on the caller's key: no shared cache may keep them, and a browser asks again each
+  // time (with If-None-Match, which the ETags answer cheaply). The console's files set their own.
+  'cache-control': 'private, no-cache',
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',
   'origin-agent-cluster': '?1',

@@ -1,4 +1,5 @@
-// Security headers on every response, success or error, API or not (the set @fastify/helmet sends by default).
+// Security headers on every response, success or error, API or not (the set @fastify/helmet sends by
+// default, and a Cache-Control that keeps per-key answers out of shared caches).
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/test-app.js';
 
@@ -40,6 +41,7 @@ describe('every response carries the security headers', () => {
       contentSecurityPolicy: typeof reply.headers['content-security-policy'],
       crossOriginResourcePolicy: reply.headers['cross-origin-resource-policy'],
       poweredBy: reply.headers['x-powered-by'],
+      cacheControl: reply.headers['cache-control'],
     }).toStrictEqual({
       nosniff: 'nosniff',
       frameOptions: expect.stringMatching(/^(DENY|SAMEORIGIN)$/),
@@ -47,6 +49,8 @@ describe('every response carries the security headers', () => {
       contentSecurityPolicy: 'string',
       crossOriginResourcePolicy: expect.stringMatching(/^(same-origin|same-site)$/),
       poweredBy: undefined,
+      // Per-key answers are never kept by a shared cache.
+      cacheControl: 'private, no-cache',
     });
   });
 });
