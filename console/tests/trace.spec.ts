@@ -69,3 +69,24 @@ test('"Test this rule" tries the rule as it is in the form, before it is saved',
   // Nothing was saved by trying.
   expect(ok(await workspace.api.GET('/v1/rules', {})).total).toBe(0);
 });
+
+test('"Test this rule" on a rule that is not valid shows its problems at the fields', async ({
+  page,
+  workspace,
+}) => {
+  await signIn(page, workspace.key);
+  await page.getByRole('link', { name: 'New rule' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('no destination yet');
+  const test_ = page.getByRole('region', { name: 'Test this rule' });
+  await test_.getByLabel('URL', { exact: true }).fill('https://shop.example.com/');
+  await test_.getByRole('button', { name: 'Test this rule' }).click();
+
+  await expect(page.getByRole('alert').first()).toContainText('The rule cannot be tested as written.');
+  const destination = page.getByRole('group', { name: 'Pair 1' }).getByLabel('Destination', { exact: true });
+  await expect(destination).toHaveAccessibleDescription(/must not be empty/);
+
+  await destination.fill('https://staging.example.com/');
+  await test_.getByRole('button', { name: 'Test this rule' }).click();
+  await expect(test_.getByTestId('trace-outcome')).toBeVisible();
+  await expect(destination).not.toHaveAttribute('aria-invalid');
+});

@@ -33,6 +33,8 @@ export function RuleEditor({ ruleId }: { ruleId: string | null }) {
   const [etag, setEtag] = useState<string | null>(null);
   const [view, setView] = useState<'form' | 'json'>('form');
   const [error, setError] = useState<ApiError | string | null>(null);
+  // What failed: a save, or a try of the rule as written ("Test this rule").
+  const [failedTo, setFailedTo] = useState<'save' | 'test'>('save');
   const [notice, setNotice] = useState<string | null>(takeFlash);
   const [saving, setSaving] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -82,6 +84,7 @@ export function RuleEditor({ ruleId }: { ruleId: string | null }) {
       setNotice('Saved.');
     } catch (failure) {
       const conflict = failure instanceof ApiError && failure.status === 412;
+      setFailedTo('save');
       setError(conflict ? CONFLICT : failure instanceof ApiError ? failure : describeError(failure));
     } finally {
       setSaving(false);
@@ -128,7 +131,13 @@ export function RuleEditor({ ruleId }: { ruleId: string | null }) {
         <form onSubmit={save} noValidate aria-busy={saving}>
           <ErrorSummary
             error={error}
-            title={error instanceof ApiError ? 'The rule was not saved.' : undefined}
+            title={
+              error instanceof ApiError
+                ? failedTo === 'save'
+                  ? 'The rule was not saved.'
+                  : 'The rule cannot be tested as written.'
+                : undefined
+            }
           />
           <div class="tabs">
             <button type="button" aria-pressed={view === 'form'} onClick={() => setView('form')}>
@@ -230,7 +239,16 @@ export function RuleEditor({ ruleId }: { ruleId: string | null }) {
       <section class="test-rule" aria-labelledby="test-title">
         <h2 id="test-title">Test this rule</h2>
         <p>Try a request against the rule as it is now in the form, before saving it.</p>
-        <TraceForm rules={[inlineRule]} submitLabel="Test this rule" idPrefix="test" />
+        <TraceForm
+          rules={[inlineRule]}
+          submitLabel="Test this rule"
+          idPrefix="test"
+          onRuleChecked={(invalid) => {
+            if (invalid) setFailedTo('test');
+            // A rule that now tries cleanly clears what an earlier try found (not a save's errors).
+            if (invalid || failedTo === 'test') setError(invalid);
+          }}
+        />
       </section>
       {ruleId ? (
         <RuleHistory

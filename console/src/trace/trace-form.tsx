@@ -29,9 +29,16 @@ export interface TraceFormProps {
   submitLabel: string;
   /** Where ids start, when two forms share a page. */
   idPrefix: string;
+  /**
+   * The service's word on the one unsaved rule: null when it was tried, else why it is not valid,
+   * its details pointing into the rule (`/pairs/0/destination`) for the editor's own fields.
+   */
+  onRuleChecked?: (invalid: ApiError | null) => void;
 }
 
-export function TraceForm({ rules, submitLabel, idPrefix }: TraceFormProps) {
+const INLINE_RULE = '/rules/0';
+
+export function TraceForm({ rules, submitLabel, idPrefix, onRuleChecked }: TraceFormProps) {
   const api = useApi();
   const [url, setUrl] = useState('');
   const [method, setMethod] = useState('GET');
@@ -57,8 +64,21 @@ export function TraceForm({ rules, submitLabel, idPrefix }: TraceFormProps) {
     try {
       setTrace((await api((client) => client.POST('/v1/trace', { body }))).data);
       setError(null);
+      onRuleChecked?.(null);
     } catch (failure) {
       setTrace(null);
+      const details = failure instanceof ApiError ? failure.details : [];
+      if (
+        onRuleChecked &&
+        details.length &&
+        details.every(({ path }) => path.startsWith(`${INLINE_RULE}/`))
+      ) {
+        const failed = failure as ApiError;
+        const inRule = details.map((detail) => ({ ...detail, path: detail.path.slice(INLINE_RULE.length) }));
+        onRuleChecked(new ApiError(failed.status, failed.body && { ...failed.body, details: inRule }));
+        setError('The rule as written cannot be tried: its problems are shown at its fields above.');
+        return;
+      }
       setError(failure instanceof ApiError ? failure : describeError(failure));
     } finally {
       setBusy(false);
