@@ -1,6 +1,6 @@
 // Realistic rule bodies for seeding and for create-rule: every rule type, built from the valid
 // example pairs each rule type declares, with names, descriptions, statuses and pair counts that vary.
-import { RULE_TYPES, type RuleType, ruleTypes } from '../../src/modules/rules/rule-types/index.js';
+import { RULE_TYPES, type RuleType, ruleTypes } from '../../src/model/rule-types/index.js';
 
 export interface RuleBody {
   name: string;

@@ -3,7 +3,7 @@
 // create()): the same columns, ids of the same form, pairs normalised by the rule types' own code with
 // a pair id each. The CLI creates the schema and the one API key first.
 import Database from 'better-sqlite3';
-import { checkPairs, type RuleType } from '../../src/modules/rules/rule-types/index.js';
+import { checkPairs, type RuleType } from '../../src/model/rule-types/index.js';
 import { ruleBody } from './rule-bodies.js';
 import { issueKey } from './seed-api.js';
 

@@ -2,9 +2,10 @@
 // and migrated, the workspace and the user found, and the services such a command needs.
 import { loadConfig } from '../config.js';
 import { type Database, migrate, openDatabase } from '../db/database.js';
+import type { Principal } from '../model/principal.js';
 import { createChangesService } from '../modules/changes/changes-service.js';
 import { createChangesStore } from '../modules/changes/changes-store.js';
-import { createKeysStore, type Principal } from '../modules/keys/keys-store.js';
+import { createKeysStore } from '../modules/keys/keys-store.js';
 
 /** A problem with what the operator asked (exit code 2), as opposed to a failed run. */
 export class UsageError extends Error {}

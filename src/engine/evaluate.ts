@@ -1,7 +1,6 @@
 // Which rules act on a request, in what order, and what they do (matching.md section 4): rules in list
 // order, each matched against the URL the URL-changing rules before it left; every verdict explained.
-import { ruleTypes } from '../modules/rules/rule-types/index.js';
-import type { RuleEffect } from './effects.js';
+import { type RuleEffect, ruleEffects } from './effects/index.js';
 import { type CompiledSource, compileSource, matchSource } from './match.js';
 import type { EngineRequest } from './request.js';
 import type { EngineRule, EvaluationState, Outcome, PairVerdict, Reason, RuleVerdict } from './types.js';
@@ -21,11 +20,11 @@ export interface CompiledRule {
 
 /** Compiles a rule once: its sources, filters and patterns; used for every request after. */
 export function compileRule(rule: EngineRule): CompiledRule {
-  const definition = ruleTypes[rule.ruleType as keyof typeof ruleTypes];
-  if (!definition) throw new TypeError(`unknown rule type ${rule.ruleType}`);
+  const effect = ruleEffects[rule.ruleType as keyof typeof ruleEffects];
+  if (!effect) throw new TypeError(`unknown rule type ${rule.ruleType}`);
   return {
     rule,
-    effect: definition.effect as RuleEffect<unknown>,
+    effect,
     pairs: rule.pairs.map((pair) => ({
       pair,
       source: compileSource(pair.source as Record<string, unknown>),

@@ -2,13 +2,6 @@
 // trace endpoint, `rulekeeper test` and the proxy all call it.
 export { substituteCaptures } from './captures.js';
 export type { TraceResult } from './evaluate.js';
-export { parsePattern, regexProblem } from './regex.js';
-export {
-  type EngineRequest,
-  parseUrl,
-  RESOURCE_TYPES,
-  type RequestInput,
-  toEngineRequest,
-} from './request.js';
+export { type EngineRequest, parseUrl, type RequestInput, toEngineRequest } from './request.js';
 export { compileRuleSet, type RuleSet } from './rule-set.js';
 export type { EngineRule, Outcome, Reason, RuleVerdict } from './types.js';

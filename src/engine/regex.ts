@@ -1,70 +1,20 @@
-// Regular expressions with RE2 semantics (linear time: no pattern can stall the engine), and the one
-// parser of `/pattern/flags` that validation and matching share.
-import { RE2JS } from 're2js';
-
-const PATTERN_LITERAL = /^\/([\s\S]+)\/([gimsuy]*)$/;
-
-/** The value is written `/pattern/flags` (a Replace `from` is a regular expression only then). */
-export function isPatternLiteral(value: string): boolean {
-  return PATTERN_LITERAL.test(value);
-}
-
-/** `/pattern/flags` when the value has that form (flags from gimsuy), else the whole value, no flags. */
-export function parsePattern(value: string): { pattern: string; flags: string } {
-  const literal = PATTERN_LITERAL.exec(value);
-  return literal
-    ? { pattern: literal[1] as string, flags: literal[2] as string }
-    : { pattern: value, flags: '' };
-}
-
-export type CompiledRegex = { ok: true; regex: RE2JS; global: boolean } | { ok: false; problem: string };
-
-/** What RE2 refuses that JavaScript accepts, said in words a rule's author recognises. */
-function explain(message: string, pattern: string): string {
-  if (/invalid escape sequence: `\\[1-9]/.test(message) || /\\k</.test(pattern)) {
-    return 'backreferences (\\1, \\k<name>) are not supported: RE2 matches in linear time and has none';
-  }
-  const look = /\(\?<?[=!]/.exec(pattern);
-  if (look) return `lookaround (${look[0]}…) is not supported: RE2 matches in linear time and has none`;
-  // re2js shows the flags it was given as a (?i) prefix of the pattern: not what the author wrote.
-  return message.replace(/^error parsing regexp: /, '').replace(/`\(\?[ims]+\)/, '`');
-}
+// Regular expressions as the engine runs them: compiled patterns kept per text, matches and
+// replacements, and the literal text a pattern requires (for the rule index).
+import type { RE2JS } from 're2js';
+import { type CompiledPattern, compilePattern, parsePattern } from '../model/patterns.js';
 
 // Compiled once per pattern text: rules are compiled once per version, and many rules share patterns.
-const compiled = new Map<string, CompiledRegex>();
+const compiled = new Map<string, CompiledPattern>();
 const MAX_KEPT = 20_000;
 
 /** Compiles a `Matches` value (`/pattern/flags` or bare): flags i, m, s act; g, u, y change nothing here. */
-export function compileRegex(value: string): CompiledRegex {
+export function compileRegex(value: string): CompiledPattern {
   const kept = compiled.get(value);
   if (kept) return kept;
-  const result = compileUncached(value);
+  const result = compilePattern(value);
   if (compiled.size >= MAX_KEPT) compiled.delete(compiled.keys().next().value as string);
   compiled.set(value, result);
   return result;
-}
-
-function compileUncached(value: string): CompiledRegex {
-  const { pattern, flags } = parsePattern(value);
-  let result: CompiledRegex;
-  try {
-    let options = 0;
-    if (flags.includes('i')) options |= RE2JS.CASE_INSENSITIVE;
-    if (flags.includes('m')) options |= RE2JS.MULTILINE;
-    if (flags.includes('s')) options |= RE2JS.DOTALL;
-    result = { ok: true, regex: RE2JS.compile(pattern, options), global: flags.includes('g') };
-  } catch (error) {
-    result = { ok: false, problem: explain(error instanceof Error ? error.message : String(error), pattern) };
-  }
-  return result;
-}
-
-/** Why a `Matches` value cannot be used, or undefined when it compiles. */
-export function regexProblem(value: string): string | undefined {
-  // Checked without being kept: a compiled program is some 10 kB, and an import of 100,000 rules
-  // checks each of its patterns once; the engine keeps the ones it evaluates.
-  const result = compiled.get(value) ?? compileUncached(value);
-  return result.ok ? undefined : result.problem;
 }
 
 /**

@@ -1,19 +1,7 @@
 // The request the engine evaluates: an absolute URL parsed once as a browser would send it, and what
 // the filters look at (method, resource type, the page that sent it, headers, body).
 import type { ErrorDetail } from '../errors.js';
-
-export const RESOURCE_TYPES = [
-  'xmlhttprequest',
-  'script',
-  'stylesheet',
-  'image',
-  'media',
-  'font',
-  'websocket',
-  'main_frame',
-  'sub_frame',
-] as const;
-export type ResourceType = (typeof RESOURCE_TYPES)[number];
+import type { ResourceType } from '../model/rule-types/source.js';
 
 /** A request as a caller describes it (POST /v1/trace, a `rulekeeper test` case, the proxy). */
 export interface RequestInput {

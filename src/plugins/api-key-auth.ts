@@ -1,8 +1,8 @@
 // The x-api-key check in front of every /v1 resource route: 401 without a valid key.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../errors.js';
+import type { Principal } from '../model/principal.js';
 import type { KeysService } from '../modules/keys/keys-service.js';
-import type { Principal } from '../modules/keys/keys-store.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -3,7 +3,7 @@
 // time limit when the operator allows it.
 import { runInNewContext } from 'node:vm';
 import type { Outcome, RequestInput } from '../engine/index.js';
-import type { ResourceType } from '../engine/request.js';
+import type { ResourceType } from '../model/rule-types/source.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 

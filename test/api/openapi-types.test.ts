@@ -11,7 +11,7 @@ import { typeProblems } from '../helpers/typescript.js';
 
 /** A client of the generated types; each `@ts-expect-error` must meet an error, or it is one itself. */
 const CLIENT = `
-import type { components, paths } from './api';
+import type { components, paths } from './api.js';
 type S = components['schemas'];
 type CreateBody = paths['/v1/rules']['post']['requestBody']['content']['application/json'];
 type UpdateBody = paths['/v1/rules/{ruleId}']['put']['requestBody']['content']['application/json'];

@@ -1,7 +1,7 @@
 // Every rule type through the API, driven by the examples of the rule-type registry: valid pairs go
 // through the whole life of a rule, invalid ones are refused at their path, variants are stored canonical.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { RULE_TYPES, ruleTypes } from '../../src/modules/rules/rule-types/index.js';
+import { RULE_TYPES, ruleTypes } from '../../src/model/rule-types/index.js';
 import {
   at,
   expectError,

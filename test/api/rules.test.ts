@@ -1,6 +1,6 @@
 // /v1/rules: create with defaults, read, merge-update, delete, every rule error and the order of checks.
 import { describe, expect, it } from 'vitest';
-import { RULE_FIELDS } from '../../src/modules/rules/rules-schemas.js';
+import { RULE_FIELDS } from '../../src/model/rule.js';
 import {
   at,
   cancelPair,

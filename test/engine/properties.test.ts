@@ -6,8 +6,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type EngineRule, type RequestInput, toEngineRequest } from '../../src/engine/index.js';
 import { compileRegex, findMatch, requiredLiteral } from '../../src/engine/regex.js';
-import { RESOURCE_TYPES } from '../../src/engine/request.js';
-import { RULE_TYPES, ruleTypes } from '../../src/modules/rules/rule-types/index.js';
+import { RULE_TYPES, ruleTypes } from '../../src/model/rule-types/index.js';
+import { RESOURCE_TYPES } from '../../src/model/rule-types/source.js';
 import { cancel, redirect, replace, run, src } from './engine-helpers.js';
 
 /** Pieces of URLs and of patterns: sources built from them often match the generated URLs. */

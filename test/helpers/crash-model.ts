@@ -3,13 +3,8 @@
 // Pure functions, so that the check itself is tested against deliberately corrupted states.
 import { Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import {
-  checkPairs,
-  RULE_TYPES,
-  type RuleType,
-  ruleTypes,
-} from '../../src/modules/rules/rule-types/index.js';
-import { RuleOfType } from '../../src/modules/rules/rules-schemas.js';
+import { RuleOfType } from '../../src/model/rule.js';
+import { checkPairs, RULE_TYPES, type RuleType, ruleTypes } from '../../src/model/rule-types/index.js';
 
 export type Rule = Record<string, unknown> & { id: string; modificationDate: number };
 

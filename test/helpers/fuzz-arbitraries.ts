@@ -1,7 +1,7 @@
 // fast-check arbitraries for the fuzz suite's bodies: odd strings and values, and mutated valid payloads
 // written as raw JSON text (so that duplicate keys and `__proto__` keys survive to the wire).
 import fc from 'fast-check';
-import { RULE_TYPES, ruleTypes } from '../../src/modules/rules/rule-types/index.js';
+import { RULE_TYPES, ruleTypes } from '../../src/model/rule-types/index.js';
 
 /** A JSON document as written on the wire: objects are lists of entries, so keys may repeat. */
 export type Raw =

@@ -2,8 +2,8 @@
 // and no change when the request was refused. Shared by the fuzz suite's properties.
 import { expect } from 'vitest';
 import { type ErrorCode, errorTable } from '../../src/errors.js';
-import { GROUP_FIELDS as GROUP_SCHEMA_FIELDS } from '../../src/modules/groups/groups-schemas.js';
-import { RULE_FIELDS as RULE_SCHEMA_FIELDS } from '../../src/modules/rules/rules-schemas.js';
+import { GROUP_FIELDS as GROUP_SCHEMA_FIELDS } from '../../src/model/group.js';
+import { RULE_FIELDS as RULE_SCHEMA_FIELDS } from '../../src/model/rule.js';
 import { type QueryPart, wellFormed } from './fuzz-requests.js';
 import type { TestApp } from './test-app.js';
 

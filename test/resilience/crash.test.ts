@@ -3,7 +3,7 @@
 // half-written. Short by default; RULEKEEPER_LONG_TESTS=1 kills 20 times. Replay with CRASH_SEED.
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RULE_TYPES } from '../../src/modules/rules/rule-types/index.js';
+import { RULE_TYPES } from '../../src/model/rule-types/index.js';
 import { createKeyWithCli, type ScratchDatabase, type ScratchKind, scratchDatabase } from '../helpers/cli.js';
 import {
   acknowledge,

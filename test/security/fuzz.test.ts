@@ -4,7 +4,7 @@
 // Replay a failure with FUZZ_SEED=<seed>; RULEKEEPER_LONG_TESTS=1 runs ten times as many cases.
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { RULE_TYPES, type RuleType, ruleTypes } from '../../src/modules/rules/rule-types/index.js';
+import { RULE_TYPES, type RuleType, ruleTypes } from '../../src/model/rule-types/index.js';
 import { mutatedGroupBody, mutatedRuleBody, oddString } from '../helpers/fuzz-arbitraries.js';
 import {
   differences,

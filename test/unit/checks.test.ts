@@ -2,7 +2,7 @@
 // and a step that passes hands on to the next; nothing is looked up for an id of the wrong form.
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
-import type { Principal } from '../../src/modules/keys/keys-store.js';
+import type { Principal } from '../../src/model/principal.js';
 import {
   checkInOrder,
   GROUPS,

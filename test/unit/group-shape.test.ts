@@ -2,8 +2,7 @@
 // GROUP_FIELDS in order; a list item adds its counts to it.
 import { Value } from '@sinclair/typebox/value';
 import { expect, it } from 'vitest';
-import { GROUP_FIELDS, Group, GroupListItem } from '../../src/modules/groups/groups-schemas.js';
-import { toGroup } from '../../src/modules/groups/groups-service.js';
+import { GROUP_FIELDS, Group, GroupListItem, toGroup } from '../../src/model/group.js';
 
 const row = {
   id: 'Group_abcde',

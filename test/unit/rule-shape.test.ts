@@ -5,10 +5,9 @@
 import { Value } from '@sinclair/typebox/value';
 import { beforeAll, expect, it } from 'vitest';
 import type { RuleRow } from '../../src/db/tables.js';
+import { RULE_FIELDS, RuleOfType, toRule } from '../../src/model/rule.js';
+import { RULE_TYPES, type RuleType, ruleTypes } from '../../src/model/rule-types/index.js';
 import { createGroupsStore } from '../../src/modules/groups/groups-store.js';
-import { RULE_TYPES, type RuleType, ruleTypes } from '../../src/modules/rules/rule-types/index.js';
-import { RULE_FIELDS, RuleOfType } from '../../src/modules/rules/rules-schemas.js';
-import { toRule } from '../../src/modules/rules/rules-service.js';
 import { useRulesDatabase } from '../helpers/rules-database.js';
 import { forEachDatabase } from '../helpers/test-app.js';
 

@@ -1,8 +1,8 @@
 // Schemas of the change feed, the stream's query, and history (versions and restore).
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { AppError, pointerToken } from '../../errors.js';
+import { Timestamp } from '../../model/common.js';
 import { compile, schemaErrors } from '../../validation.js';
-import { Timestamp } from '../shared/schemas.js';
 
 export const MAX_FEED_LIMIT = 1000;
 export const DEFAULT_FEED_LIMIT = 100;

@@ -1,7 +1,9 @@
 // HTTP routes of history and restore: /v1/rules/:ruleId/versions|restore, /v1/groups/:id/versions|restore.
 import type { FastifyInstance } from 'fastify';
-import { Group, GroupParams } from '../groups/groups-schemas.js';
-import { Rule, RuleParams } from '../rules/rules-schemas.js';
+import { Group } from '../../model/group.js';
+import { Rule } from '../../model/rule.js';
+import { GroupParams } from '../groups/groups-schemas.js';
+import { RuleParams } from '../rules/rules-schemas.js';
 import { one } from '../shared/replies.js';
 import { ALWAYS, BODY, errorResponses, notModified, success } from '../shared/responses.js';
 import { IfNoneMatch, single } from '../shared/schemas.js';

@@ -3,12 +3,12 @@
 import type { Db, GroupRow, RuleRow } from '../../db/tables.js';
 import { AppError, type ErrorCode } from '../../errors.js';
 import { nextTimestamp } from '../../ids.js';
-import type { Group } from '../groups/groups-schemas.js';
-import { toGroup } from '../groups/groups-service.js';
+import type { Group } from '../../model/group.js';
+import { toGroup } from '../../model/group.js';
+import type { Principal } from '../../model/principal.js';
+import type { Rule } from '../../model/rule.js';
+import { toRule } from '../../model/rule.js';
 import type { GroupsStore } from '../groups/groups-store.js';
-import type { Principal } from '../keys/keys-store.js';
-import type { Rule } from '../rules/rules-schemas.js';
-import { toRule } from '../rules/rules-service.js';
 import type { RulesStore } from '../rules/rules-store.js';
 import { checkInOrder, GROUPS, RULES, readNowThrowLater, type StoredKind } from '../shared/checks.js';
 import { readPayload } from '../shared/payload.js';

@@ -1,10 +1,11 @@
 // HTTP routes of /v1/groups: thin handlers over the groups service.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { Group, GroupBody, GroupListItem } from '../../model/group.js';
 import { created, header, one, paged } from '../shared/replies.js';
 import { ALWAYS, BODY, errorResponses, notModified, success } from '../shared/responses.js';
 import { deleted, IdempotencyKey, IfMatch, IfNoneMatch, page, single } from '../shared/schemas.js';
-import { Group, GroupBody, GroupListItem, GroupListQuery, GroupParams } from './groups-schemas.js';
+import { GroupListQuery, GroupParams } from './groups-schemas.js';
 import type { GroupsService } from './groups-service.js';
 
 type WithId = { Params: { id: string } };

@@ -1,55 +1,17 @@
 // The rules of groups: validation, workspace access, ungrouping on delete.
 import type { Db, GroupRow } from '../../db/tables.js';
-import { AppError, type ErrorDetail } from '../../errors.js';
 import { nextTimestamp, withFreshId } from '../../ids.js';
+import { type Group, type GroupListItem, toGroup } from '../../model/group.js';
+import type { Principal } from '../../model/principal.js';
+import { toRule } from '../../model/rule.js';
 import type { ChangesService } from '../changes/changes-service.js';
 import type { Created, IdempotencyService } from '../idempotency/idempotency-service.js';
-import type { Principal } from '../keys/keys-store.js';
-import { toRule } from '../rules/rules-service.js';
 import { checkInOrder, GROUPS, ifMatchHolds, readNowThrowLater } from '../shared/checks.js';
 import { readListQuery } from '../shared/list.js';
-import { readPayload } from '../shared/payload.js';
 import type { Page } from '../shared/replies.js';
-import {
-  checkGroupListQuery,
-  checkGroupWrite,
-  GROUP_READ_ONLY,
-  type Group,
-  type GroupListItem,
-  type GroupWrite,
-} from './groups-schemas.js';
+import { readGroupWrite } from './groups-input.js';
+import { checkGroupListQuery } from './groups-schemas.js';
 import type { GroupsStore } from './groups-store.js';
-
-const MAX_NAME = 256;
-
-export function toGroup(row: GroupRow, principal: Principal): Group {
-  return {
-    id: row.id,
-    name: row.name,
-    status: row.status as Group['status'],
-    isFavourite: row.is_favourite === 1,
-    objectType: 'group',
-    creationDate: row.creation_date,
-    modificationDate: row.modification_date,
-    createdBy: row.created_by,
-    lastModifiedBy: row.last_modified_by,
-    currentOwnerId: principal.ownerUserId,
-  };
-}
-
-/** The payload of a POST (`creating`) or PUT, or the error it deserves; names are trimmed. */
-export function readGroupWrite(body: unknown, creating: boolean): GroupWrite {
-  const payload = readPayload(body, checkGroupWrite, 'GROUP_PAYLOAD_INVALID', GROUP_READ_ONLY);
-  if (payload.name !== undefined) payload.name = payload.name.trim();
-  if (payload.name === '' || (creating && payload.name === undefined)) {
-    throw new AppError('GROUP_NAME_REQUIRED', [{ path: '/name', message: 'a non-blank name is required' }]);
-  }
-  if (payload.name !== undefined && payload.name.length > MAX_NAME) {
-    const detail: ErrorDetail = { path: '/name', message: `must be at most ${MAX_NAME} characters long` };
-    throw new AppError('GROUP_PAYLOAD_INVALID', [detail]);
-  }
-  return payload;
-}
 
 export function createGroupsService({
   db,

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/tables.js';
 import { AppError } from '../../errors.js';
-import type { Principal } from '../keys/keys-store.js';
+import type { Principal } from '../../model/principal.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../shared/schemas.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 

@@ -1,7 +1,8 @@
 // Issuing, listing, revoking and checking API keys; each key speaks for one user in one workspace.
 import type { Db } from '../../db/tables.js';
 import { hashApiKey, newApiKey, randomSuffix } from '../../ids.js';
-import type { KeysStore, Principal } from './keys-store.js';
+import type { Principal } from '../../model/principal.js';
+import type { KeysStore } from './keys-store.js';
 
 export interface IssuedKey {
   /** The key itself: shown once, never stored. */

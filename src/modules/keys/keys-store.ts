@@ -1,15 +1,7 @@
 // SQL for users, workspaces and API keys.
 import { prepared } from '../../db/prepared.js';
 import type { Db } from '../../db/tables.js';
-
-/** Who a valid key speaks for. */
-export interface Principal {
-  keyId: string;
-  userId: string;
-  workspaceId: string;
-  /** The workspace owner's user id (`currentOwner` / `currentOwnerId` in responses). */
-  ownerUserId: string;
-}
+import type { Principal } from '../../model/principal.js';
 
 export interface KeyListing {
   id: string;

@@ -1,15 +1,15 @@
 // Reading a rule body: its fields and its pairs checked together, every problem of the body in one answer.
 import { AppError, type ErrorDetail } from '../../errors.js';
 import { randomSuffix } from '../../ids.js';
-import { isPlainObject, payloadProblems } from '../shared/payload.js';
-import { checkPairs, RULE_TYPES, type RuleType } from './rule-types/index.js';
 import {
   checkRuleCreate,
   checkRuleUpdate,
   MAX_PAIRS,
   RULE_IGNORED_FIELDS,
   type RuleWrite,
-} from './rules-schemas.js';
+} from '../../model/rule.js';
+import { checkPairs, RULE_TYPES, type RuleType } from '../../model/rule-types/index.js';
+import { isPlainObject, payloadProblems } from '../shared/payload.js';
 
 const MAX_NAME = 256;
 type Pair = Record<string, unknown>;

@@ -1,10 +1,11 @@
 // HTTP routes of /v1/rules: thin handlers over the rules service.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { Rule, RuleCreate, RuleUpdate } from '../../model/rule.js';
 import { created, header, one, oneSerialized, pageSerialized } from '../shared/replies.js';
 import { ALWAYS, BODY, errorResponses, notModified, success } from '../shared/responses.js';
 import { deleted, IdempotencyKey, IfMatch, IfNoneMatch, page, single } from '../shared/schemas.js';
-import { RULE_DELETED, Rule, RuleCreate, RuleListQuery, RuleParams, RuleUpdate } from './rules-schemas.js';
+import { RULE_DELETED, RuleListQuery, RuleParams } from './rules-schemas.js';
 import type { RulesService } from './rules-service.js';
 
 type WithId = { Params: { ruleId: string } };

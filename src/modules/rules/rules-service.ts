@@ -4,38 +4,19 @@ import { isForeignKeyViolation } from '../../db/dialect.js';
 import type { Db, RuleRow } from '../../db/tables.js';
 import { AppError } from '../../errors.js';
 import { nextTimestamp, withFreshId } from '../../ids.js';
+import type { Principal } from '../../model/principal.js';
+import { type Rule, toRule } from '../../model/rule.js';
+import type { RuleType } from '../../model/rule-types/index.js';
 import type { ChangesService } from '../changes/changes-service.js';
 import type { GroupsStore } from '../groups/groups-store.js';
 import type { Created, IdempotencyService } from '../idempotency/idempotency-service.js';
-import type { Principal } from '../keys/keys-store.js';
 import { checkInOrder, ifMatchHolds, RULES, referenced, ruleTypeKept } from '../shared/checks.js';
 import { readListQuery } from '../shared/list.js';
 import type { SerializedOne } from '../shared/replies.js';
-import type { RuleType } from './rule-types/index.js';
 import { readRule } from './rules-input.js';
 import type { RulePage, RulesReadModel } from './rules-read-model.js';
-import { checkRuleListQuery, RULE_DELETED, type Rule } from './rules-schemas.js';
+import { checkRuleListQuery, RULE_DELETED } from './rules-schemas.js';
 import type { RulesStore } from './rules-store.js';
-
-type Pair = Record<string, unknown>;
-
-export function toRule(row: RuleRow, principal: Principal, pairs?: Pair[]): Rule {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    status: row.status as Rule['status'],
-    ruleType: row.rule_type as RuleType,
-    groupId: row.group_id ?? '',
-    pairs: (pairs ?? JSON.parse(row.pairs)) as Rule['pairs'],
-    createdBy: row.created_by,
-    creationDate: row.creation_date,
-    lastModifiedBy: row.last_modified_by,
-    modificationDate: row.modification_date,
-    currentOwner: principal.ownerUserId,
-    objectType: 'rule',
-  };
-}
 
 export function createRulesService(deps: {
   db: Db;

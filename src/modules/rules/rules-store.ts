@@ -4,7 +4,7 @@ import type { DialectName } from '../../db/database.js';
 import { jsonObjectText } from '../../db/dialect.js';
 import { type Prepared, prepared, preparedFindById } from '../../db/prepared.js';
 import type { Db, RuleRow } from '../../db/tables.js';
-import { RULE_FIELDS, type Rule } from './rules-schemas.js';
+import { RULE_FIELDS, type Rule } from '../../model/rule.js';
 
 export interface RuleFilter {
   workspaceId: string;

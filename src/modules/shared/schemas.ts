@@ -1,12 +1,6 @@
-// Schemas shared by every resource: status, envelopes, the error body, list paging.
-import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
+// Schemas of the HTTP answers every resource shares: envelopes, the error body, list paging, headers.
+import { type TSchema, Type } from '@sinclair/typebox';
 import { errorTable } from '../../errors.js';
-
-export const Status = Type.Union([Type.Literal('Active'), Type.Literal('Inactive')], {
-  description: '`Active` or `Inactive`.',
-});
-
-export const Timestamp = Type.Integer({ description: 'Epoch milliseconds.', examples: [1763769600000] });
 
 export const ErrorBody = Type.Object(
   {
@@ -100,23 +94,3 @@ export const IdempotencyKey = Type.Object({
     }),
   ),
 });
-
-/**
- * The fields a body may carry that are ignored, whatever their value (decision 5: read-only fields, so
- * that a client may send back what it read, and Requestly's own), as one named schema.
- */
-export function ignoredFields(id: string, names: Iterable<string>) {
-  return Type.Object(Object.fromEntries([...names].map((name) => [name, Type.Optional(Type.Unknown())])), {
-    $id: id,
-    description: 'Fields that are ignored when sent, whatever their value.',
-  });
-}
-
-/**
- * A body for the document: its own fields, plus `ignored` (referred to, not copied), and nothing
- * else. `unevaluatedProperties` sees the fields of both, where `additionalProperties` would not.
- */
-export function acceptingIgnored<T extends TObject>(body: T, ignored: TObject) {
-  const { additionalProperties: _own, ...rest } = body;
-  return Type.Unsafe<Static<T>>({ ...rest, allOf: [ignored], unevaluatedProperties: false });
-}

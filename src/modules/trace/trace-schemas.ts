@@ -1,9 +1,9 @@
 // Schemas of POST /v1/trace: the request to evaluate, which rules, and the explained answer.
 import { type Static, Type } from '@sinclair/typebox';
-import { RESOURCE_TYPES } from '../../engine/index.js';
+import { MAX_PAIRS } from '../../model/rule.js';
+import { oneOf } from '../../model/rule-types/schema-helpers.js';
+import { RESOURCE_TYPES } from '../../model/rule-types/source.js';
 import { compile } from '../../validation.js';
-import { oneOf } from '../rules/rule-types/schema-helpers.js';
-import { MAX_PAIRS } from '../rules/rules-schemas.js';
 
 export const MAX_TRACE_RULES = 100;
 

@@ -12,9 +12,9 @@ import {
   toEngineRequest,
 } from '../../engine/index.js';
 import { AppError, type ErrorCode, type ErrorDetail } from '../../errors.js';
+import type { Principal } from '../../model/principal.js';
 import type { ChangesService } from '../changes/changes-service.js';
 import type { GroupsStore } from '../groups/groups-store.js';
-import type { Principal } from '../keys/keys-store.js';
 import { readRule } from '../rules/rules-input.js';
 import type { RulesStore } from '../rules/rules-store.js';
 import { referenced } from '../shared/checks.js';

@@ -1,9 +1,9 @@
 // What an import does with each checked record: its id here, create or replace, its group, its row.
 import type { Db, GroupRow, RuleRow } from '../../db/tables.js';
 import { nextTimestamp, randomSuffix } from '../../ids.js';
-import { GROUP_ID_PATTERN } from '../groups/groups-schemas.js';
-import type { Principal } from '../keys/keys-store.js';
-import { ruleIdPattern } from '../rules/rules-schemas.js';
+import { GROUP_ID_PATTERN } from '../../model/group.js';
+import type { Principal } from '../../model/principal.js';
+import { ruleIdPattern } from '../../model/rule.js';
 import type { FailedRecord, ReadRecord } from './import-records.js';
 import type { ImportItem } from './transfer-schemas.js';
 import type { ExistingRow, ImportWrites, TransferStore } from './transfer-store.js';

@@ -1,10 +1,10 @@
 // Reading the records of an import file: each one converted, normalised and checked as POST would.
 import { AppError, type ErrorDetail } from '../../errors.js';
-import type { GroupWrite } from '../groups/groups-schemas.js';
-import { readGroupWrite } from '../groups/groups-service.js';
+import type { GroupWrite } from '../../model/group.js';
+import type { PathMap } from '../../model/path-map.js';
+import type { RuleWrite } from '../../model/rule.js';
+import { readGroupWrite } from '../groups/groups-input.js';
 import { readRule } from '../rules/rules-input.js';
-import type { RuleWrite } from '../rules/rules-schemas.js';
-import type { PathMap } from '../shared/path-map.js';
 import { isPlainObject } from '../shared/payload.js';
 import { convertOlderFormats } from './older-formats.js';
 

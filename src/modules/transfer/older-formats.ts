@@ -1,6 +1,6 @@
 // Requestly's pre-2018 record formats, converted to today's before the normal checks (decision 12).
 
-import { PathMap } from '../shared/path-map.js';
+import { PathMap } from '../../model/path-map.js';
 import { isPlainObject } from '../shared/payload.js';
 
 type Json = Record<string, unknown>;

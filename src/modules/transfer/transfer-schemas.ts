@@ -1,8 +1,8 @@
 // Schemas of import and export: the import query and its report, the exported file.
 import { type Static, Type } from '@sinclair/typebox';
+import { Group } from '../../model/group.js';
+import { Rule } from '../../model/rule.js';
 import { compile } from '../../validation.js';
-import { Group } from '../groups/groups-schemas.js';
-import { Rule } from '../rules/rules-schemas.js';
 
 /** Records an import takes at most: beyond that, split the file. */
 export const MAX_IMPORT_RECORDS = 100_000;

@@ -1,7 +1,6 @@
 // The Script rule type: scripts or styles are injected into the pages that match.
 
 import { type Static, Type } from '@sinclair/typebox';
-import { isDocument } from '../../../engine/effects.js';
 import { sourceInvalidExamples, sourceVariants } from './example-helpers.js';
 import { checkPairSource, pairNormaliser, pairSchema } from './pair-helpers.js';
 import type { RuleTypeDefinition } from './rule-type.js';
@@ -38,7 +37,7 @@ const Script = Type.Object(
   { additionalProperties: false },
 );
 
-const ScriptPair = pairSchema('ScriptPair', 'Injects scripts or styles into matching pages.', {
+export const ScriptPair = pairSchema('ScriptPair', 'Injects scripts or styles into matching pages.', {
   scripts: Type.Array(Script, { minItems: 1, maxItems: 100 }),
   libraries: Type.Optional(
     Type.Array(Type.String({ minLength: 1, maxLength: 256 }), {
@@ -52,23 +51,18 @@ const ScriptPair = pairSchema('ScriptPair', 'Injects scripts or styles into matc
 const valid = {
   source: { key: 'Url', operator: 'Contains', value: 'example.com' },
   scripts: [{ type: 'code', codeType: 'js', loadTime: 'afterPageLoad', value: "console.log('injected')" }],
-} satisfies Static<typeof ScriptPair>;
+} satisfies ScriptPair;
 
 const withScript = (script: Record<string, unknown>) => ({ ...valid, scripts: [script] });
 
-export const script: RuleTypeDefinition<Static<typeof ScriptPair>> = {
+/** A Script pair as stored and returned. */
+export type ScriptPair = Static<typeof ScriptPair>;
+
+export const script: RuleTypeDefinition = {
   name: 'Script',
   pair: ScriptPair,
   normalise: pairNormaliser(),
   check: checkPairSource,
-  effect: {
-    combine: 'all',
-    condition: isDocument,
-    apply: (pair, _captures, state, ruleId) => {
-      for (const script of pair.scripts) state.scripts.push({ ruleId, ...script });
-      return { scripts: pair.scripts.length };
-    },
-  },
   examples: {
     valid: [
       { title: 'inline JavaScript', pair: valid },
@@ -88,7 +82,7 @@ export const script: RuleTypeDefinition<Static<typeof ScriptPair>> = {
             },
             { type: 'code', codeType: 'js', loadTime: 'asSoonAsPossible', value: 'window.debug = true' },
           ],
-        } satisfies Static<typeof ScriptPair>,
+        } satisfies ScriptPair,
       },
       { title: 'with libraries', pair: { ...valid, libraries: ['jQuery'] } },
     ],

@@ -1,8 +1,7 @@
 // The QueryParam rule type: query parameters of matching requests are added or removed.
 
 import { type Static, Type } from '@sinclair/typebox';
-import { changeUrl, modifyQuery } from '../../../engine/effects.js';
-import type { ErrorDetail } from '../../../errors.js';
+import type { ErrorDetail } from '../../errors.js';
 import { sourceInvalidExamples, sourceVariants } from './example-helpers.js';
 import { checkPairSource, pairNormaliser, pairSchema } from './pair-helpers.js';
 import type { RuleTypeDefinition } from './rule-type.js';
@@ -29,9 +28,13 @@ const QueryParamModification = Type.Object(
   { additionalProperties: false },
 );
 
-const QueryParamPair = pairSchema('QueryParamPair', 'Changes the query parameters of matching requests.', {
-  modifications: Type.Array(QueryParamModification, { minItems: 1, maxItems: 100 }),
-});
+export const QueryParamPair = pairSchema(
+  'QueryParamPair',
+  'Changes the query parameters of matching requests.',
+  {
+    modifications: Type.Array(QueryParamModification, { minItems: 1, maxItems: 100 }),
+  },
+);
 
 type QueryParamPairValue = Static<typeof QueryParamPair>;
 
@@ -62,16 +65,14 @@ const withModification = (modification: Record<string, unknown>) => ({
   modifications: [modification],
 });
 
-export const queryParam: RuleTypeDefinition<Static<typeof QueryParamPair>> = {
+/** A QueryParam pair as stored and returned. */
+export type QueryParamPair = Static<typeof QueryParamPair>;
+
+export const queryParam: RuleTypeDefinition = {
   name: 'QueryParam',
   pair: QueryParamPair,
   normalise: pairNormaliser(),
   check: checkQueryParam,
-  effect: {
-    combine: 'all',
-    url: 'chain',
-    apply: (pair, _captures, state) => changeUrl(state, modifyQuery(state.url, pair.modifications)),
-  },
   examples: {
     valid: [
       { title: 'add a parameter', pair: valid },

@@ -4,24 +4,20 @@ import { sourceInvalidExamples, sourceVariants } from './example-helpers.js';
 import { checkPairSource, pairNormaliser, pairSchema } from './pair-helpers.js';
 import type { RuleTypeDefinition } from './rule-type.js';
 
-const CancelPair = pairSchema('CancelPair', 'Blocks matching requests.', {});
+export const CancelPair = pairSchema('CancelPair', 'Blocks matching requests.', {});
 
 const valid = {
   source: { key: 'host', operator: 'Equals', value: 'ads.example.com' },
-} satisfies Static<typeof CancelPair>;
+} satisfies CancelPair;
 
-export const cancel: RuleTypeDefinition<Static<typeof CancelPair>> = {
+/** A Cancel pair as stored and returned. */
+export type CancelPair = Static<typeof CancelPair>;
+
+export const cancel: RuleTypeDefinition = {
   name: 'Cancel',
   pair: CancelPair,
   normalise: pairNormaliser(),
   check: checkPairSource,
-  effect: {
-    combine: 'first',
-    apply: (_pair, _captures, state) => {
-      state.cancelled = true;
-      return { cancelled: true };
-    },
-  },
   examples: {
     valid: [
       { title: 'cancel one host', pair: valid },
@@ -35,7 +31,7 @@ export const cancel: RuleTypeDefinition<Static<typeof CancelPair>> = {
             value: '*://*.tracker.example/*',
             filters: [{ resourceType: ['script', 'image'], URL: { operator: 'Contains', value: 'shop' } }],
           },
-        } satisfies Static<typeof CancelPair>,
+        } satisfies CancelPair,
       },
     ],
     invalid: [

@@ -1,12 +1,12 @@
 // The Delay rule type: matching requests are held back for a number of milliseconds.
 import { type Static, Type } from '@sinclair/typebox';
-import type { ErrorDetail } from '../../../errors.js';
+import type { ErrorDetail } from '../../errors.js';
 import { sourceInvalidExamples, sourceVariants } from './example-helpers.js';
 import { checkPairSource, pairNormaliser, pairSchema } from './pair-helpers.js';
 import type { PairContext, RuleTypeDefinition } from './rule-type.js';
 import { digitsToNumber } from './schema-helpers.js';
 
-const DelayPair = pairSchema('DelayPair', 'Delays matching requests.', {
+export const DelayPair = pairSchema('DelayPair', 'Delays matching requests.', {
   delay: Type.Integer({
     minimum: 0,
     description: 'Milliseconds, from 0 to the configured maximum (MAX_DELAY_MS, default 60000).',
@@ -17,7 +17,7 @@ const DelayPair = pairSchema('DelayPair', 'Delays matching requests.', {
 /** The maximum is configuration, so it cannot be in the schema (which is also the OpenAPI document). */
 function checkDelay(pair: Record<string, unknown>, ctx: PairContext): ErrorDetail[] {
   const details = checkPairSource(pair);
-  if ((pair as Static<typeof DelayPair>).delay > ctx.maxDelayMs) {
+  if ((pair as DelayPair).delay > ctx.maxDelayMs) {
     details.push({ path: '/delay', message: `must be at most ${ctx.maxDelayMs} (milliseconds)` });
   }
   return details;
@@ -26,9 +26,12 @@ function checkDelay(pair: Record<string, unknown>, ctx: PairContext): ErrorDetai
 const valid = {
   source: { key: 'host', operator: 'Equals', value: 'api.example.com' },
   delay: 250,
-} satisfies Static<typeof DelayPair>;
+} satisfies DelayPair;
 
-export const delay: RuleTypeDefinition<Static<typeof DelayPair>> = {
+/** A Delay pair as stored and returned. */
+export type DelayPair = Static<typeof DelayPair>;
+
+export const delay: RuleTypeDefinition = {
   name: 'Delay',
   pair: DelayPair,
   // Requestly sends the delay as a string of digits.
@@ -36,13 +39,6 @@ export const delay: RuleTypeDefinition<Static<typeof DelayPair>> = {
     Object.hasOwn(pair, 'delay') ? { ...pair, delay: digitsToNumber(pair.delay) } : pair,
   ),
   check: checkDelay,
-  effect: {
-    combine: 'first',
-    apply: (pair, _captures, state) => {
-      state.delayMs = pair.delay;
-      return { delayMs: pair.delay };
-    },
-  },
   examples: {
     valid: [
       { title: 'a quarter of a second', pair: valid },

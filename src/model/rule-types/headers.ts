@@ -1,8 +1,7 @@
 // The Headers rule type: request and response headers of matching requests are added, removed or modified.
 
 import { type Static, Type } from '@sinclair/typebox';
-import { modifyHeader } from '../../../engine/effects.js';
-import type { ErrorDetail } from '../../../errors.js';
+import type { ErrorDetail } from '../../errors.js';
 import { sourceInvalidExamples, sourceVariants } from './example-helpers.js';
 import { checkPairSource, pairNormaliser, pairSchema } from './pair-helpers.js';
 import type { RuleTypeDefinition } from './rule-type.js';
@@ -36,19 +35,24 @@ const HeaderModificationSet = Type.Object(
   { additionalProperties: false },
 );
 
-const HeadersPair = pairSchema('HeadersPair', 'Changes the headers of matching requests and responses.', {
-  modifications: Type.Array(HeaderModificationSet, {
-    minItems: 1,
-    maxItems: MAX_MODIFICATIONS,
-    description: `Sets of header changes; 1 to ${MAX_MODIFICATIONS} changes in all.`,
-  }),
-});
+export const HeadersPair = pairSchema(
+  'HeadersPair',
+  'Changes the headers of matching requests and responses.',
+  {
+    modifications: Type.Array(HeaderModificationSet, {
+      minItems: 1,
+      maxItems: MAX_MODIFICATIONS,
+      description: `Sets of header changes; 1 to ${MAX_MODIFICATIONS} changes in all.`,
+    }),
+  },
+);
 
-type HeadersPairValue = Static<typeof HeadersPair>;
+/** A Headers pair as stored and returned. */
+export type HeadersPair = Static<typeof HeadersPair>;
 
 /** The schema cannot say "value when Add or Modify" clearly, nor count changes across sets. */
 function checkHeaders(pair: Record<string, unknown>): ErrorDetail[] {
-  const { modifications } = pair as HeadersPairValue;
+  const { modifications } = pair as HeadersPair;
   const details = checkPairSource(pair);
   let count = 0;
   modifications.forEach((set, index) => {
@@ -80,14 +84,14 @@ const valid = {
       Response: [{ header: 'Server', type: 'Remove' }],
     },
   ],
-} satisfies HeadersPairValue;
+} satisfies HeadersPair;
 
 const onlyRequest = (modification: Record<string, unknown>) => ({
   ...valid,
   modifications: [{ Request: [modification] }],
 });
 
-export const headers: RuleTypeDefinition<Static<typeof HeadersPair>> = {
+export const headers: RuleTypeDefinition = {
   name: 'Headers',
   pair: HeadersPair,
   // Requestly sends a single set as an object.
@@ -97,24 +101,6 @@ export const headers: RuleTypeDefinition<Static<typeof HeadersPair>> = {
     return { ...pair, modifications: [pair.modifications] };
   }),
   check: checkHeaders,
-  effect: {
-    combine: 'all',
-    apply: (pair, _captures, state, ruleId) => {
-      const request: { header: string; type: string; value?: string }[] = [];
-      const response: typeof request = [];
-      for (const set of pair.modifications) {
-        for (const { header, type, value } of set.Request ?? []) {
-          modifyHeader(state.requestHeaders, { header, type, value });
-          request.push({ header, type, ...(value === undefined ? {} : { value }) });
-        }
-        for (const { header, type, value } of set.Response ?? []) {
-          response.push({ header, type, ...(value === undefined ? {} : { value }) });
-          state.responseHeaders.push({ ...(response.at(-1) as (typeof response)[0]), ruleId });
-        }
-      }
-      return { requestHeaders: request, responseHeaders: response };
-    },
-  },
   examples: {
     valid: [
       { title: 'add a request header, remove a response header', pair: valid },
@@ -126,7 +112,7 @@ export const headers: RuleTypeDefinition<Static<typeof HeadersPair>> = {
           modifications: [
             { Response: [{ id: 'm1', header: 'Cache-Control', type: 'Modify', value: 'no-store' }] },
           ],
-        } satisfies HeadersPairValue,
+        } satisfies HeadersPair,
       },
     ],
     invalid: [

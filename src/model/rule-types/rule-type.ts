@@ -1,9 +1,8 @@
-// The shape every rule-type file fills in: its canonical pair schema, its input variants, what it does
-// to a request, and its examples.
+// The shape every rule-type file fills in: its canonical pair schema, its input variants, its checks and
+// its examples. What a type does to a request is the engine's (src/engine/effects/).
 import type { TObject } from '@sinclair/typebox';
-import type { RuleEffect } from '../../../engine/effects.js';
-import type { ErrorDetail } from '../../../errors.js';
-import type { PathMap } from '../../shared/path-map.js';
+import type { ErrorDetail } from '../../errors.js';
+import type { PathMap } from '../path-map.js';
 
 export const RULE_TYPES = [
   'Redirect',
@@ -25,9 +24,7 @@ export interface PairContext {
   maxDelayMs: number;
 }
 
-/** `P` is the canonical pair the type's schema describes. */
-// biome-ignore lint/suspicious/noExplicitAny: the registry holds definitions of ten different pair types.
-export interface RuleTypeDefinition<P = any> {
+export interface RuleTypeDefinition {
   name: RuleType;
   /** The canonical pair as stored and returned; unknown fields rejected. */
   pair: TObject;
@@ -42,8 +39,6 @@ export interface RuleTypeDefinition<P = any> {
    * a configured maximum). Called only on a pair that already matches `pair`; paths are relative to the pair.
    */
   check(pair: Record<string, unknown>, ctx: PairContext): ErrorDetail[];
-  /** What a matching pair does to a request (matching.md section 4). */
-  effect: RuleEffect<P>;
   examples: {
     valid: { title: string; pair: Record<string, unknown> }[];
     /** `path` is the JSON Pointer, relative to the pair, that the error must name. */

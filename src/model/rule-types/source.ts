@@ -1,10 +1,23 @@
 // Source and Filter, the matching condition every pair carries: schemas, input variants, regex check, pair id.
 import { type Static, Type } from '@sinclair/typebox';
-import { regexProblem } from '../../../engine/regex.js';
-import { RESOURCE_TYPES } from '../../../engine/request.js';
-import type { ErrorDetail } from '../../../errors.js';
-import type { PathMap } from '../../shared/path-map.js';
+import type { ErrorDetail } from '../../errors.js';
+import type { PathMap } from '../path-map.js';
+import { regexProblem } from '../patterns.js';
 import { isRecord, oneOf, patternString } from './schema-helpers.js';
+
+/** What a request is for, as a browser says it (a filter's `resourceType`). */
+export const RESOURCE_TYPES = [
+  'xmlhttprequest',
+  'script',
+  'stylesheet',
+  'image',
+  'media',
+  'font',
+  'websocket',
+  'main_frame',
+  'sub_frame',
+] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 export const PairId = Type.Optional(
   patternString('pairId', {

@@ -1,9 +1,9 @@
 // The ten rule types, listed once, and the validation of a rule's `pairs` against its type.
 import { type TObject, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import type { ErrorDetail } from '../../../errors.js';
-import { describeErrors } from '../../../validation.js';
-import { PathMap } from '../../shared/path-map.js';
+import type { ErrorDetail } from '../../errors.js';
+import { describeErrors } from '../../validation.js';
+import { PathMap } from '../path-map.js';
 import { cancel } from './cancel.js';
 import { delay } from './delay.js';
 import { headers } from './headers.js';

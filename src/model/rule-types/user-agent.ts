@@ -5,7 +5,7 @@ import { checkPairSource, pairNormaliser, pairSchema } from './pair-helpers.js';
 import type { RuleTypeDefinition } from './rule-type.js';
 import { oneOf } from './schema-helpers.js';
 
-const UserAgentPair = pairSchema('UserAgentPair', 'Sets the User-Agent of matching requests.', {
+export const UserAgentPair = pairSchema('UserAgentPair', 'Sets the User-Agent of matching requests.', {
   userAgent: Type.String({
     minLength: 1,
     description: 'The User-Agent value to send.',
@@ -22,20 +22,16 @@ const UserAgentPair = pairSchema('UserAgentPair', 'Sets the User-Agent of matchi
 const valid = {
   source: { key: 'host', operator: 'Contains', value: 'example.com' },
   userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)',
-} satisfies Static<typeof UserAgentPair>;
+} satisfies UserAgentPair;
 
-export const userAgent: RuleTypeDefinition<Static<typeof UserAgentPair>> = {
+/** A UserAgent pair as stored and returned. */
+export type UserAgentPair = Static<typeof UserAgentPair>;
+
+export const userAgent: RuleTypeDefinition = {
   name: 'UserAgent',
   pair: UserAgentPair,
   normalise: pairNormaliser(),
   check: checkPairSource,
-  effect: {
-    combine: 'first',
-    apply: ({ userAgent }, _captures, state) => {
-      state.requestHeaders.set('user-agent', [userAgent]);
-      return { userAgent };
-    },
-  },
   examples: {
     valid: [
       { title: 'custom user agent', pair: valid },

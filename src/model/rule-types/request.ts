@@ -5,7 +5,7 @@ import { checkPairSource, liftNested, pairNormaliser, pairSchema, readStatusCode
 import { ApiResourceType, BodyType, IsCompressed } from './response.js';
 import type { RuleTypeDefinition } from './rule-type.js';
 
-const RequestPair = pairSchema('RequestPair', 'Replaces the body of matching requests.', {
+export const RequestPair = pairSchema('RequestPair', 'Replaces the body of matching requests.', {
   type: BodyType,
   value: Type.String({ description: 'The static body, or the function code.', examples: ['{"page":1}'] }),
   resourceType: Type.Optional(ApiResourceType),
@@ -16,7 +16,7 @@ const valid = {
   source: { key: 'Url', operator: 'Contains', value: 'example.com/graphql' },
   type: 'static',
   value: '{"query":"{ user { id } }"}',
-} satisfies Static<typeof RequestPair>;
+} satisfies RequestPair;
 
 const code = {
   id: 'req1',
@@ -24,22 +24,17 @@ const code = {
   type: 'code',
   value: 'function modifyRequestBody(args) { return args.body; }',
   resourceType: 'restApi',
-} satisfies Static<typeof RequestPair>;
+} satisfies RequestPair;
 
-export const request: RuleTypeDefinition<Static<typeof RequestPair>> = {
+/** A Request pair as stored and returned. */
+export type RequestPair = Static<typeof RequestPair>;
+
+export const request: RuleTypeDefinition = {
   name: 'Request',
   pair: RequestPair,
   // Requestly nests the request fields, and may send an empty status code with them.
   normalise: pairNormaliser((pair, paths) => readStatusCode(liftNested(pair, 'request', paths))),
   check: checkPairSource,
-  effect: {
-    combine: 'first',
-    apply: ({ type, value }, _captures, state, ruleId) => {
-      // A `code` body is reported, never run, by the engine: only a runtime that allows code runs it.
-      state.requestBody = { ruleId, type, value };
-      return { requestBody: { type, value } };
-    },
-  },
   examples: {
     valid: [
       { title: 'static body', pair: valid },

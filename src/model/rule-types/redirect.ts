@@ -1,14 +1,12 @@
 // The Redirect rule type: matching requests go to another URL, a local file or a mock.
 
 import { type Static, Type } from '@sinclair/typebox';
-import { substituteCaptures } from '../../../engine/captures.js';
-import { redirectTo } from '../../../engine/effects.js';
 import { sourceInvalidExamples, sourceVariants } from './example-helpers.js';
 import { checkPairSource, pairNormaliser, pairSchema } from './pair-helpers.js';
 import type { RuleTypeDefinition } from './rule-type.js';
 import { oneOf } from './schema-helpers.js';
 
-const RedirectPair = pairSchema('RedirectPair', 'Sends matching requests to another destination.', {
+export const RedirectPair = pairSchema('RedirectPair', 'Sends matching requests to another destination.', {
   destinationType: oneOf(['url', 'map_local', 'mock_or_file_picker'], {
     description: 'What `destination` is: a URL, a local file, or a mock or picked file.',
     examples: ['url'],
@@ -24,9 +22,12 @@ const valid = {
   source: { key: 'Url', operator: 'Contains', value: 'example.com/api' },
   destinationType: 'url',
   destination: 'https://staging.example.com/api',
-} satisfies Static<typeof RedirectPair>;
+} satisfies RedirectPair;
 
-export const redirect: RuleTypeDefinition<Static<typeof RedirectPair>> = {
+/** A Redirect pair as stored and returned. */
+export type RedirectPair = Static<typeof RedirectPair>;
+
+export const redirect: RuleTypeDefinition = {
   name: 'Redirect',
   pair: RedirectPair,
   // Older Requestly exports have no destinationType: their destinations are all URLs.
@@ -34,12 +35,6 @@ export const redirect: RuleTypeDefinition<Static<typeof RedirectPair>> = {
     Object.hasOwn(pair, 'destinationType') ? pair : { ...pair, destinationType: 'url' },
   ),
   check: checkPairSource,
-  effect: {
-    combine: 'first',
-    url: 'redirect',
-    apply: (pair, captures, state) =>
-      redirectTo(state, pair.destinationType, substituteCaptures(pair.destination, captures)),
-  },
   examples: {
     valid: [
       { title: 'redirect to a URL', pair: valid },
@@ -55,7 +50,7 @@ export const redirect: RuleTypeDefinition<Static<typeof RedirectPair>> = {
           },
           destinationType: 'map_local',
           destination: '/home/me/app.js',
-        } satisfies Static<typeof RedirectPair>,
+        } satisfies RedirectPair,
       },
     ],
     invalid: [

@@ -1,26 +1,9 @@
-// What a rule type does, as each rule-type file declares it, and the effect helpers they share:
-// URL changes, request header changes, query parameter changes.
+// The helpers the rule types' effects share: URL changes, request header changes, query parameter
+// changes, redirects to files, the document check of scripts.
 
-import type { EngineRequest, HeaderMap } from './request.js';
-import { parseUrl } from './request.js';
-import type { Check, EvaluationState } from './types.js';
-
-export interface RuleEffect<P> {
-  /**
-   * `first`: the first rule (in list order) that matches decides; later ones are overridden, and
-   * within a rule only its first matching pair acts. `all`: every matching pair of every rule acts, in order.
-   */
-  combine: 'first' | 'all';
-  /**
-   * The type changes the URL: `chain` acts on the URL left by the ones before (and not after a
-   * redirect); `redirect` ends URL changes.
-   */
-  url?: 'chain' | 'redirect';
-  /** A condition of the type itself, checked after the source (Script: HTML documents only). */
-  condition?(request: EngineRequest): Check;
-  /** Applies one matching pair to the state; answers what it did, as a trace shows it. */
-  apply(pair: P, captures: string[], state: EvaluationState, ruleId: string): Record<string, unknown>;
-}
+import type { EngineRequest, HeaderMap } from '../request.js';
+import { parseUrl } from '../request.js';
+import type { Check, EvaluationState } from '../types.js';
 
 /** Moves the request to `next` (resolved against the current URL); a URL that cannot be sent is not applied. */
 export function changeUrl(state: EvaluationState, next: string): Record<string, unknown> {

@@ -1,7 +1,7 @@
 // Building blocks every rule-type file uses: the pair envelope (id, source), its normaliser and its check.
 import { type TObject, type TProperties, Type } from '@sinclair/typebox';
-import { type ErrorDetail, pointerToken } from '../../../errors.js';
-import { PathMap } from '../../shared/path-map.js';
+import { type ErrorDetail, pointerToken } from '../../errors.js';
+import { PathMap } from '../path-map.js';
 import { digitsToNumber, isRecord } from './schema-helpers.js';
 import { checkSource, normaliseSource, PairId, Source, type SourceValue } from './source.js';
 

@@ -1,15 +1,13 @@
 // The Replace rule type: a string in the matching URL is replaced by another.
 
 import { type Static, Type } from '@sinclair/typebox';
-import { substituteCaptures } from '../../../engine/captures.js';
-import { changeUrl } from '../../../engine/effects.js';
-import { compileRegex, isPatternLiteral, regexProblem, replaceMatches } from '../../../engine/regex.js';
-import type { ErrorDetail } from '../../../errors.js';
+import type { ErrorDetail } from '../../errors.js';
+import { isPatternLiteral, regexProblem } from '../patterns.js';
 import { sourceInvalidExamples, sourceVariants } from './example-helpers.js';
 import { checkPairSource, pairNormaliser, pairSchema } from './pair-helpers.js';
 import type { RuleTypeDefinition } from './rule-type.js';
 
-const ReplacePair = pairSchema('ReplacePair', 'Replaces part of the URL of matching requests.', {
+export const ReplacePair = pairSchema('ReplacePair', 'Replaces part of the URL of matching requests.', {
   from: Type.String({ minLength: 1, description: 'The string to replace.', examples: ['api.example.com'] }),
   to: Type.String({ description: 'Its replacement; may be empty.', examples: ['api.staging.example.com'] }),
 });
@@ -17,7 +15,7 @@ const ReplacePair = pairSchema('ReplacePair', 'Replaces part of the URL of match
 /** A `/pattern/flags` from is a regular expression, and must compile like a Matches source. */
 function checkReplace(pair: Record<string, unknown>): ErrorDetail[] {
   const details = checkPairSource(pair);
-  const { from } = pair as Static<typeof ReplacePair>;
+  const { from } = pair as ReplacePair;
   const problem = isPatternLiteral(from) ? regexProblem(from) : undefined;
   if (problem) details.push({ path: '/from', message: `regular expression cannot be used: ${problem}` });
   return details;
@@ -27,29 +25,17 @@ const valid = {
   source: { key: 'host', operator: 'Equals', value: 'api.example.com' },
   from: 'api.example.com',
   to: 'api.staging.example.com',
-} satisfies Static<typeof ReplacePair>;
+} satisfies ReplacePair;
 
-export const replace: RuleTypeDefinition<Static<typeof ReplacePair>> = {
+/** A Replace pair as stored and returned. */
+export type ReplacePair = Static<typeof ReplacePair>;
+
+export const replace: RuleTypeDefinition = {
   name: 'Replace',
   pair: ReplacePair,
   // Requestly's Replace pairs carry a `status` of their own that means nothing here (decision 7).
   normalise: pairNormaliser(({ status: _ignored, ...pair }) => pair),
   check: checkReplace,
-  effect: {
-    combine: 'all',
-    url: 'chain',
-    apply: (pair, captures, state) => {
-      const to = substituteCaptures(pair.to, captures);
-      if (!isPatternLiteral(pair.from))
-        return changeUrl(
-          state,
-          state.url.replace(pair.from, () => to),
-        );
-      const compiled = compileRegex(pair.from);
-      if (!compiled.ok) return { error: `from cannot be used: ${compiled.problem}` };
-      return changeUrl(state, replaceMatches(compiled.regex, state.url, to, compiled.global));
-    },
-  },
   examples: {
     valid: [
       { title: 'replace a host', pair: valid },
@@ -60,7 +46,7 @@ export const replace: RuleTypeDefinition<Static<typeof ReplacePair>> = {
           source: { key: 'Url', operator: 'Contains', value: 'debug=' },
           from: 'debug=false',
           to: '',
-        } satisfies Static<typeof ReplacePair>,
+        } satisfies ReplacePair,
       },
     ],
     invalid: [

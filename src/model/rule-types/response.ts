@@ -21,7 +21,7 @@ export const BodyType = oneOf(['code', 'static'], {
   examples: ['static'],
 });
 
-const ResponsePair = pairSchema('ResponsePair', 'Replaces the response to matching requests.', {
+export const ResponsePair = pairSchema('ResponsePair', 'Replaces the response to matching requests.', {
   type: BodyType,
   value: Type.String({ description: 'The static body, or the function code.', examples: ['{"ok":true}'] }),
   serveWithoutRequest: Type.Optional(
@@ -46,7 +46,7 @@ const valid = {
   type: 'static',
   value: '{"name":"Ada"}',
   serveWithoutRequest: false,
-} satisfies Static<typeof ResponsePair>;
+} satisfies ResponsePair;
 
 const full = {
   ...valid,
@@ -55,9 +55,12 @@ const full = {
   statusCode: 404,
   statusText: 'Not Found',
   resourceType: 'restApi',
-} satisfies Static<typeof ResponsePair>;
+} satisfies ResponsePair;
 
-export const response: RuleTypeDefinition<Static<typeof ResponsePair>> = {
+/** A Response pair as stored and returned. */
+export type ResponsePair = Static<typeof ResponsePair>;
+
+export const response: RuleTypeDefinition = {
   name: 'Response',
   pair: ResponsePair,
   normalise: pairNormaliser((input, paths) => {
@@ -66,21 +69,6 @@ export const response: RuleTypeDefinition<Static<typeof ResponsePair>> = {
     return Object.hasOwn(pair, 'serveWithoutRequest') ? pair : { ...pair, serveWithoutRequest: false };
   }),
   check: checkPairSource,
-  effect: {
-    combine: 'first',
-    apply: (pair, _captures, state, ruleId) => {
-      const { type, value, statusCode = 200, statusText, serveWithoutRequest = false } = pair;
-      const response = {
-        type,
-        value,
-        statusCode,
-        ...(statusText === undefined ? {} : { statusText }),
-        serveWithoutRequest,
-      };
-      state.response = { ruleId, ...response };
-      return { response };
-    },
-  },
   examples: {
     valid: [
       { title: 'static body', pair: valid },

@@ -1,6 +1,6 @@
 // Small schema and value helpers shared by the rule-type files; nothing here knows about a rule type.
 import { type SchemaOptions, type TLiteral, type TString, type TUnion, Type } from '@sinclair/typebox';
-import { describePattern } from '../../../validation.js';
+import { describePattern } from '../../validation.js';
 
 /**
  * A string enum as a union of literals: TypeCompiler reports it as one error at one path,

@@ -1,0 +1,28 @@
+// Schemas every object of the model shares: status, timestamps, and the fields a body may carry that are ignored.
+import { type Static, type TObject, Type } from '@sinclair/typebox';
+
+export const Status = Type.Union([Type.Literal('Active'), Type.Literal('Inactive')], {
+  description: '`Active` or `Inactive`.',
+});
+
+export const Timestamp = Type.Integer({ description: 'Epoch milliseconds.', examples: [1763769600000] });
+
+/**
+ * The fields a body may carry that are ignored, whatever their value (decision 5: read-only fields, so
+ * that a client may send back what it read, and Requestly's own), as one named schema.
+ */
+export function ignoredFields(id: string, names: Iterable<string>) {
+  return Type.Object(Object.fromEntries([...names].map((name) => [name, Type.Optional(Type.Unknown())])), {
+    $id: id,
+    description: 'Fields that are ignored when sent, whatever their value.',
+  });
+}
+
+/**
+ * A body for the document: its own fields, plus `ignored` (referred to, not copied), and nothing
+ * else. `unevaluatedProperties` sees the fields of both, where `additionalProperties` would not.
+ */
+export function acceptingIgnored<T extends TObject>(body: T, ignored: TObject) {
+  const { additionalProperties: _own, ...rest } = body;
+  return Type.Unsafe<Static<T>>({ ...rest, allOf: [ignored], unevaluatedProperties: false });
+}
