@@ -50,6 +50,7 @@ forEachDatabase((db) => {
           change: 'created',
           at: expect.any(Number),
           by: t.owner.userId,
+          byName: 'alice',
         },
         {
           revision: start + 2,
@@ -58,6 +59,7 @@ forEachDatabase((db) => {
           change: 'updated',
           at: expect.any(Number),
           by: t.owner.userId,
+          byName: 'alice',
         },
       ]);
       expect(client.events.filter((e) => e.event === 'change').map((e) => e.id)).toEqual([

@@ -173,6 +173,7 @@ forEachDatabase((db) => {
             change: 'created',
             at: expect.any(Number),
             by: t.owner.userId,
+            byName: 'alice',
           },
           {
             revision: before + 2,
@@ -181,6 +182,7 @@ forEachDatabase((db) => {
             change: 'created',
             at: expect.any(Number),
             by: t.owner.userId,
+            byName: 'alice',
           },
           {
             revision: before + 3,
@@ -189,6 +191,7 @@ forEachDatabase((db) => {
             change: 'updated',
             at: expect.any(Number),
             by: t.owner.userId,
+            byName: 'alice',
           },
           {
             revision: before + 4,
@@ -197,6 +200,7 @@ forEachDatabase((db) => {
             change: 'deleted',
             at: expect.any(Number),
             by: t.owner.userId,
+            byName: 'alice',
           },
           {
             revision: before + 4,
@@ -205,6 +209,7 @@ forEachDatabase((db) => {
             change: 'updated',
             at: expect.any(Number),
             by: t.owner.userId,
+            byName: 'alice',
           },
         ],
         latest: before + 4,

@@ -22,10 +22,11 @@ forEachDatabase((db) => {
       });
       await t.call('DELETE', `/v1/rules/${rule.id}`);
       const list = await versions(`/v1/rules/${rule.id}`);
-      expect(list.map((v) => [v.version, v.change, (v.object as Json).name, v.by])).toEqual([
-        [3, 'deleted', 'v2', t.owner.userId],
-        [2, 'updated', 'v2', t.teammate.userId],
-        [1, 'created', 'v1', t.owner.userId],
+      // Who made each version, by user id and by name (what the console shows).
+      expect(list.map((v) => [v.version, v.change, (v.object as Json).name, v.by, v.byName])).toEqual([
+        [3, 'deleted', 'v2', t.owner.userId, 'alice'],
+        [2, 'updated', 'v2', t.teammate.userId, 'bob'],
+        [1, 'created', 'v1', t.owner.userId, 'alice'],
       ]);
       expect(list[2]?.object).toStrictEqual(rule);
       expect(list[1]?.object).toStrictEqual(updated.body.data);
@@ -34,11 +35,11 @@ forEachDatabase((db) => {
 
     it('lists a group’s versions', async () => {
       const group = await createGroup(t, { name: 'g1' });
-      await t.call('PUT', `/v1/groups/${group.id}`, { body: { isFavourite: true } });
+      await t.call('PUT', `/v1/groups/${group.id}`, { body: { isFavourite: true }, key: t.teammate.key });
       const list = await versions(`/v1/groups/${group.id}`);
-      expect(list.map((v) => [v.version, v.change, (v.object as Json).isFavourite])).toEqual([
-        [2, 'updated', true],
-        [1, 'created', false],
+      expect(list.map((v) => [v.version, v.change, (v.object as Json).isFavourite, v.byName])).toEqual([
+        [2, 'updated', true, 'bob'],
+        [1, 'created', false, 'alice'],
       ]);
     });
 

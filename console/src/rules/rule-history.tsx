@@ -54,7 +54,7 @@ export function RuleHistory({
           <li key={entry.version}>
             <span>
               <strong>Version {entry.version}</strong>: {entry.change} {new Date(entry.at).toLocaleString()}{' '}
-              by {entry.by}. Named “{entry.object.name}”, {entry.object.status.toLowerCase()},{' '}
+              by {entry.byName ?? entry.by}. Named “{entry.object.name}”, {entry.object.status.toLowerCase()},{' '}
               {entry.object.pairs.length} {entry.object.pairs.length === 1 ? 'pair' : 'pairs'}.
             </span>
             {index === 0 ? (

@@ -10,6 +10,10 @@ export const DEFAULT_FEED_LIMIT = 100;
 const Revision = Type.String({ pattern: '^[0-9]{1,15}$', description: 'A workspace revision.' });
 const Change = Type.Union([Type.Literal('created'), Type.Literal('updated'), Type.Literal('deleted')]);
 const ObjectType = Type.Union([Type.Literal('rule'), Type.Literal('group')]);
+const ByName = Type.Union([Type.String(), Type.Null()], {
+  description: 'The name of that user (null if the user no longer exists), for people reading history.',
+  examples: ['alice'],
+});
 
 export const ChangesQuery = Type.Object(
   {
@@ -47,6 +51,7 @@ export const FeedItem = Type.Object(
     change: Change,
     at: Timestamp,
     by: Type.String({ description: 'User id of the key that made the change.' }),
+    byName: ByName,
   },
   { $id: 'ChangeItem', additionalProperties: false },
 );
@@ -74,7 +79,8 @@ export function versionsOf<T extends TSchema>(object: T) {
             revision: Type.Integer(),
             change: Change,
             at: Timestamp,
-            by: Type.String(),
+            by: Type.String({ description: 'User id of the key that made the change.' }),
+            byName: ByName,
             // The object's own schema, not a copy: a named schema (an $id) must have one content.
             object,
           },

@@ -27,6 +27,7 @@ export interface FeedItem {
   change: ChangeRow['change'];
   at: number;
   by: string;
+  byName: string | null;
 }
 
 export interface FeedPage {
@@ -42,6 +43,7 @@ export const toFeedItem = (row: FeedRow): FeedItem => ({
   change: row.change,
   at: Number(row.at),
   by: row.by_user,
+  byName: row.by_name,
 });
 
 export function createChangesService({

@@ -5,8 +5,8 @@ import { prepared } from '../../db/prepared.js';
 import type { ChangeRow, Db } from '../../db/tables.js';
 
 export type ObjectType = ChangeRow['object_type'];
-/** A change as the feed lists it: everything but the object's content. */
-export type FeedRow = Omit<ChangeRow, 'workspace_id' | 'object' | 'version'>;
+/** A change as the feed lists it: everything but the object's content, and the user's name. */
+export type FeedRow = Omit<ChangeRow, 'workspace_id' | 'object' | 'version'> & { by_name: string | null };
 
 /** The PostgreSQL channel that wakes every instance's streams; the payload is the workspace id. */
 export const CHANGES_CHANNEL = 'rulekeeper_changes';
@@ -20,7 +20,17 @@ function chunks<T>(items: T[]): T[][] {
   return out;
 }
 
-const FEED_COLUMNS = ['revision', 'seq', 'object_type', 'object_id', 'change', 'at', 'by_user'] as const;
+const FEED_COLUMNS = [
+  'revision',
+  'seq',
+  'object_type',
+  'object_id',
+  'change',
+  'at',
+  'by_user',
+  // Where people read who did what, by name; null for a user that no longer exists.
+  'users.name as by_name',
+] as const;
 
 export function createChangesStore(db: Db, dialect: DialectName) {
   // Read on every request: compiled once.
@@ -35,6 +45,7 @@ export function createChangesStore(db: Db, dialect: DialectName) {
     (db, p) =>
       db
         .selectFrom('changes')
+        .leftJoin('users', 'users.id', 'changes.by_user')
         .select(FEED_COLUMNS)
         .where('workspace_id', '=', p.workspaceId)
         .where('revision', '>', p.after)
@@ -91,6 +102,7 @@ export function createChangesStore(db: Db, dialect: DialectName) {
     async ofRevision(workspaceId: string, revision: number): Promise<FeedRow[]> {
       return db
         .selectFrom('changes')
+        .leftJoin('users', 'users.id', 'changes.by_user')
         .select(FEED_COLUMNS)
         .where('workspace_id', '=', workspaceId)
         .where('revision', '=', revision)
@@ -98,11 +110,13 @@ export function createChangesStore(db: Db, dialect: DialectName) {
         .execute();
     },
 
-    /** Every kept version of an object, newest first. */
-    async versions(objectType: ObjectType, id: string): Promise<ChangeRow[]> {
+    /** Every kept version of an object, newest first, with the name of the user who made it. */
+    async versions(objectType: ObjectType, id: string): Promise<(ChangeRow & { by_name: string | null })[]> {
       return db
         .selectFrom('changes')
-        .selectAll()
+        .leftJoin('users', 'users.id', 'changes.by_user')
+        .selectAll('changes')
+        .select('users.name as by_name')
         .where('object_type', '=', objectType)
         .where('object_id', '=', id)
         .orderBy('version', 'desc')

@@ -22,6 +22,7 @@ export interface Version {
   change: 'created' | 'updated' | 'deleted';
   at: number;
   by: string;
+  byName: string | null;
   object: unknown;
 }
 
@@ -86,6 +87,7 @@ export function createHistoryService(deps: {
         change: row.change,
         at: Number(row.at),
         by: row.by_user,
+        byName: row.by_name,
         object: JSON.parse(row.object),
       }));
     },
