@@ -9,6 +9,7 @@ import { createGroupsService } from './modules/groups/groups-service.js';
 import { createGroupsStore } from './modules/groups/groups-store.js';
 import { createIdempotencyService } from './modules/idempotency/idempotency-service.js';
 import { createIdempotencyStore } from './modules/idempotency/idempotency-store.js';
+import { registerKeysRoutes } from './modules/keys/keys-routes.js';
 import { createKeysService, type KeysService } from './modules/keys/keys-service.js';
 import { createKeysStore } from './modules/keys/keys-store.js';
 import { createRulesReadModel } from './modules/rules/rules-read-model.js';
@@ -117,6 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await rateLimitPlugin(api, config);
       changesModule.register(api);
       registerGroupsRoutes(api, groupsService);
+      registerKeysRoutes(api, keysService);
       registerRulesRoutes(api, rulesService);
       registerTraceRoutes(api, traceService);
       registerTransferRoutes(api, transferService, config);

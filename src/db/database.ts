@@ -9,6 +9,7 @@ import type { Config } from '../config.js';
 import * as initial from './migrations/0001-initial.js';
 import * as idempotency from './migrations/0002-idempotency.js';
 import * as changes from './migrations/0003-changes.js';
+import * as keyScopes from './migrations/0005-key-scopes.js';
 import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
 import type { Db, Tables } from './tables.js';
 
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-idempotency': idempotency,
   '0003-changes': changes,
+  '0005-key-scopes': keyScopes,
 };
 
 // PostgreSQL returns BIGINT as a string to protect precision; our timestamps fit a JS number.
@@ -87,7 +89,13 @@ export function openDatabase(
 }
 
 async function migrateToLatest(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Migrations are independent of each other and may land out of their names' order (0005 before
+  // 0004): a database that ran a later one still gets an earlier one that arrived afterwards.
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    allowUnorderedMigrations: true,
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

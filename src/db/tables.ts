@@ -27,6 +27,12 @@ export interface ApiKeysTable {
   workspace_id: string;
   created_at: number;
   revoked_at: number | null;
+  /** What the key may do: `read`, `write` or `admin` (keys/key-scopes.ts). */
+  scope: Generated<string>;
+  /** When the key stops working (epoch ms); null: never. */
+  expires_at: number | null;
+  /** A name the operator gave the key ("CI reader"); null when none. */
+  name: string | null;
 }
 
 export interface GroupsTable {

@@ -112,7 +112,8 @@ export function frameworkErrorHandler(keys: KeysService) {
   return (_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     void Promise.resolve(resolveApiKey(request.headers['x-api-key'], keys)).then(
       (resolved) => {
-        if ('error' in resolved) return sendError(request, reply, resolved.error);
+        if ('error' in resolved)
+          return sendError(request, reply, resolved.error.code, resolved.error.details);
         const path = request.url;
         if (path.startsWith('/v1/rules/')) return sendError(request, reply, 'RULE_NOT_FOUND');
         if (path.startsWith('/v1/groups/')) return sendError(request, reply, 'INVALID_GROUP_ID');

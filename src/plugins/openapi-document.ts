@@ -2,6 +2,8 @@
 // every /v1 operation reads.
 import { type TObject, Type } from '@sinclair/typebox';
 import type { FastifySchema } from 'fastify';
+import { KEY_SCOPES, type KeyScope, scopeDetail } from '../modules/keys/key-scopes.js';
+import { errorExample, errorResponses } from '../modules/shared/responses.js';
 import { REQUEST_ID_PATTERN } from './request-id.js';
 
 interface OpenapiDocument {
@@ -42,6 +44,55 @@ export function withRequestIdHeader(schema: FastifySchema, url: string): Fastify
   if (!schema || !url.startsWith('/v1/')) return schema;
   const headers = (schema.headers as TObject | undefined)?.properties ?? {};
   return { ...schema, headers: Type.Object({ ...headers, 'X-Request-Id': RequestIdHeader }) };
+}
+
+interface ErrorResponse {
+  description: string;
+  content: { 'application/json': { examples: Record<string, unknown> } };
+}
+
+const EXPIRED = errorExample(
+  'API_KEY_INVALID',
+  { path: '', message: 'this key expired at 2026-12-01T00:00:00.000Z' },
+  'Invalid API key (expired)',
+);
+
+/**
+ * What the scope a route declares (`config.scope`, api-key-auth.ts) means for its operation: the
+ * scope named in `security`, and a 403 for keys of a lesser scope beside the operation's other 403s.
+ * Also an expired key's 401, on every operation behind the key check.
+ */
+export function withKeyScope(schema: FastifySchema, scope: KeyScope | undefined): FastifySchema {
+  if (!schema || !scope) return schema;
+  const responses = { ...(schema.response as Record<string, ErrorResponse>) };
+  const withExample = (response: ErrorResponse, name: string, example: unknown, description?: string) => {
+    const content = response.content['application/json'];
+    return {
+      ...response,
+      description: description ?? response.description,
+      content: { 'application/json': { ...content, examples: { ...content.examples, [name]: example } } },
+    };
+  };
+  if (responses[401]) responses[401] = withExample(responses[401], 'API_KEY_EXPIRED', EXPIRED);
+  const lesser = KEY_SCOPES.slice(0, KEY_SCOPES.indexOf(scope));
+  const held = lesser.at(-1);
+  if (held) {
+    const existing = responses[403];
+    const base = existing ?? (errorResponses('UNAUTHORIZED_ACTION')[403] as ErrorResponse);
+    const why =
+      `A key of scope ${lesser.map((s) => `\`${s}\``).join(' or ')}: this operation needs \`${scope}\` ` +
+      "(`details` names the key's scope).";
+    const description = existing
+      ? `${why} Or ${existing.description.replace(/^./, (c) => c.toLowerCase())}`
+      : `${why} \`UNAUTHORIZED_ACTION\` (Unauthorized action).`;
+    const example = errorExample(
+      'UNAUTHORIZED_ACTION',
+      scopeDetail(held, scope),
+      `Unauthorized action (a ${held} key)`,
+    );
+    responses[403] = withExample(base, 'KEY_SCOPE', example, description);
+  }
+  return { ...schema, security: [{ apiKey: [scope] }], response: responses };
 }
 
 /**

@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { ErrorBody } from '../modules/shared/schemas.js';
-import { finishDocument, withRequestIdHeader } from './openapi-document.js';
+import { finishDocument, withKeyScope, withRequestIdHeader } from './openapi-document.js';
 
 export async function openapiPlugin(app: FastifyInstance, version: string): Promise<void> {
   app.addSchema(ErrorBody);
@@ -16,7 +16,10 @@ export async function openapiPlugin(app: FastifyInstance, version: string): Prom
         license: { name: 'MIT', identifier: 'MIT' },
         description:
           'Traffic-modification rules and rule groups over HTTP JSON. Every request to /v1/rules and /v1/groups ' +
-          'carries an API key in `x-api-key`. Errors have the body `{success:false, message, code, details?, requestId}`.',
+          'carries an API key in `x-api-key`. A key has a scope, `read`, `write` or `admin`, each granting what ' +
+          'the one before it does and more; each operation names the least it needs under `security` ' +
+          '(`apiKey: [write]`), and a key of a lesser scope gets 403. Errors have the body ' +
+          '`{success:false, message, code, details?, requestId}`.',
       },
       servers: [{ url: '/', description: 'The service that serves this document' }],
       tags: [
@@ -25,11 +28,15 @@ export async function openapiPlugin(app: FastifyInstance, version: string): Prom
         { name: 'trace', description: 'What the rules do to a request, explained.' },
         { name: 'transfer', description: 'Import and export of Requestly files.' },
         { name: 'changes', description: 'The change log, its live stream, and versions to restore.' },
+        { name: 'keys', description: 'The API key that asks: who it speaks for and what it may do.' },
       ],
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
-    transform: ({ schema, url }) => ({ schema: withRequestIdHeader(schema, url), url }),
+    transform: ({ schema, url, route }) => ({
+      schema: withKeyScope(withRequestIdHeader(schema, url), route.config?.scope),
+      url,
+    }),
     transformObject: (document) =>
       'openapiObject' in document ? finishDocument(document.openapiObject) : document.swaggerObject,
   });

@@ -538,7 +538,10 @@ forEachDatabase((db) => {
           put: ['200', '400', '401', '403', '404', '412', '413', '415'],
           delete: ['200', '401', '403', '404', '412', '413', '415'],
         },
-        '/v1/groups': { get: ['200', '304', '400', '401'], post: ['201', '400', '401', '409', '413', '415'] },
+        '/v1/groups': {
+          get: ['200', '304', '400', '401'],
+          post: ['201', '400', '401', '403', '409', '413', '415'],
+        },
         '/v1/groups/{id}': {
           get: ['200', '304', '400', '401', '403', '404'],
           put: ['200', '400', '401', '403', '404', '412', '413', '415'],
@@ -548,6 +551,7 @@ forEachDatabase((db) => {
         '/v1/rules/{ruleId}/restore': { post: ['200', '400', '401', '403', '404', '409', '413', '415'] },
         '/v1/groups/{id}/versions': { get: ['200', '304', '400', '401', '403', '404'] },
         '/v1/groups/{id}/restore': { post: ['200', '400', '401', '403', '404', '409', '413', '415'] },
+        '/v1/whoami': { get: ['200', '401'] },
       };
       const resolve = (schema: Json): Json => {
         const ref = schema.$ref as string | undefined;
@@ -580,21 +584,30 @@ forEachDatabase((db) => {
             expect(codes.length, where).toBeGreaterThan(0);
             for (const code of codes)
               expect(errorTable[code].status, `${where} ${code}`).toBe(Number(status));
-            // One example per code, with that code's message.
-            expect(Object.keys(media.examples).sort(), where).toEqual([...codes].sort());
-            for (const [code, example] of Object.entries(media.examples as Record<string, Json>)) {
-              expect((example as { value: Json }).value, `${where} ${code}`).toMatchObject({
+            // An example per code, named after it, with that code's message; some codes have a second
+            // (an expired key's 401, a read key's 403), whose name says what it shows.
+            const examples = Object.entries(media.examples as Record<string, { value: Json }>);
+            for (const code of codes) expect(Object.keys(media.examples), where).toContain(code);
+            for (const [name, { value }] of examples) {
+              expect(codes, `${where} ${name}`).toContain(value.code);
+              expect(value, `${where} ${name}`).toMatchObject({
                 success: false,
-                code,
-                message: errorTable[code as ErrorCode].message,
+                message: errorTable[value.code as ErrorCode].message,
               });
             }
           }
-          expect(operation.security, `${method} ${path}`).toEqual([{ apiKey: [] }]);
+          // The least scope a key needs: reading is `read`, anything else `write`.
+          const scope = method === 'get' ? 'read' : 'write';
+          expect(operation.security, `${method} ${path}`).toEqual([{ apiKey: [scope] }]);
+          if (scope === 'write') {
+            expect(
+              operation.responses['403'].content['application/json'].examples.KEY_SCOPE.value.details,
+            ).toEqual([{ path: '', message: "this key's scope is read: it cannot change rules or groups" }]);
+          }
         }
       }
       const pathsListed = Object.keys(doc.paths).filter(
-        (p) => p.startsWith('/v1/rules') || p.startsWith('/v1/groups'),
+        (p) => p.startsWith('/v1/rules') || p.startsWith('/v1/groups') || p === '/v1/whoami',
       );
       expect(pathsListed.sort()).toEqual(Object.keys(expected).sort());
     });

@@ -1,12 +1,28 @@
 // The authorization matrix: every endpoint and method, with ids in the path and in the body, for every
-// kind of key. One test per cell; each expects the exact status and error (or the documented success),
-// and a refused write leaves both workspaces as they were (the cell's objects, and how many there are).
+// kind of key: each scope (read, write, admin) in our workspace and in another, expired, revoked,
+// unknown, malformed, none. One test per cell; each expects the exact status and error (or the
+// documented success), and a refused write leaves both workspaces as they were (the cell's objects,
+// and how many there are).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ErrorName, expectError, type Reply } from '../helpers/fixtures.js';
+import { openStream } from '../helpers/sse-client.js';
 import { forEachDatabase, useTestApp } from '../helpers/test-app.js';
 
-type Caller = 'owner' | 'teammate' | 'outsider' | 'revoked' | 'unknown' | 'malformed' | 'none';
-const CALLERS: Caller[] = ['owner', 'teammate', 'outsider', 'revoked', 'unknown', 'malformed', 'none'];
+/** The keys that call: who they are, where, and with which scope. */
+const CALLERS = {
+  owner: { workspace: 'acme', user: 'alice', scope: 'write' },
+  teammate: { workspace: 'acme', user: 'bob', scope: 'write' },
+  admin: { workspace: 'acme', user: 'adam', scope: 'admin' },
+  reader: { workspace: 'acme', user: 'rita', scope: 'read' },
+  outsider: { workspace: 'other', user: 'carol', scope: 'write' },
+  outsideReader: { workspace: 'other', user: 'olga', scope: 'read' },
+  expired: { workspace: 'acme', user: 'ed', scope: 'write' },
+  revoked: { workspace: 'acme', user: 'dave', scope: 'write' },
+  unknown: null,
+  malformed: null,
+  none: null,
+} as const;
+type Caller = keyof typeof CALLERS;
 
 /** The objects a cell acts on: ours (workspace acme, created by the owner) and theirs (the outsider's). */
 interface World {
@@ -21,84 +37,139 @@ const cancel = {
   ruleType: 'Cancel',
   pairs: [{ source: { key: 'host', operator: 'Equals', value: 'a.example' } }],
 };
+const url = 'https://a.example/';
 
-/** Expected for owner, teammate and outsider: a success status, or a documented error. */
+/** Expected for a key of our workspace and for one of theirs: a success status, or a documented error. */
 type Outcome = 200 | 201 | ErrorName;
+/** What a read key gets on a route that changes something: 403 naming its scope. */
+type Expected = Outcome | 'SCOPE';
 interface Row {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
   path: (w: World) => string;
   title: string;
   body?: (w: World) => unknown;
-  expect: [owner: Outcome, teammate: Outcome, outsider: Outcome];
+  expect: [ours: Outcome, theirs: Outcome];
 }
 
 const F = 'UNAUTHORIZED_ACTION' as const;
+const RNF = 'RULE_NOT_FOUND' as const;
+const GNF = 'GROUP_NOT_FOUND' as const;
+const IGI = 'INVALID_GROUP_ID' as const;
+const same = (outcome: Outcome): [Outcome, Outcome] => [outcome, outcome];
+const importFile = [{ objectType: 'rule', name: 'imported', ...cancel }];
 // biome-ignore format: the matrix reads best as a table
 const ROWS: Row[] = [
-  { method: 'GET', title: '/rules', path: () => '/v1/rules', expect: [200, 200, 200] },
-  { method: 'POST', title: '/rules', path: () => '/v1/rules', body: () => ({ name: 'new', ...cancel }), expect: [201, 201, 201] },
-  { method: 'POST', title: '/rules with our groupId', path: () => '/v1/rules', body: (w) => ({ name: 'g', groupId: w.ourGroup, ...cancel }), expect: [201, 201, F] },
-  { method: 'POST', title: '/rules with their groupId', path: () => '/v1/rules', body: (w) => ({ name: 'g', groupId: w.theirGroup, ...cancel }), expect: [F, F, 201] },
-  { method: 'POST', title: '/rules with a missing groupId', path: () => '/v1/rules', body: () => ({ name: 'g', groupId: MISSING_GROUP, ...cancel }), expect: ['GROUP_NOT_FOUND', 'GROUP_NOT_FOUND', 'GROUP_NOT_FOUND'] },
-  { method: 'GET', title: '/rules/:ours', path: (w) => `/v1/rules/${w.ourRule}`, expect: [200, 200, F] },
-  { method: 'GET', title: '/rules/:theirs', path: (w) => `/v1/rules/${w.theirRule}`, expect: [F, F, 200] },
-  { method: 'GET', title: '/rules/:missing', path: () => `/v1/rules/${MISSING_RULE}`, expect: ['RULE_NOT_FOUND', 'RULE_NOT_FOUND', 'RULE_NOT_FOUND'] },
-  { method: 'PUT', title: '/rules/:ours', path: (w) => `/v1/rules/${w.ourRule}`, body: () => ({ name: 'renamed' }), expect: [200, 200, F] },
-  { method: 'PUT', title: '/rules/:theirs', path: (w) => `/v1/rules/${w.theirRule}`, body: () => ({ name: 'renamed' }), expect: [F, F, 200] },
-  { method: 'PUT', title: '/rules/:ours with their groupId', path: (w) => `/v1/rules/${w.ourRule}`, body: (w) => ({ groupId: w.theirGroup }), expect: [F, F, F] },
-  { method: 'PUT', title: '/rules/:ours with our groupId', path: (w) => `/v1/rules/${w.ourRule}`, body: (w) => ({ groupId: w.ourGroup }), expect: [200, 200, F] },
-  { method: 'PUT', title: '/rules/:ours with a missing groupId', path: (w) => `/v1/rules/${w.ourRule}`, body: () => ({ groupId: MISSING_GROUP }), expect: ['GROUP_NOT_FOUND', 'GROUP_NOT_FOUND', F] },
-  { method: 'PUT', title: '/rules/:ours with an invalid body', path: (w) => `/v1/rules/${w.ourRule}`, body: () => ({ pairs: 'none' }), expect: ['RULE_PAYLOAD_INVALID', 'RULE_PAYLOAD_INVALID', F] },
-  { method: 'PUT', title: '/rules/:missing', path: () => `/v1/rules/${MISSING_RULE}`, body: () => ({ name: 'x' }), expect: ['RULE_NOT_FOUND', 'RULE_NOT_FOUND', 'RULE_NOT_FOUND'] },
-  { method: 'DELETE', title: '/rules/:ours', path: (w) => `/v1/rules/${w.ourRule}`, expect: [200, 200, F] },
-  { method: 'DELETE', title: '/rules/:theirs', path: (w) => `/v1/rules/${w.theirRule}`, expect: [F, F, 200] },
-  { method: 'DELETE', title: '/rules/:missing', path: () => `/v1/rules/${MISSING_RULE}`, expect: ['RULE_NOT_FOUND', 'RULE_NOT_FOUND', 'RULE_NOT_FOUND'] },
-  { method: 'GET', title: '/groups', path: () => '/v1/groups', expect: [200, 200, 200] },
-  { method: 'POST', title: '/groups', path: () => '/v1/groups', body: () => ({ name: 'new group' }), expect: [201, 201, 201] },
-  { method: 'GET', title: '/groups/:ours', path: (w) => `/v1/groups/${w.ourGroup}`, expect: [200, 200, F] },
-  { method: 'GET', title: '/groups/:theirs', path: (w) => `/v1/groups/${w.theirGroup}`, expect: [F, F, 200] },
-  { method: 'GET', title: '/groups/:missing', path: () => `/v1/groups/${MISSING_GROUP}`, expect: ['GROUP_NOT_FOUND', 'GROUP_NOT_FOUND', 'GROUP_NOT_FOUND'] },
-  { method: 'GET', title: '/groups/:malformed', path: () => '/v1/groups/not-a-group', expect: ['INVALID_GROUP_ID', 'INVALID_GROUP_ID', 'INVALID_GROUP_ID'] },
-  { method: 'PUT', title: '/groups/:ours', path: (w) => `/v1/groups/${w.ourGroup}`, body: () => ({ name: 'renamed' }), expect: [200, 200, F] },
-  { method: 'PUT', title: '/groups/:theirs', path: (w) => `/v1/groups/${w.theirGroup}`, body: () => ({ name: 'renamed' }), expect: [F, F, 200] },
-  { method: 'PUT', title: '/groups/:ours with an invalid body', path: (w) => `/v1/groups/${w.ourGroup}`, body: () => ({ name: 7 }), expect: ['GROUP_PAYLOAD_INVALID', 'GROUP_PAYLOAD_INVALID', F] },
-  { method: 'PUT', title: '/groups/:missing', path: () => `/v1/groups/${MISSING_GROUP}`, body: () => ({ name: 'x' }), expect: ['GROUP_NOT_FOUND', 'GROUP_NOT_FOUND', 'GROUP_NOT_FOUND'] },
-  { method: 'DELETE', title: '/groups/:ours', path: (w) => `/v1/groups/${w.ourGroup}`, expect: [200, 200, F] },
-  { method: 'DELETE', title: '/groups/:theirs', path: (w) => `/v1/groups/${w.theirGroup}`, expect: [F, F, 200] },
-  { method: 'DELETE', title: '/groups/:missing', path: () => `/v1/groups/${MISSING_GROUP}`, expect: ['GROUP_NOT_FOUND', 'GROUP_NOT_FOUND', 'GROUP_NOT_FOUND'] },
-  { method: 'DELETE', title: '/groups/:malformed', path: () => '/v1/groups/not-a-group', expect: ['INVALID_GROUP_ID', 'INVALID_GROUP_ID', 'INVALID_GROUP_ID'] },
-  { method: 'POST', title: '/trace', path: () => '/v1/trace', body: () => ({ request: { url: 'https://a.example/' } }), expect: [200, 200, 200] },
-  { method: 'POST', title: '/trace of our ruleIds', path: () => '/v1/trace', body: (w) => ({ request: { url: 'https://a.example/' }, ruleIds: [w.ourRule] }), expect: [200, 200, F] },
-  { method: 'POST', title: '/trace of their ruleIds', path: () => '/v1/trace', body: (w) => ({ request: { url: 'https://a.example/' }, ruleIds: [w.theirRule] }), expect: [F, F, 200] },
-  { method: 'POST', title: '/trace of a missing ruleId', path: () => '/v1/trace', body: () => ({ request: { url: 'https://a.example/' }, ruleIds: [MISSING_RULE] }), expect: ['RULE_NOT_FOUND', 'RULE_NOT_FOUND', 'RULE_NOT_FOUND'] },
-  { method: 'POST', title: '/trace of an unsaved rule in their group', path: () => '/v1/trace', body: (w) => ({ request: { url: 'https://a.example/' }, rules: [{ name: 'u', groupId: w.theirGroup, ...cancel }] }), expect: [F, F, 200] },
+  { method: 'GET', title: '/rules', path: () => '/v1/rules', expect: same(200) },
+  { method: 'POST', title: '/rules', path: () => '/v1/rules', body: () => ({ name: 'new', ...cancel }), expect: same(201) },
+  { method: 'POST', title: '/rules with our groupId', path: () => '/v1/rules', body: (w) => ({ name: 'g', groupId: w.ourGroup, ...cancel }), expect: [201, F] },
+  { method: 'POST', title: '/rules with their groupId', path: () => '/v1/rules', body: (w) => ({ name: 'g', groupId: w.theirGroup, ...cancel }), expect: [F, 201] },
+  { method: 'POST', title: '/rules with a missing groupId', path: () => '/v1/rules', body: () => ({ name: 'g', groupId: MISSING_GROUP, ...cancel }), expect: same(GNF) },
+  { method: 'POST', title: '/rules with an invalid body', path: () => '/v1/rules', body: () => ({ name: 'x' }), expect: same('RULE_PAYLOAD_INVALID') },
+  { method: 'GET', title: '/rules/:ours', path: (w) => `/v1/rules/${w.ourRule}`, expect: [200, F] },
+  { method: 'GET', title: '/rules/:theirs', path: (w) => `/v1/rules/${w.theirRule}`, expect: [F, 200] },
+  { method: 'GET', title: '/rules/:missing', path: () => `/v1/rules/${MISSING_RULE}`, expect: same(RNF) },
+  { method: 'PUT', title: '/rules/:ours', path: (w) => `/v1/rules/${w.ourRule}`, body: () => ({ name: 'renamed' }), expect: [200, F] },
+  { method: 'PUT', title: '/rules/:theirs', path: (w) => `/v1/rules/${w.theirRule}`, body: () => ({ name: 'renamed' }), expect: [F, 200] },
+  { method: 'PUT', title: '/rules/:ours with their groupId', path: (w) => `/v1/rules/${w.ourRule}`, body: (w) => ({ groupId: w.theirGroup }), expect: same(F) },
+  { method: 'PUT', title: '/rules/:ours with our groupId', path: (w) => `/v1/rules/${w.ourRule}`, body: (w) => ({ groupId: w.ourGroup }), expect: [200, F] },
+  { method: 'PUT', title: '/rules/:ours with a missing groupId', path: (w) => `/v1/rules/${w.ourRule}`, body: () => ({ groupId: MISSING_GROUP }), expect: [GNF, F] },
+  { method: 'PUT', title: '/rules/:ours with an invalid body', path: (w) => `/v1/rules/${w.ourRule}`, body: () => ({ pairs: 'none' }), expect: ['RULE_PAYLOAD_INVALID', F] },
+  { method: 'PUT', title: '/rules/:missing', path: () => `/v1/rules/${MISSING_RULE}`, body: () => ({ name: 'x' }), expect: same(RNF) },
+  { method: 'DELETE', title: '/rules/:ours', path: (w) => `/v1/rules/${w.ourRule}`, expect: [200, F] },
+  { method: 'DELETE', title: '/rules/:theirs', path: (w) => `/v1/rules/${w.theirRule}`, expect: [F, 200] },
+  { method: 'DELETE', title: '/rules/:missing', path: () => `/v1/rules/${MISSING_RULE}`, expect: same(RNF) },
+  { method: 'GET', title: '/rules/:ours/versions', path: (w) => `/v1/rules/${w.ourRule}/versions`, expect: [200, F] },
+  { method: 'GET', title: '/rules/:theirs/versions', path: (w) => `/v1/rules/${w.theirRule}/versions`, expect: [F, 200] },
+  { method: 'GET', title: '/rules/:missing/versions', path: () => `/v1/rules/${MISSING_RULE}/versions`, expect: same(RNF) },
+  { method: 'POST', title: '/rules/:ours/restore', path: (w) => `/v1/rules/${w.ourRule}/restore`, body: () => ({ version: 1 }), expect: [200, F] },
+  { method: 'POST', title: '/rules/:theirs/restore', path: (w) => `/v1/rules/${w.theirRule}/restore`, body: () => ({ version: 1 }), expect: [F, 200] },
+  { method: 'POST', title: '/rules/:missing/restore', path: () => `/v1/rules/${MISSING_RULE}/restore`, body: () => ({ version: 1 }), expect: same(RNF) },
+  { method: 'GET', title: '/groups', path: () => '/v1/groups', expect: same(200) },
+  { method: 'POST', title: '/groups', path: () => '/v1/groups', body: () => ({ name: 'new group' }), expect: same(201) },
+  { method: 'GET', title: '/groups/:ours', path: (w) => `/v1/groups/${w.ourGroup}`, expect: [200, F] },
+  { method: 'GET', title: '/groups/:theirs', path: (w) => `/v1/groups/${w.theirGroup}`, expect: [F, 200] },
+  { method: 'GET', title: '/groups/:missing', path: () => `/v1/groups/${MISSING_GROUP}`, expect: same(GNF) },
+  { method: 'GET', title: '/groups/:malformed', path: () => '/v1/groups/not-a-group', expect: same(IGI) },
+  { method: 'PUT', title: '/groups/:ours', path: (w) => `/v1/groups/${w.ourGroup}`, body: () => ({ name: 'renamed' }), expect: [200, F] },
+  { method: 'PUT', title: '/groups/:theirs', path: (w) => `/v1/groups/${w.theirGroup}`, body: () => ({ name: 'renamed' }), expect: [F, 200] },
+  { method: 'PUT', title: '/groups/:ours with an invalid body', path: (w) => `/v1/groups/${w.ourGroup}`, body: () => ({ name: 7 }), expect: ['GROUP_PAYLOAD_INVALID', F] },
+  { method: 'PUT', title: '/groups/:missing', path: () => `/v1/groups/${MISSING_GROUP}`, body: () => ({ name: 'x' }), expect: same(GNF) },
+  { method: 'DELETE', title: '/groups/:ours', path: (w) => `/v1/groups/${w.ourGroup}`, expect: [200, F] },
+  { method: 'DELETE', title: '/groups/:theirs', path: (w) => `/v1/groups/${w.theirGroup}`, expect: [F, 200] },
+  { method: 'DELETE', title: '/groups/:missing', path: () => `/v1/groups/${MISSING_GROUP}`, expect: same(GNF) },
+  { method: 'DELETE', title: '/groups/:malformed', path: () => '/v1/groups/not-a-group', expect: same(IGI) },
+  { method: 'GET', title: '/groups/:ours/versions', path: (w) => `/v1/groups/${w.ourGroup}/versions`, expect: [200, F] },
+  { method: 'GET', title: '/groups/:theirs/versions', path: (w) => `/v1/groups/${w.theirGroup}/versions`, expect: [F, 200] },
+  { method: 'GET', title: '/groups/:malformed/versions', path: () => '/v1/groups/not-a-group/versions', expect: same(IGI) },
+  { method: 'POST', title: '/groups/:ours/restore', path: (w) => `/v1/groups/${w.ourGroup}/restore`, body: () => ({ version: 1 }), expect: [200, F] },
+  { method: 'POST', title: '/groups/:theirs/restore', path: (w) => `/v1/groups/${w.theirGroup}/restore`, body: () => ({ version: 1 }), expect: [F, 200] },
+  { method: 'POST', title: '/groups/:malformed/restore', path: () => '/v1/groups/not-a-group/restore', body: () => ({ version: 1 }), expect: same(IGI) },
+  { method: 'POST', title: '/trace', path: () => '/v1/trace', body: () => ({ request: { url } }), expect: same(200) },
+  { method: 'POST', title: '/trace of our ruleIds', path: () => '/v1/trace', body: (w) => ({ request: { url }, ruleIds: [w.ourRule] }), expect: [200, F] },
+  { method: 'POST', title: '/trace of their ruleIds', path: () => '/v1/trace', body: (w) => ({ request: { url }, ruleIds: [w.theirRule] }), expect: [F, 200] },
+  { method: 'POST', title: '/trace of a missing ruleId', path: () => '/v1/trace', body: () => ({ request: { url }, ruleIds: [MISSING_RULE] }), expect: same(RNF) },
+  { method: 'POST', title: '/trace of an unsaved rule in their group', path: () => '/v1/trace', body: (w) => ({ request: { url }, rules: [{ name: 'u', groupId: w.theirGroup, ...cancel }] }), expect: [F, 200] },
+  { method: 'GET', title: '/changes', path: () => '/v1/changes', expect: same(200) },
+  { method: 'GET', title: '/changes/stream', path: () => '/v1/changes/stream', expect: same(200) },
+  { method: 'GET', title: '/export', path: () => '/v1/export', expect: same(200) },
+  { method: 'POST', title: '/import', path: () => '/v1/import', body: () => importFile, expect: same(200) },
+  { method: 'POST', title: '/import as a dry run', path: () => '/v1/import?dryRun=true', body: () => importFile, expect: same(200) },
+  { method: 'GET', title: '/whoami', path: () => '/v1/whoami', expect: same(200) },
+  { method: 'GET', title: '/nowhere (no such route)', path: () => '/v1/nowhere', expect: same('ROUTE_NOT_FOUND') },
+  { method: 'PATCH', title: '/rules (no such method)', path: () => '/v1/rules', expect: same('METHOD_NOT_ALLOWED') },
 ];
 
-function expected(row: Row, caller: Caller): Outcome {
+/** Routes that only read (a trace changes nothing): what a read key may use. */
+const reads = (row: Row) => row.method === 'GET' || row.title.startsWith('/trace');
+const noRoute = (row: Row) => row.title.includes('(no such');
+
+function expected(row: Row, caller: Caller): Expected {
+  // What is not a route is not one for anybody: no key is even looked at.
+  if (noRoute(row)) return row.expect[0];
   if (caller === 'none') return 'API_KEY_REQUIRED';
-  if (caller === 'revoked' || caller === 'unknown' || caller === 'malformed') return 'API_KEY_INVALID';
-  return row.expect[caller === 'owner' ? 0 : caller === 'teammate' ? 1 : 2];
+  if (caller === 'expired' || caller === 'revoked' || caller === 'unknown' || caller === 'malformed')
+    return 'API_KEY_INVALID';
+  const { workspace, scope } = CALLERS[caller];
+  // The scope is checked right after the key, before any id, body or reference.
+  if (scope === 'read' && !reads(row)) return 'SCOPE';
+  return row.expect[workspace === 'acme' ? 0 : 1];
 }
 
 forEachDatabase((db) => {
   const t = useTestApp({ db });
   const keys = {} as Record<Caller, string | null>;
+  const userIds = {} as Record<Caller, string>;
+  let expiredAt = 0;
+  let base = '';
+  let shared: World;
+
   beforeAll(async () => {
-    const revoked = await t.keysService.issue('acme', 'dave');
-    expect(await t.keysService.revoke(revoked.keyId)).toBe(true);
-    Object.assign(keys, {
-      owner: t.owner.key,
-      teammate: t.teammate.key,
-      outsider: t.outsider.key,
-      revoked: revoked.key,
-      unknown: `rk_${'A'.repeat(43)}`,
-      malformed: 'not-a-key',
-      none: null,
-    });
+    const issue = async (caller: Caller, expiresAt: number | null = null) => {
+      const { workspace, user, scope } = CALLERS[caller] as {
+        workspace: string;
+        user: string;
+        scope: 'read';
+      };
+      return t.keysService.issue(workspace, user, { scope, expiresAt, name: caller });
+    };
+    expiredAt = Date.now() - 1000;
+    const issued = {
+      admin: await issue('admin'),
+      reader: await issue('reader'),
+      outsideReader: await issue('outsideReader'),
+      expired: await issue('expired', expiredAt),
+      revoked: await issue('revoked'),
+    };
+    expect(await t.keysService.revoke(issued.revoked.keyId)).toBe(true);
+    const mine = { owner: t.owner, teammate: t.teammate, outsider: t.outsider, ...issued };
+    for (const [caller, key] of Object.entries(mine)) {
+      keys[caller as Caller] = key.key;
+      userIds[caller as Caller] = key.userId;
+    }
+    Object.assign(keys, { unknown: `rk_${'A'.repeat(43)}`, malformed: 'not-a-key', none: null });
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     shared = await world();
   });
-
-  let shared: World;
 
   /** Fresh objects for each cell, so that writes in one cell cannot change another's outcome. */
   async function world(): Promise<World> {
@@ -139,50 +210,99 @@ forEachDatabase((db) => {
 
   /** The documented success for this caller: who wrote it, which workspace, what a list shows. */
   async function expectSuccess(row: Row, caller: Caller, w: World, reply: Reply) {
-    const user = { owner: t.owner, teammate: t.teammate, outsider: t.outsider }[caller as 'owner'];
-    const ownerOfWorkspace = caller === 'outsider' ? t.outsider.userId : t.owner.userId;
+    const theirs = CALLERS[caller]?.workspace === 'other';
+    const ownerOfWorkspace = theirs ? t.outsider.userId : t.owner.userId;
+    /** Of a pair (ours, theirs): the caller's own first. */
+    const mine = ([ours, others]: [string, string]) => (theirs ? [others, ours] : [ours, others]);
+    const body = reply.body;
+    if (row.title === '/export') {
+      const ids = (body as { id: string }[]).map((record) => record.id);
+      expect(ids).toContain(theirs ? w.theirRule : w.ourRule);
+      expect(ids).not.toContain(theirs ? w.ourRule : w.theirRule);
+      return;
+    }
+    expect(body.success).toBe(true);
+    if (row.title === '/whoami') {
+      expect(body.data.user.id).toBe(userIds[caller]);
+      expect(body.data.key.scope).toBe(CALLERS[caller]?.scope);
+      expect(body.data.workspace.name).toBe(CALLERS[caller]?.workspace);
+      return;
+    }
+    if (row.title.startsWith('/import')) {
+      expect(body.data.items.map((item: { outcome: string }) => item.outcome)).toStrictEqual(['created']);
+      expect(body.data.dryRun).toBe(row.title.includes('dry run'));
+      return;
+    }
     if (row.method === 'DELETE') {
       const what = row.title.startsWith('/rules')
         ? 'Rule deleted successfully'
         : 'Group deleted successfully; 0 rules ungrouped';
-      expect(reply.body).toStrictEqual({ success: true, message: what });
+      expect(body).toStrictEqual({ success: true, message: what });
       return;
     }
-    expect(reply.body.success).toBe(true);
     if (row.title.startsWith('/trace')) {
       // A trace explains the caller's rules only, and never another workspace's.
-      const ids = (reply.body.data.rules as { ruleId: string }[]).map((rule) => rule.ruleId);
-      expect(ids).not.toContain(caller === 'outsider' ? w.ourRule : w.theirRule);
+      const ids = (body.data.rules as { ruleId: string }[]).map((rule) => rule.ruleId);
+      expect(ids).not.toContain(theirs ? w.ourRule : w.theirRule);
+      return;
+    }
+    if (row.title === '/changes') {
+      expect(body.data.length).toBeGreaterThan(0);
+      return;
+    }
+    if (row.title.endsWith('/versions')) {
+      const objectId = (v: { object: { id: string } }) => v.object.id;
+      const id = row.title.startsWith('/rules')
+        ? mine([w.ourRule, w.theirRule])[0]
+        : mine([w.ourGroup, w.theirGroup])[0];
+      expect((body.data as { object: { id: string } }[]).map(objectId)).toStrictEqual([id]);
       return;
     }
     if (row.method === 'GET' && (row.title === '/rules' || row.title === '/groups')) {
-      const ids = (reply.body.data as { id: string }[]).map((item) => item.id);
-      const [mine, notMine] = row.title === '/rules' ? [w.ourRule, w.theirRule] : [w.ourGroup, w.theirGroup];
-      expect(ids).toContain(caller === 'outsider' ? notMine : mine);
-      expect(ids).not.toContain(caller === 'outsider' ? mine : notMine);
+      const ids = (body.data as { id: string }[]).map((item) => item.id);
+      const [own, other] = mine(
+        row.title === '/rules' ? [w.ourRule, w.theirRule] : [w.ourGroup, w.theirGroup],
+      );
+      expect(ids).toContain(own);
+      expect(ids).not.toContain(other);
       return;
     }
-    const data = reply.body.data;
-    expect(data.lastModifiedBy).toBe(row.method === 'GET' ? ownerOfWorkspace : user.userId);
-    expect(data.createdBy).toBe(row.method === 'POST' ? user.userId : ownerOfWorkspace);
+    const data = body.data;
+    const wrote = row.method !== 'GET';
+    const created = row.method === 'POST' && !row.title.endsWith('/restore');
+    expect(data.lastModifiedBy).toBe(wrote ? userIds[caller] : ownerOfWorkspace);
+    expect(data.createdBy).toBe(created ? userIds[caller] : ownerOfWorkspace);
     expect(data.currentOwner ?? data.currentOwnerId).toBe(ownerOfWorkspace);
-    if (row.method === 'POST') {
+    if (created) {
       // created in the caller's workspace: the other workspace's key is refused it
       const path = `${row.path(w)}/${data.id}`;
-      const other = caller === 'outsider' ? t.owner.key : t.outsider.key;
+      const other = theirs ? t.owner.key : t.outsider.key;
       expect((await t.call('GET', path, { key: other })).status).toBe(403);
       expect((await t.call('GET', path, { key: keys[caller] })).body.data).toStrictEqual(data);
     }
   }
 
+  /** The stream answers 200 and opens (its first block names where it starts); then it is closed. */
+  async function expectStreamOpens(caller: Caller) {
+    const client = await openStream(`${base}/v1/changes/stream`, { 'x-api-key': keys[caller] as string });
+    try {
+      expect(client.status).toBe(200);
+      await client.waitFor((c) => c.events.length > 0, 5000, 'the opening block');
+      expect(client.events[0]?.comment).toBe('open');
+    } finally {
+      client.close();
+    }
+  }
+
   for (const row of ROWS) {
     describe(`${row.method} ${row.title}`, () => {
-      for (const caller of CALLERS) {
+      for (const caller of Object.keys(CALLERS) as Caller[]) {
         const outcome = expected(row, caller);
         it(`${caller} → ${outcome}`, async () => {
           // reads share one world; every write gets its own, and a refused write must change nothing
-          const writes = row.method !== 'GET';
+          const writes = !reads(row) && !noRoute(row);
           const w = writes ? await world() : shared;
+          if (row.title === '/changes/stream' && outcome === 200) return expectStreamOpens(caller);
           const state = async () => (writes ? await observe(w) : []);
           const before = await state();
           const reply = await t.call(row.method, row.path(w), {
@@ -194,9 +314,20 @@ forEachDatabase((db) => {
             await expectSuccess(row, caller, w, reply);
             return;
           }
-          // details name the offending field of a body; their wording is the service's own
-          expectError(reply, outcome, reply.body?.details);
-          if (row.body && reply.status === 400) expect(reply.body.details.length).toBeGreaterThan(0);
+          if (outcome === 'SCOPE') {
+            expectError(reply, 'UNAUTHORIZED_ACTION', [
+              { path: '', message: "this key's scope is read: it cannot change rules or groups" },
+            ]);
+          } else if (outcome === 'API_KEY_INVALID' && caller === 'expired') {
+            const message = `this key expired at ${new Date(expiredAt).toISOString()}`;
+            expectError(reply, 'API_KEY_INVALID', [{ path: '', message }]);
+          } else {
+            // details name the offending field of a body; their wording is the service's own
+            expectError(reply, outcome, reply.body?.details);
+            if (row.body && reply.status === 400) expect(reply.body.details.length).toBeGreaterThan(0);
+            // a refusal of the key says nothing more than that
+            if (reply.status === 401) expect(reply.body.details).toBeUndefined();
+          }
           expect(await state()).toStrictEqual(before);
         });
       }
@@ -205,8 +336,8 @@ forEachDatabase((db) => {
 });
 
 afterAll(() => {
-  const cells = ROWS.length * CALLERS.length;
+  const callers = Object.keys(CALLERS).length;
   console.log(
-    `[authorization matrix] ${cells} cells per database (${ROWS.length} requests × ${CALLERS.length} callers)`,
+    `[authorization matrix] ${ROWS.length * callers} cells per database (${ROWS.length} requests × ${callers} callers)`,
   );
 });

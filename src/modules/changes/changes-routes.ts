@@ -21,7 +21,7 @@ export function registerChangesRoutes(app: FastifyInstance, changes: ChangesServ
   app.get(
     '/changes',
     {
-      config: { revisionEtag: true },
+      config: { scope: 'read', revisionEtag: true },
       schema: {
         ...common,
         operationId: 'listChanges',
@@ -46,7 +46,7 @@ export function registerChangesRoutes(app: FastifyInstance, changes: ChangesServ
   app.get(
     '/changes/stream',
     {
-      config: { stream: true },
+      config: { scope: 'read', stream: true },
       // A HEAD would open a stream that never sends anything.
       exposeHeadRoute: false,
       schema: {

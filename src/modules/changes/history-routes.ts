@@ -16,7 +16,7 @@ export function registerHistoryRoutes(app: FastifyInstance, history: HistoryServ
   app.get<{ Params: { ruleId: string } }>(
     '/rules/:ruleId/versions',
     {
-      config: { revisionEtag: true },
+      config: { scope: 'read', revisionEtag: true },
       schema: {
         tags: ['rules'],
         security,
@@ -40,7 +40,7 @@ export function registerHistoryRoutes(app: FastifyInstance, history: HistoryServ
   app.post<{ Params: { ruleId: string } }>(
     '/rules/:ruleId/restore',
     {
-      config: { bodyError: 'RULE_PAYLOAD_INVALID' as const },
+      config: { scope: 'write', bodyError: 'RULE_PAYLOAD_INVALID' as const },
       schema: {
         tags: ['rules'],
         security,
@@ -69,7 +69,7 @@ export function registerHistoryRoutes(app: FastifyInstance, history: HistoryServ
   app.get<{ Params: { id: string } }>(
     '/groups/:id/versions',
     {
-      config: { revisionEtag: true },
+      config: { scope: 'read', revisionEtag: true },
       schema: {
         tags: ['groups'],
         security,
@@ -93,7 +93,7 @@ export function registerHistoryRoutes(app: FastifyInstance, history: HistoryServ
   app.post<{ Params: { id: string } }>(
     '/groups/:id/restore',
     {
-      config: { bodyError: 'GROUP_PAYLOAD_INVALID' as const },
+      config: { scope: 'write', bodyError: 'GROUP_PAYLOAD_INVALID' as const },
       schema: {
         tags: ['groups'],
         security,

@@ -17,7 +17,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
   app.get(
     '/groups',
     {
-      config: { ...config, revisionEtag: true },
+      config: { ...config, scope: 'read', revisionEtag: true },
       schema: {
         ...common,
         operationId: 'listGroups',
@@ -37,7 +37,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
   app.get<WithId>(
     '/groups/:id',
     {
-      config,
+      config: { ...config, scope: 'read' },
       schema: {
         ...common,
         operationId: 'getGroup',
@@ -57,7 +57,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
   app.post(
     '/groups',
     {
-      config,
+      config: { ...config, scope: 'write' },
       schema: {
         ...common,
         operationId: 'createGroup',
@@ -94,7 +94,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
   app.put<WithId>(
     '/groups/:id',
     {
-      config,
+      config: { ...config, scope: 'write' },
       schema: {
         ...common,
         operationId: 'updateGroup',
@@ -127,7 +127,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
   app.delete<WithId>(
     '/groups/:id',
     {
-      config,
+      config: { ...config, scope: 'write' },
       schema: {
         ...common,
         operationId: 'deleteGroup',

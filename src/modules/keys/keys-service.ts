@@ -1,8 +1,11 @@
-// Issuing, listing, revoking and checking API keys; each key speaks for one user in one workspace.
+// Issuing, listing, revoking and checking API keys; each key speaks for one user in one workspace,
+// with a scope, and possibly until an expiry.
 import type { Db } from '../../db/tables.js';
+import { AppError } from '../../errors.js';
 import { hashApiKey, newApiKey, randomSuffix } from '../../ids.js';
-import type { Principal } from '../../model/principal.js';
-import type { KeysStore } from './keys-store.js';
+import { DEFAULT_SCOPE } from './key-scopes.js';
+import type { Whoami } from './keys-schemas.js';
+import type { KeyOptions, KeyPrincipal, KeysStore } from './keys-store.js';
 
 export interface IssuedKey {
   /** The key itself: shown once, never stored. */
@@ -12,11 +15,21 @@ export interface IssuedKey {
   userId: string;
 }
 
+/** What a presented key turned out to be: valid (who it speaks for), or refused and why. */
+export type KeyCheck =
+  | { principal: KeyPrincipal }
+  /** Unknown or revoked: nothing more is said, so that nothing is learnt about other keys. */
+  | { refused: 'unknown' }
+  /** The key's own expiry, which its holder may know. */
+  | { refused: 'expired'; expiredAt: number };
+
 export const DEFAULT_WORKSPACE = 'default';
 export const DEFAULT_USER = 'admin';
 
 /** Most principals a service keeps cached; past it, the oldest entry makes room. */
 const MAX_CACHED_KEYS = 10_000;
+
+const NO_OPTIONS: KeyOptions = { scope: DEFAULT_SCOPE, expiresAt: null, name: null };
 
 export function createKeysService({
   db,
@@ -28,16 +41,60 @@ export function createKeysService({
   /**
    * How long a valid key's principal is remembered (0: never). Every request looks its key up, and the
    * look-up is half the database work of a read; a key revoked elsewhere (the CLI, another instance)
-   * may so be accepted here for up to this long. Keys revoked through this service are forgotten at once.
+   * may so be accepted here for up to this long. Keys revoked through this service are forgotten at
+   * once; a key is never remembered past its expiry.
    */
   cacheTtlMs?: number;
 }) {
   // By key hash, never by the key itself: the clear key is not kept beyond its request.
-  const cache = new Map<string, { principal: Principal; expires: number }>();
+  const cache = new Map<string, { principal: KeyPrincipal; until: number }>();
+  // Keys found active by id (stillValid), until when; the same rules as the cache above.
+  const active = new Map<string, number>();
   // A look-up that began before a revocation here may have read the key as valid: it is not cached.
   let revocations = 0;
 
-  async function issue(workspace: string, user: string): Promise<IssuedKey> {
+  /** Until when a key found valid at `now` may be taken as valid without asking again. */
+  const rememberUntil = (now: number, expiresAt: number | null) =>
+    Math.min(now + cacheTtlMs, expiresAt ?? Number.POSITIVE_INFINITY);
+
+  function remember<V>(map: Map<string, V>, key: string, value: V): void {
+    if (map.size >= MAX_CACHED_KEYS) map.delete(map.keys().next().value as string);
+    map.set(key, value);
+  }
+
+  function judge(principal: KeyPrincipal | undefined, now: number): KeyCheck {
+    if (!principal) return { refused: 'unknown' };
+    if (principal.expiresAt !== null && principal.expiresAt <= now)
+      return { refused: 'expired', expiredAt: principal.expiresAt };
+    return { principal };
+  }
+
+  /** The key checked; a hit in the cache answers without awaiting the database. */
+  function check(key: string): KeyCheck | Promise<KeyCheck> {
+    const keyHash = hashApiKey(key);
+    const cached = cache.get(keyHash);
+    if (cached && cached.until > Date.now()) return { principal: cached.principal };
+    const revocationsBefore = revocations;
+    return keysStore.findPrincipal(keyHash).then((principal) => {
+      const now = Date.now();
+      const checked = judge(principal, now);
+      // Only valid keys are cached: a key created a moment ago must work on its first request.
+      cache.delete(keyHash);
+      if ('principal' in checked && cacheTtlMs > 0 && revocations === revocationsBefore) {
+        remember(cache, keyHash, {
+          principal: checked.principal,
+          until: rememberUntil(now, principal?.expiresAt ?? null),
+        });
+      }
+      return checked;
+    });
+  }
+
+  async function issue(
+    workspace: string,
+    user: string,
+    options: KeyOptions = NO_OPTIONS,
+  ): Promise<IssuedKey> {
     const key = newApiKey();
     return db.transaction().execute(async (trx) => {
       const now = Date.now();
@@ -50,29 +107,58 @@ export function createKeysService({
         now,
       );
       const keyId = `key_${randomSuffix(12)}`;
-      await keysStore.insertKey(trx, { id: keyId, keyHash: hashApiKey(key), userId, workspaceId, now });
+      await keysStore.insertKey(trx, {
+        ...options,
+        id: keyId,
+        keyHash: hashApiKey(key),
+        userId,
+        workspaceId,
+        now,
+      });
       return { key, keyId, workspaceId, userId };
     });
   }
 
   return {
     issue,
+    check,
 
-    /** Who the key speaks for; a hit in the cache answers without awaiting the database. */
-    authenticate(key: string): Principal | Promise<Principal | undefined> {
-      const keyHash = hashApiKey(key);
-      const cached = cache.get(keyHash);
-      if (cached && cached.expires > Date.now()) return cached.principal;
+    /** Who the key speaks for, while it is valid (not unknown, revoked or expired). */
+    authenticate(key: string): KeyPrincipal | undefined | Promise<KeyPrincipal | undefined> {
+      const checked = check(key);
+      const principal = (c: KeyCheck) => ('principal' in c ? c.principal : undefined);
+      return checked instanceof Promise ? checked.then(principal) : principal(checked);
+    },
+
+    /**
+     * Whether the key a principal came from may still be used: not expired (answered at once), not
+     * revoked (asked again at most every `cacheTtlMs`, like `authenticate`). For what outlives its
+     * request, such as a change stream.
+     */
+    stillValid(principal: KeyPrincipal): boolean | Promise<boolean> {
+      const now = Date.now();
+      if (principal.expiresAt !== null && principal.expiresAt <= now) return false;
+      if ((active.get(principal.keyId) ?? 0) > now) return true;
       const revocationsBefore = revocations;
-      return keysStore.findPrincipal(keyHash).then((principal) => {
-        // Only valid keys are cached: a key created a moment ago must work on its first request.
-        cache.delete(keyHash);
-        if (principal && cacheTtlMs > 0 && revocations === revocationsBefore) {
-          if (cache.size >= MAX_CACHED_KEYS) cache.delete(cache.keys().next().value as string);
-          cache.set(keyHash, { principal, expires: Date.now() + cacheTtlMs });
-        }
-        return principal;
+      return keysStore.isActive(principal.keyId, now).then((valid) => {
+        active.delete(principal.keyId);
+        if (valid && cacheTtlMs > 0 && revocations === revocationsBefore)
+          remember(active, principal.keyId, rememberUntil(now, principal.expiresAt));
+        return valid;
       });
+    },
+
+    /** The key with its user and workspace, as GET /v1/whoami shows it. */
+    async whoami(principal: KeyPrincipal): Promise<Whoami> {
+      const found = await keysStore.describe(principal.keyId);
+      // Keys are never deleted; a key that passed the check has its row.
+      if (!found) throw new AppError('API_KEY_INVALID');
+      const { id, name, scope, expiresAt, createdAt } = found;
+      return {
+        key: { id, name, scope, expiresAt, createdAt },
+        user: { id: found.userId, name: found.userName },
+        workspace: { id: found.workspaceId, name: found.workspaceName },
+      };
     },
 
     list: () => keysStore.list(),
@@ -83,6 +169,7 @@ export function createKeysService({
       for (const [keyHash, { principal }] of cache) {
         if (principal.keyId === keyId) cache.delete(keyHash);
       }
+      active.delete(keyId);
       return revoked;
     },
 

@@ -2,8 +2,23 @@
 import { prepared } from '../../db/prepared.js';
 import type { Db } from '../../db/tables.js';
 import type { Principal } from '../../model/principal.js';
+import type { KeyScope } from './key-scopes.js';
 
-export interface KeyListing {
+/** Who an unrevoked key speaks for, what it may do, and until when. */
+export interface KeyPrincipal extends Principal {
+  scope: KeyScope;
+  /** Epoch ms; null: never. A key past it is refused (the service decides, so that it can say why). */
+  expiresAt: number | null;
+}
+
+/** What an operator chooses about a new key. */
+export interface KeyOptions {
+  scope: KeyScope;
+  expiresAt: number | null;
+  name: string | null;
+}
+
+export interface KeyListing extends KeyOptions {
   id: string;
   user: string;
   userId: string;
@@ -13,17 +28,29 @@ export interface KeyListing {
   revokedAt: number | null;
 }
 
+/** A key as it describes itself (GET /v1/whoami). */
+export interface KeyDescription extends KeyOptions {
+  id: string;
+  createdAt: number;
+  userId: string;
+  userName: string;
+  workspaceId: string;
+  workspaceName: string;
+}
+
 export function createKeysStore(db: Db) {
   // Every request looks its key up: compiled once.
-  const principalByHash = prepared<{ keyHash: string }, Principal>(db, ['keyHash'], (db, p) =>
+  const principalByHash = prepared<{ keyHash: string }, KeyPrincipal>(db, ['keyHash'], (db, p) =>
     db
       .selectFrom('api_keys as k')
       .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
-      .select([
+      .select((eb) => [
         'k.id as keyId',
         'k.user_id as userId',
         'k.workspace_id as workspaceId',
         'w.owner_user_id as ownerUserId',
+        eb.ref('k.scope').$castTo<KeyScope>().as('scope'),
+        'k.expires_at as expiresAt',
       ])
       .where('k.key_hash', '=', p.keyHash)
       .where('k.revoked_at', 'is', null),
@@ -70,7 +97,7 @@ export function createKeysStore(db: Db) {
 
     async insertKey(
       trx: Db,
-      key: { id: string; keyHash: string; userId: string; workspaceId: string; now: number },
+      key: KeyOptions & { id: string; keyHash: string; userId: string; workspaceId: string; now: number },
     ): Promise<void> {
       await trx
         .insertInto('api_keys')
@@ -81,6 +108,9 @@ export function createKeysStore(db: Db) {
           workspace_id: key.workspaceId,
           created_at: key.now,
           revoked_at: null,
+          scope: key.scope,
+          expires_at: key.expiresAt,
+          name: key.name,
         })
         .execute();
     },
@@ -90,18 +120,54 @@ export function createKeysStore(db: Db) {
         .selectFrom('api_keys as k')
         .innerJoin('users as u', 'u.id', 'k.user_id')
         .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
-        .select([
+        .select((eb) => [
           'k.id',
+          'k.name',
           'u.name as user',
           'u.id as userId',
           'w.name as workspace',
           'w.id as workspaceId',
+          eb.ref('k.scope').$castTo<KeyScope>().as('scope'),
           'k.created_at as createdAt',
+          'k.expires_at as expiresAt',
           'k.revoked_at as revokedAt',
         ])
         .orderBy('k.created_at')
         .orderBy('k.id')
         .execute();
+    },
+
+    /** Whether the key is neither revoked nor expired at `now`. */
+    async isActive(keyId: string, now: number): Promise<boolean> {
+      const row = await db
+        .selectFrom('api_keys')
+        .select('id')
+        .where('id', '=', keyId)
+        .where('revoked_at', 'is', null)
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** The key with its user and workspace, by the key's id. */
+    async describe(keyId: string): Promise<KeyDescription | undefined> {
+      return db
+        .selectFrom('api_keys as k')
+        .innerJoin('users as u', 'u.id', 'k.user_id')
+        .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
+        .select((eb) => [
+          'k.id',
+          'k.name',
+          eb.ref('k.scope').$castTo<KeyScope>().as('scope'),
+          'k.created_at as createdAt',
+          'k.expires_at as expiresAt',
+          'u.id as userId',
+          'u.name as userName',
+          'w.id as workspaceId',
+          'w.name as workspaceName',
+        ])
+        .where('k.id', '=', keyId)
+        .executeTakeFirst();
     },
 
     /** Marks the key revoked; false when no unrevoked key has that id. */

@@ -17,7 +17,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
   app.get(
     '/rules',
     {
-      config: { ...config, revisionEtag: true },
+      config: { ...config, scope: 'read', revisionEtag: true },
       schema: {
         ...common,
         operationId: 'listRules',
@@ -38,7 +38,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
   app.get<WithId>(
     '/rules/:ruleId',
     {
-      config,
+      config: { ...config, scope: 'read' },
       schema: {
         ...common,
         operationId: 'getRule',
@@ -59,7 +59,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
   app.post(
     '/rules',
     {
-      config,
+      config: { ...config, scope: 'write' },
       schema: {
         ...common,
         operationId: 'createRule',
@@ -98,7 +98,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
   app.put<WithId>(
     '/rules/:ruleId',
     {
-      config,
+      config: { ...config, scope: 'write' },
       schema: {
         ...common,
         operationId: 'updateRule',
@@ -137,7 +137,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
   app.delete<WithId>(
     '/rules/:ruleId',
     {
-      config,
+      config: { ...config, scope: 'write' },
       schema: {
         ...common,
         operationId: 'deleteRule',

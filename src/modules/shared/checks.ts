@@ -1,7 +1,9 @@
 // The order of checks (decision 2), written down once. Every route on a stored object follows it by
 // calling `checkInOrder`; a request with no object in its path (a create, a trace) starts at step 7.
 //
-//   1. authentication: no key or a bad one is 401 (the api-key-auth hook, before any handler);
+//   1. the key: none, or one unknown, revoked or expired, is 401; then its scope: a key whose scope
+//      does not reach the route's (`config.scope`; a `read` key on a write) is 403 naming its scope
+//      (both in the api-key-auth hooks, before the body is read or any handler runs);
 //   2. the id in the path: its form (`Invalid Group Id`; a rule id of any form is only ever not found);
 //   3. existence: no such object in any workspace is 404;
 //   4. access: another workspace's object is 403;
@@ -10,7 +12,8 @@
 //   7. the body: 400 with every problem in it;
 //   8. references inside the body (a `groupId`, a rule id) last: 404 or 403 naming where they are.
 //
-// So an invalid body on someone else's rule is 403, not 400. A body is parsed before all this (the
+// So an invalid body on someone else's rule is 403, not 400, and a read key's write is 403 whatever
+// its id or body. A body is parsed before all this (the
 // parser hands a malformed one on, payload.ts) and its problems are thrown at step 7.
 import { AppError, type ErrorCode, type ErrorDetail } from '../../errors.js';
 import { GROUP_ID_PATTERN } from '../../model/group.js';

@@ -105,7 +105,7 @@ export const notModified = {
 /** What each status means for a caller, before the list of its errors. */
 const STATUS_DESCRIPTIONS: Record<number, string> = {
   400: 'The request is invalid; `details` says where (JSON Pointers into the body or query).',
-  401: 'No valid API key in `x-api-key`.',
+  401: 'No valid API key in `x-api-key`: none, unknown, revoked, or expired (then `details` says when).',
   403: 'The id exists but belongs to another workspace.',
   404: 'What the request names does not exist.',
   409: 'The request conflicts with an earlier one or with an object that exists.',
@@ -139,10 +139,14 @@ const DETAIL_EXAMPLES: Partial<Record<ErrorCode, { path: string; message: string
   VERSION_NOT_FOUND: { path: '/version', message: 'no such kept version' },
 };
 
-function errorExample(code: ErrorCode) {
-  const detail = DETAIL_EXAMPLES[code];
+/** An example error body of `code`, with `detail` (by default the code's usual one). */
+export function errorExample(
+  code: ErrorCode,
+  detail = DETAIL_EXAMPLES[code],
+  summary: string = errorTable[code].message,
+) {
   return {
-    summary: errorTable[code].message,
+    summary,
     value: {
       success: false,
       message: errorTable[code].message,

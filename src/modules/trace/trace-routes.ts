@@ -8,7 +8,7 @@ export function registerTraceRoutes(app: FastifyInstance, traces: TraceService):
   app.post(
     '/trace',
     {
-      config: { bodyError: 'INVALID_TRACE_REQUEST' as const },
+      config: { scope: 'read', bodyError: 'INVALID_TRACE_REQUEST' as const },
       schema: {
         tags: ['trace'],
         security: [{ apiKey: [] }],

@@ -22,7 +22,7 @@ export function registerTransferRoutes(
     {
       // A whole export in one request: this route alone takes bodies up to MAX_IMPORT_BYTES.
       bodyLimit: options.maxImportBytes,
-      config: { bodyError: 'IMPORT_INVALID' },
+      config: { scope: 'write', bodyError: 'IMPORT_INVALID' },
       schema: {
         ...common,
         operationId: 'importFile',
@@ -57,6 +57,7 @@ export function registerTransferRoutes(
   app.get(
     '/export',
     {
+      config: { scope: 'read' },
       schema: {
         ...common,
         operationId: 'exportFile',

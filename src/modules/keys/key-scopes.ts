@@ -1,0 +1,38 @@
+// What a key may do: its scope, the scope each route needs, and the refusal when it falls short.
+import { AppError, type ErrorDetail } from '../../errors.js';
+
+/**
+ * Each scope grants everything the ones before it do: `read` reads (and traces, follows changes,
+ * exports), `write` also changes rules and groups, `admin` also changes the workspace's settings.
+ */
+export const KEY_SCOPES = ['read', 'write', 'admin'] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
+/** The scope of a key issued without one, and of every key issued before scopes existed. */
+export const DEFAULT_SCOPE: KeyScope = 'write';
+
+/** What a route needing this scope does, as a refused caller reads it. */
+const WHAT_IT_NEEDS: Record<KeyScope, string> = {
+  read: 'read this workspace',
+  write: 'change rules or groups',
+  admin: "change the workspace's settings",
+};
+
+export function isKeyScope(value: unknown): value is KeyScope {
+  return KEY_SCOPES.includes(value as KeyScope);
+}
+
+export function grants(held: KeyScope, needed: KeyScope): boolean {
+  return KEY_SCOPES.indexOf(held) >= KEY_SCOPES.indexOf(needed);
+}
+
+/** Why a key of scope `held` is refused a route that needs `needed`: the 403's detail. */
+export const scopeDetail = (held: KeyScope, needed: KeyScope): ErrorDetail => ({
+  path: '',
+  message: `this key's scope is ${held}: it cannot ${WHAT_IT_NEEDS[needed]}`,
+});
+
+/** 403 `Unauthorized action`, naming the key's scope, when it does not grant `needed`. */
+export function scopeRefusal(held: KeyScope, needed: KeyScope): AppError | undefined {
+  return grants(held, needed) ? undefined : new AppError('UNAUTHORIZED_ACTION', [scopeDetail(held, needed)]);
+}
