@@ -33,15 +33,26 @@ export function runCli(args: string[], env: Record<string, string>): Promise<Cli
 
 export interface IssuedCliKey {
   key: string;
+  keyId: string;
   workspaceId: string;
   userId: string;
+  scope: 'read' | 'write' | 'admin';
+  expiresAt: number | null;
+  name: string | null;
 }
 
-/** `rulekeeper keys create --workspace W --user U --json`, parsed; fails loudly when the command does. */
-export async function createKeyWithCli(databaseUrl: string, workspace: string, user: string) {
-  const result = await runCli(['keys', 'create', '--workspace', workspace, '--user', user, '--json'], {
-    DATABASE_URL: databaseUrl,
-  });
+/**
+ * `rulekeeper keys create --workspace W --user U --json` (with `options` such as `--scope read`),
+ * parsed; fails loudly when the command does.
+ */
+export async function createKeyWithCli(
+  databaseUrl: string,
+  workspace: string,
+  user: string,
+  options: string[] = [],
+) {
+  const args = ['keys', 'create', '--workspace', workspace, '--user', user, ...options, '--json'];
+  const result = await runCli(args, { DATABASE_URL: databaseUrl });
   if (result.code !== 0) throw new Error(`keys create failed (${result.code}): ${result.stderr}`);
   return JSON.parse(result.stdout.trim()) as IssuedCliKey;
 }
