@@ -325,6 +325,8 @@ test("a rule's history lists its versions, and an earlier one is restored", asyn
   const history = page.getByRole('region', { name: 'History' });
   await expect(history.getByRole('listitem')).toHaveCount(2);
   await expect(history.getByRole('listitem').first()).toContainText('Version 2: updated');
+  // Who made each version, by name: the workspace's user is `tester` (fixtures.ts).
+  await expect(history.getByRole('listitem').first()).toContainText(' by tester.');
   await expect(history.getByRole('listitem').last()).toContainText('Named “before”');
 
   await history.getByRole('button', { name: 'Restore version 1' }).click();
