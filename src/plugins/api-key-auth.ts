@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import { isKeyScope, type KeyScope, scopeRefusal } from '../modules/keys/key-scopes.js';
-import type { KeyCheck, KeysService } from '../modules/keys/keys-service.js';
+import { expiryDetail, type KeyCheck, type KeysService } from '../modules/keys/keys-service.js';
 import type { KeyPrincipal } from '../modules/keys/keys-store.js';
 
 declare module 'fastify' {
@@ -45,8 +45,7 @@ export function resolveApiKey(
 function resolved(checked: KeyCheck): Resolved {
   if ('principal' in checked) return checked;
   if (checked.refused === 'unknown') return { error: new AppError('API_KEY_INVALID') };
-  const at = new Date(checked.expiredAt).toISOString();
-  return { error: new AppError('API_KEY_INVALID', [{ path: '', message: `this key expired at ${at}` }]) };
+  return { error: new AppError('API_KEY_INVALID', [expiryDetail(checked.expiredAt)]) };
 }
 
 export function apiKeyAuthPlugin(app: FastifyInstance, keys: KeysService): void {

@@ -3,6 +3,7 @@
 import { type TObject, Type } from '@sinclair/typebox';
 import type { FastifySchema } from 'fastify';
 import { KEY_SCOPES, type KeyScope, scopeDetail } from '../modules/keys/key-scopes.js';
+import { expiryDetail } from '../modules/keys/keys-service.js';
 import { errorExample, errorResponses } from '../modules/shared/responses.js';
 import { REQUEST_ID_PATTERN } from './request-id.js';
 
@@ -53,7 +54,7 @@ interface ErrorResponse {
 
 const EXPIRED = errorExample(
   'API_KEY_INVALID',
-  { path: '', message: 'this key expired at 2026-12-01T00:00:00.000Z' },
+  expiryDetail(Date.UTC(2026, 11, 1)),
   'Invalid API key (expired)',
 );
 

@@ -1,7 +1,7 @@
 // Issuing, listing, revoking and checking API keys; each key speaks for one user in one workspace,
 // with a scope, and possibly until an expiry.
 import type { Db } from '../../db/tables.js';
-import { AppError } from '../../errors.js';
+import { AppError, type ErrorDetail } from '../../errors.js';
 import { hashApiKey, newApiKey, randomSuffix } from '../../ids.js';
 import { DEFAULT_SCOPE } from './key-scopes.js';
 import type { Whoami } from './keys-schemas.js';
@@ -22,6 +22,12 @@ export type KeyCheck =
   | { refused: 'unknown' }
   /** The key's own expiry, which its holder may know. */
   | { refused: 'expired'; expiredAt: number };
+
+/** What a refusal of an expired key says: about that key alone. */
+export const expiryDetail = (expiredAt: number): ErrorDetail => ({
+  path: '',
+  message: `this key expired at ${new Date(expiredAt).toISOString()}`,
+});
 
 export const DEFAULT_WORKSPACE = 'default';
 export const DEFAULT_USER = 'admin';
@@ -150,14 +156,14 @@ export function createKeysService({
 
     /** The key with its user and workspace, as GET /v1/whoami shows it. */
     async whoami(principal: KeyPrincipal): Promise<Whoami> {
-      const found = await keysStore.describe(principal.keyId);
+      const found = await keysStore.find(principal.keyId);
       // Keys are never deleted; a key that passed the check has its row.
       if (!found) throw new AppError('API_KEY_INVALID');
       const { id, name, scope, expiresAt, createdAt } = found;
       return {
         key: { id, name, scope, expiresAt, createdAt },
-        user: { id: found.userId, name: found.userName },
-        workspace: { id: found.workspaceId, name: found.workspaceName },
+        user: { id: found.userId, name: found.user },
+        workspace: { id: found.workspaceId, name: found.workspace },
       };
     },
 

@@ -28,16 +28,6 @@ export interface KeyListing extends KeyOptions {
   revokedAt: number | null;
 }
 
-/** A key as it describes itself (GET /v1/whoami). */
-export interface KeyDescription extends KeyOptions {
-  id: string;
-  createdAt: number;
-  userId: string;
-  userName: string;
-  workspaceId: string;
-  workspaceName: string;
-}
-
 export function createKeysStore(db: Db) {
   // Every request looks its key up: compiled once.
   const principalByHash = prepared<{ keyHash: string }, KeyPrincipal>(db, ['keyHash'], (db, p) =>
@@ -55,6 +45,25 @@ export function createKeysStore(db: Db) {
       .where('k.key_hash', '=', p.keyHash)
       .where('k.revoked_at', 'is', null),
   );
+
+  /** Keys with the names of their users and workspaces, never the hash. */
+  const listings = () =>
+    db
+      .selectFrom('api_keys as k')
+      .innerJoin('users as u', 'u.id', 'k.user_id')
+      .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
+      .select((eb) => [
+        'k.id',
+        'k.name',
+        'u.name as user',
+        'u.id as userId',
+        'w.name as workspace',
+        'w.id as workspaceId',
+        eb.ref('k.scope').$castTo<KeyScope>().as('scope'),
+        'k.created_at as createdAt',
+        'k.expires_at as expiresAt',
+        'k.revoked_at as revokedAt',
+      ]);
 
   return {
     findPrincipal: (keyHash: string) => principalByHash.first(db, { keyHash }),
@@ -116,26 +125,12 @@ export function createKeysStore(db: Db) {
     },
 
     async list(): Promise<KeyListing[]> {
-      return db
-        .selectFrom('api_keys as k')
-        .innerJoin('users as u', 'u.id', 'k.user_id')
-        .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
-        .select((eb) => [
-          'k.id',
-          'k.name',
-          'u.name as user',
-          'u.id as userId',
-          'w.name as workspace',
-          'w.id as workspaceId',
-          eb.ref('k.scope').$castTo<KeyScope>().as('scope'),
-          'k.created_at as createdAt',
-          'k.expires_at as expiresAt',
-          'k.revoked_at as revokedAt',
-        ])
-        .orderBy('k.created_at')
-        .orderBy('k.id')
-        .execute();
+      return listings().orderBy('k.created_at').orderBy('k.id').execute();
     },
+
+    /** One key as `list` shows it, by its id. */
+    find: (keyId: string): Promise<KeyListing | undefined> =>
+      listings().where('k.id', '=', keyId).executeTakeFirst(),
 
     /** Whether the key is neither revoked nor expired at `now`. */
     async isActive(keyId: string, now: number): Promise<boolean> {
@@ -147,27 +142,6 @@ export function createKeysStore(db: Db) {
         .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
         .executeTakeFirst();
       return row !== undefined;
-    },
-
-    /** The key with its user and workspace, by the key's id. */
-    async describe(keyId: string): Promise<KeyDescription | undefined> {
-      return db
-        .selectFrom('api_keys as k')
-        .innerJoin('users as u', 'u.id', 'k.user_id')
-        .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
-        .select((eb) => [
-          'k.id',
-          'k.name',
-          eb.ref('k.scope').$castTo<KeyScope>().as('scope'),
-          'k.created_at as createdAt',
-          'k.expires_at as expiresAt',
-          'u.id as userId',
-          'u.name as userName',
-          'w.id as workspaceId',
-          'w.name as workspaceName',
-        ])
-        .where('k.id', '=', keyId)
-        .executeTakeFirst();
     },
 
     /** Marks the key revoked; false when no unrevoked key has that id. */
