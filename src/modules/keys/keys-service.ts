@@ -53,7 +53,8 @@ export function createKeysService({
   cacheTtlMs?: number;
 }) {
   // By key hash, never by the key itself: the clear key is not kept beyond its request.
-  const cache = new Map<string, { principal: KeyPrincipal; until: number }>();
+  // The answer itself is kept, so that a hit allocates nothing.
+  const cache = new Map<string, { checked: { principal: KeyPrincipal }; until: number }>();
   // Keys found active by id (stillValid), until when; the same rules as the cache above.
   const active = new Map<string, number>();
   // A look-up that began before a revocation here may have read the key as valid: it is not cached.
@@ -79,7 +80,7 @@ export function createKeysService({
   function check(key: string): KeyCheck | Promise<KeyCheck> {
     const keyHash = hashApiKey(key);
     const cached = cache.get(keyHash);
-    if (cached && cached.until > Date.now()) return { principal: cached.principal };
+    if (cached && cached.until > Date.now()) return cached.checked;
     const revocationsBefore = revocations;
     return keysStore.findPrincipal(keyHash).then((principal) => {
       const now = Date.now();
@@ -87,10 +88,7 @@ export function createKeysService({
       // Only valid keys are cached: a key created a moment ago must work on its first request.
       cache.delete(keyHash);
       if ('principal' in checked && cacheTtlMs > 0 && revocations === revocationsBefore) {
-        remember(cache, keyHash, {
-          principal: checked.principal,
-          until: rememberUntil(now, principal?.expiresAt ?? null),
-        });
+        remember(cache, keyHash, { checked, until: rememberUntil(now, checked.principal.expiresAt) });
       }
       return checked;
     });
@@ -172,8 +170,8 @@ export function createKeysService({
     async revoke(keyId: string): Promise<boolean> {
       const revoked = await keysStore.revoke(keyId, Date.now());
       revocations++;
-      for (const [keyHash, { principal }] of cache) {
-        if (principal.keyId === keyId) cache.delete(keyHash);
+      for (const [keyHash, { checked }] of cache) {
+        if (checked.principal.keyId === keyId) cache.delete(keyHash);
       }
       active.delete(keyId);
       return revoked;
