@@ -3,6 +3,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isUnavailable } from '../db/dialect.js';
 import { AppError, type ErrorCode, type ErrorDetail, errorTable } from '../errors.js';
+import { scopeRefusal } from '../modules/keys/key-scopes.js';
 import type { KeysService } from '../modules/keys/keys-service.js';
 import { MAX_DETAILS } from '../validation.js';
 import { resolveApiKey } from './api-key-auth.js';
@@ -105,8 +106,9 @@ export function errorHandlerPlugin(app: FastifyInstance): void {
 
 /**
  * Fastify's `frameworkErrors`: a URL the router cannot decode (broken percent-encoding) is answered
- * like any other bad id (steps 1 and 2 of modules/shared/checks.ts): after the key check, Rule not found or
- * Invalid Group Id, else Route not found.
+ * like any other bad id (steps 1 and 2 of modules/shared/checks.ts): after the key check and its
+ * scope, Rule not found or Invalid Group Id, else Route not found. No route was found to declare a
+ * scope, but under /v1/rules/ and /v1/groups/ every method but GET changes something.
  */
 export function frameworkErrorHandler(keys: KeysService) {
   return (_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
@@ -115,9 +117,16 @@ export function frameworkErrorHandler(keys: KeysService) {
         if ('error' in resolved)
           return sendError(request, reply, resolved.error.code, resolved.error.details);
         const path = request.url;
-        if (path.startsWith('/v1/rules/')) return sendError(request, reply, 'RULE_NOT_FOUND');
-        if (path.startsWith('/v1/groups/')) return sendError(request, reply, 'INVALID_GROUP_ID');
-        return sendError(request, reply, 'ROUTE_NOT_FOUND');
+        const kind = path.startsWith('/v1/rules/')
+          ? 'RULE_NOT_FOUND'
+          : path.startsWith('/v1/groups/')
+            ? 'INVALID_GROUP_ID'
+            : undefined;
+        if (!kind) return sendError(request, reply, 'ROUTE_NOT_FOUND');
+        const reads = request.method === 'GET' || request.method === 'HEAD';
+        const refused = scopeRefusal(resolved.principal.scope, reads ? 'read' : 'write');
+        if (refused) return sendError(request, reply, refused.code, refused.details);
+        return sendError(request, reply, kind);
       },
       (error: unknown) => sendError(request, reply, isUnavailable(error) ? 'UNAVAILABLE' : 'INTERNAL'),
     );
