@@ -2,6 +2,9 @@
 // revoke; and a key revoked by the command is refused by the running service: on the very next request
 // with KEY_CACHE_TTL_MS=0, within KEY_CACHE_TTL_MS otherwise. Keys with a scope, an expiry and a name,
 // on SQLite and PostgreSQL.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
@@ -259,6 +262,27 @@ describe.each(kinds)('keys with a scope, an expiry and a name (%s)', (kind) => {
       });
       expect((await call(adminKey, 'POST', '/v1/groups', { name: 'allowed' })).status).toBe(201);
       expect((await call(proxy.key, 'GET', '/v1/groups')).body.total).toBe(1);
+      // A CI reader: `rulekeeper test` against the server needs nothing more than a read key.
+      const dir = mkdtempSync(join(tmpdir(), 'rulekeeper-keys-'));
+      try {
+        const file = join(dir, 'rules.test.json');
+        writeFileSync(
+          file,
+          JSON.stringify([
+            { name: 'untouched', request: { url: 'https://a.example/' }, expect: { cancelled: false } },
+          ]),
+        );
+        const tested = await runCli(['test', file, '--server', service.url], {
+          ...env,
+          RULEKEEPER_KEY: proxy.key,
+        });
+        expect({ code: tested.code, stdout: tested.stdout }).toStrictEqual({
+          code: 0,
+          stdout: expect.stringMatching(/^1 passed, 0 failed$/m),
+        });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     } finally {
       await service.stop();
     }
