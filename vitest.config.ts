@@ -7,7 +7,7 @@ const SYSTEM = [
   'test/resilience/**/*.test.ts',
   'test/postgres/**/*.test.ts',
   'test/system/**/*.test.ts',
-  'test/security/keys-cli.test.ts',
+  'test/security/keys-cli*.test.ts',
 ];
 const UNIT = [
   'test/unit/**/*.test.ts',

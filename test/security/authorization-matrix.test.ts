@@ -4,9 +4,10 @@
 // documented success), and a refused write leaves both workspaces as they were (the cell's objects,
 // and how many there are).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ErrorName, expectError, type Reply } from '../helpers/fixtures.js';
+import { expectError, type Reply } from '../helpers/fixtures.js';
 import { openStream } from '../helpers/sse-client.js';
 import { forEachDatabase, useTestApp } from '../helpers/test-app.js';
+import { cancel, type Outcome, ROWS, type Row, type World } from './authorization-matrix-rows.js';
 
 /** The keys that call: who they are, where, and with which scope. */
 const CALLERS = {
@@ -24,103 +25,8 @@ const CALLERS = {
 } as const;
 type Caller = keyof typeof CALLERS;
 
-/** The objects a cell acts on: ours (workspace acme, created by the owner) and theirs (the outsider's). */
-interface World {
-  ourRule: string;
-  ourGroup: string;
-  theirRule: string;
-  theirGroup: string;
-}
-const MISSING_RULE = 'Cancel_zzzzz';
-const MISSING_GROUP = 'Group_zzzzz';
-const cancel = {
-  ruleType: 'Cancel',
-  pairs: [{ source: { key: 'host', operator: 'Equals', value: 'a.example' } }],
-};
-const url = 'https://a.example/';
-
-/** Expected for a key of our workspace and for one of theirs: a success status, or a documented error. */
-type Outcome = 200 | 201 | ErrorName;
 /** What a read key gets on a route that changes something: 403 naming its scope. */
 type Expected = Outcome | 'SCOPE';
-interface Row {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
-  path: (w: World) => string;
-  title: string;
-  body?: (w: World) => unknown;
-  expect: [ours: Outcome, theirs: Outcome];
-}
-
-const F = 'UNAUTHORIZED_ACTION' as const;
-const RNF = 'RULE_NOT_FOUND' as const;
-const GNF = 'GROUP_NOT_FOUND' as const;
-const IGI = 'INVALID_GROUP_ID' as const;
-const same = (outcome: Outcome): [Outcome, Outcome] => [outcome, outcome];
-const importFile = [{ objectType: 'rule', name: 'imported', ...cancel }];
-// biome-ignore format: the matrix reads best as a table
-const ROWS: Row[] = [
-  { method: 'GET', title: '/rules', path: () => '/v1/rules', expect: same(200) },
-  { method: 'POST', title: '/rules', path: () => '/v1/rules', body: () => ({ name: 'new', ...cancel }), expect: same(201) },
-  { method: 'POST', title: '/rules with our groupId', path: () => '/v1/rules', body: (w) => ({ name: 'g', groupId: w.ourGroup, ...cancel }), expect: [201, F] },
-  { method: 'POST', title: '/rules with their groupId', path: () => '/v1/rules', body: (w) => ({ name: 'g', groupId: w.theirGroup, ...cancel }), expect: [F, 201] },
-  { method: 'POST', title: '/rules with a missing groupId', path: () => '/v1/rules', body: () => ({ name: 'g', groupId: MISSING_GROUP, ...cancel }), expect: same(GNF) },
-  { method: 'POST', title: '/rules with an invalid body', path: () => '/v1/rules', body: () => ({ name: 'x' }), expect: same('RULE_PAYLOAD_INVALID') },
-  { method: 'GET', title: '/rules/:ours', path: (w) => `/v1/rules/${w.ourRule}`, expect: [200, F] },
-  { method: 'GET', title: '/rules/:theirs', path: (w) => `/v1/rules/${w.theirRule}`, expect: [F, 200] },
-  { method: 'GET', title: '/rules/:missing', path: () => `/v1/rules/${MISSING_RULE}`, expect: same(RNF) },
-  { method: 'PUT', title: '/rules/:ours', path: (w) => `/v1/rules/${w.ourRule}`, body: () => ({ name: 'renamed' }), expect: [200, F] },
-  { method: 'PUT', title: '/rules/:theirs', path: (w) => `/v1/rules/${w.theirRule}`, body: () => ({ name: 'renamed' }), expect: [F, 200] },
-  { method: 'PUT', title: '/rules/:ours with their groupId', path: (w) => `/v1/rules/${w.ourRule}`, body: (w) => ({ groupId: w.theirGroup }), expect: same(F) },
-  { method: 'PUT', title: '/rules/:ours with our groupId', path: (w) => `/v1/rules/${w.ourRule}`, body: (w) => ({ groupId: w.ourGroup }), expect: [200, F] },
-  { method: 'PUT', title: '/rules/:ours with a missing groupId', path: (w) => `/v1/rules/${w.ourRule}`, body: () => ({ groupId: MISSING_GROUP }), expect: [GNF, F] },
-  { method: 'PUT', title: '/rules/:ours with an invalid body', path: (w) => `/v1/rules/${w.ourRule}`, body: () => ({ pairs: 'none' }), expect: ['RULE_PAYLOAD_INVALID', F] },
-  { method: 'PUT', title: '/rules/:missing', path: () => `/v1/rules/${MISSING_RULE}`, body: () => ({ name: 'x' }), expect: same(RNF) },
-  { method: 'DELETE', title: '/rules/:ours', path: (w) => `/v1/rules/${w.ourRule}`, expect: [200, F] },
-  { method: 'DELETE', title: '/rules/:theirs', path: (w) => `/v1/rules/${w.theirRule}`, expect: [F, 200] },
-  { method: 'DELETE', title: '/rules/:missing', path: () => `/v1/rules/${MISSING_RULE}`, expect: same(RNF) },
-  { method: 'GET', title: '/rules/:undecodable', path: () => '/v1/rules/%zz', expect: same(RNF) },
-  { method: 'PUT', title: '/rules/:undecodable', path: () => '/v1/rules/%zz', body: () => ({ name: 'x' }), expect: same(RNF) },
-  { method: 'GET', title: '/rules/:ours/versions', path: (w) => `/v1/rules/${w.ourRule}/versions`, expect: [200, F] },
-  { method: 'GET', title: '/rules/:theirs/versions', path: (w) => `/v1/rules/${w.theirRule}/versions`, expect: [F, 200] },
-  { method: 'GET', title: '/rules/:missing/versions', path: () => `/v1/rules/${MISSING_RULE}/versions`, expect: same(RNF) },
-  { method: 'POST', title: '/rules/:ours/restore', path: (w) => `/v1/rules/${w.ourRule}/restore`, body: () => ({ version: 1 }), expect: [200, F] },
-  { method: 'POST', title: '/rules/:theirs/restore', path: (w) => `/v1/rules/${w.theirRule}/restore`, body: () => ({ version: 1 }), expect: [F, 200] },
-  { method: 'POST', title: '/rules/:missing/restore', path: () => `/v1/rules/${MISSING_RULE}/restore`, body: () => ({ version: 1 }), expect: same(RNF) },
-  { method: 'GET', title: '/groups', path: () => '/v1/groups', expect: same(200) },
-  { method: 'POST', title: '/groups', path: () => '/v1/groups', body: () => ({ name: 'new group' }), expect: same(201) },
-  { method: 'GET', title: '/groups/:ours', path: (w) => `/v1/groups/${w.ourGroup}`, expect: [200, F] },
-  { method: 'GET', title: '/groups/:theirs', path: (w) => `/v1/groups/${w.theirGroup}`, expect: [F, 200] },
-  { method: 'GET', title: '/groups/:missing', path: () => `/v1/groups/${MISSING_GROUP}`, expect: same(GNF) },
-  { method: 'GET', title: '/groups/:malformed', path: () => '/v1/groups/not-a-group', expect: same(IGI) },
-  { method: 'PUT', title: '/groups/:ours', path: (w) => `/v1/groups/${w.ourGroup}`, body: () => ({ name: 'renamed' }), expect: [200, F] },
-  { method: 'PUT', title: '/groups/:theirs', path: (w) => `/v1/groups/${w.theirGroup}`, body: () => ({ name: 'renamed' }), expect: [F, 200] },
-  { method: 'PUT', title: '/groups/:ours with an invalid body', path: (w) => `/v1/groups/${w.ourGroup}`, body: () => ({ name: 7 }), expect: ['GROUP_PAYLOAD_INVALID', F] },
-  { method: 'PUT', title: '/groups/:missing', path: () => `/v1/groups/${MISSING_GROUP}`, body: () => ({ name: 'x' }), expect: same(GNF) },
-  { method: 'DELETE', title: '/groups/:ours', path: (w) => `/v1/groups/${w.ourGroup}`, expect: [200, F] },
-  { method: 'DELETE', title: '/groups/:theirs', path: (w) => `/v1/groups/${w.theirGroup}`, expect: [F, 200] },
-  { method: 'DELETE', title: '/groups/:missing', path: () => `/v1/groups/${MISSING_GROUP}`, expect: same(GNF) },
-  { method: 'DELETE', title: '/groups/:malformed', path: () => '/v1/groups/not-a-group', expect: same(IGI) },
-  { method: 'DELETE', title: '/groups/:undecodable', path: () => '/v1/groups/%zz', expect: same(IGI) },
-  { method: 'GET', title: '/groups/:ours/versions', path: (w) => `/v1/groups/${w.ourGroup}/versions`, expect: [200, F] },
-  { method: 'GET', title: '/groups/:theirs/versions', path: (w) => `/v1/groups/${w.theirGroup}/versions`, expect: [F, 200] },
-  { method: 'GET', title: '/groups/:malformed/versions', path: () => '/v1/groups/not-a-group/versions', expect: same(IGI) },
-  { method: 'POST', title: '/groups/:ours/restore', path: (w) => `/v1/groups/${w.ourGroup}/restore`, body: () => ({ version: 1 }), expect: [200, F] },
-  { method: 'POST', title: '/groups/:theirs/restore', path: (w) => `/v1/groups/${w.theirGroup}/restore`, body: () => ({ version: 1 }), expect: [F, 200] },
-  { method: 'POST', title: '/groups/:malformed/restore', path: () => '/v1/groups/not-a-group/restore', body: () => ({ version: 1 }), expect: same(IGI) },
-  { method: 'POST', title: '/trace', path: () => '/v1/trace', body: () => ({ request: { url } }), expect: same(200) },
-  { method: 'POST', title: '/trace of our ruleIds', path: () => '/v1/trace', body: (w) => ({ request: { url }, ruleIds: [w.ourRule] }), expect: [200, F] },
-  { method: 'POST', title: '/trace of their ruleIds', path: () => '/v1/trace', body: (w) => ({ request: { url }, ruleIds: [w.theirRule] }), expect: [F, 200] },
-  { method: 'POST', title: '/trace of a missing ruleId', path: () => '/v1/trace', body: () => ({ request: { url }, ruleIds: [MISSING_RULE] }), expect: same(RNF) },
-  { method: 'POST', title: '/trace of an unsaved rule in their group', path: () => '/v1/trace', body: (w) => ({ request: { url }, rules: [{ name: 'u', groupId: w.theirGroup, ...cancel }] }), expect: [F, 200] },
-  { method: 'GET', title: '/changes', path: () => '/v1/changes', expect: same(200) },
-  { method: 'GET', title: '/changes/stream', path: () => '/v1/changes/stream', expect: same(200) },
-  { method: 'GET', title: '/export', path: () => '/v1/export', expect: same(200) },
-  { method: 'POST', title: '/import', path: () => '/v1/import', body: () => importFile, expect: same(200) },
-  { method: 'POST', title: '/import as a dry run', path: () => '/v1/import?dryRun=true', body: () => importFile, expect: same(200) },
-  { method: 'GET', title: '/whoami', path: () => '/v1/whoami', expect: same(200) },
-  { method: 'GET', title: '/nowhere (no such route)', path: () => '/v1/nowhere', expect: same('ROUTE_NOT_FOUND') },
-  { method: 'PATCH', title: '/rules (no such method)', path: () => '/v1/rules', expect: same('METHOD_NOT_ALLOWED') },
-];
 
 /** Routes that only read (a trace changes nothing): what a read key may use. */
 const reads = (row: Row) => row.method === 'GET' || row.title.startsWith('/trace');
