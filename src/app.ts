@@ -23,6 +23,7 @@ import { registerTransferRoutes } from './modules/transfer/transfer-routes.js';
 import { createTransferService } from './modules/transfer/transfer-service.js';
 import { createTransferStore } from './modules/transfer/transfer-store.js';
 import { apiKeyAuthPlugin } from './plugins/api-key-auth.js';
+import { clientErrorHandler } from './plugins/client-error.js';
 import { consolePlugin } from './plugins/console.js';
 import { errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler.js';
 import { everyRequestPlugin } from './plugins/every-request.js';
@@ -58,6 +59,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Ids of any length reach the services, which answer them as the contract says (404 / 400).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 65_536 },
     frameworkErrors: frameworkErrorHandler(keysService),
+    clientErrorHandler,
     // Slow or stalled clients must not hold connections forever: cut off after REQUEST_TIMEOUT_MS,
     // checked every second (Node's default check runs every 30 s). Node's request timeout stops
     // watching once the headers are in, so a body that stalls is cut by the socket's idle timeout.

@@ -5,6 +5,12 @@ export const Status = Type.Union([Type.Literal('Active'), Type.Literal('Inactive
   description: '`Active` or `Inactive`.',
 });
 
+/**
+ * The largest integer every database keeps in an integer column (PostgreSQL's `integer`): a number in a
+ * request that is compared with one (a version) is at most this, or PostgreSQL refuses the query.
+ */
+export const MAX_STORED_INTEGER = 2_147_483_647;
+
 export const Timestamp = Type.Integer({ description: 'Epoch milliseconds.', examples: [1763769600000] });
 
 /**

@@ -1,7 +1,7 @@
 // Schemas of the change feed, the stream's query, and history (versions and restore).
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { AppError, pointerToken } from '../../errors.js';
-import { Timestamp } from '../../model/common.js';
+import { MAX_STORED_INTEGER, Timestamp } from '../../model/common.js';
 import { compile, schemaErrors } from '../../validation.js';
 
 export const MAX_FEED_LIMIT = 1000;
@@ -94,7 +94,13 @@ export function versionsOf<T extends TSchema>(object: T) {
 }
 
 export const RestoreBody = Type.Object(
-  { version: Type.Integer({ minimum: 1, description: 'The version whose content becomes current.' }) },
+  {
+    version: Type.Integer({
+      minimum: 1,
+      maximum: MAX_STORED_INTEGER,
+      description: 'The version whose content becomes current.',
+    }),
+  },
   { additionalProperties: false },
 );
 export const checkRestoreBody = compile(RestoreBody);
