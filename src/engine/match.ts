@@ -58,7 +58,8 @@ export function compileMatcher({ operator, value }: Operand): Matcher {
       };
     case 'Wildcard_Matches': {
       const pattern = wildcardPattern(value);
-      const compiled = compileRegex(`/${pattern.source}/${pattern.flags}`);
+      // Linear in the wildcard's text (limited by the schema), so not held to a pattern's program limit.
+      const compiled = compileRegex(`/${pattern.source}/${pattern.flags}`, Number.POSITIVE_INFINITY);
       return {
         test: (text) => (compiled.ok ? findMatch(compiled.regex, text) : undefined),
         describe: (subject, passed) =>
@@ -100,14 +101,29 @@ type FilterCheck = (request: EngineRequest) => { passed: boolean; detail: string
 
 const list = (values: string[]) => values.join(', ');
 
+// The last body parsed: every requestPayload filter of a trace reads the same body, which may be a
+// megabyte; parsing it once per pair took 30 s for one request. One entry bounds what is held.
+let lastBody: string | undefined;
+let lastParsed: { value: unknown } | undefined;
+
+/** The body parsed as JSON (undefined when it is not JSON), parsed once however many filters ask. */
+function parsedBody(body: string): { value: unknown } | undefined {
+  if (body !== lastBody) {
+    lastBody = body;
+    try {
+      lastParsed = { value: JSON.parse(body) };
+    } catch {
+      lastParsed = undefined;
+    }
+  }
+  return lastParsed;
+}
+
 function payloadLeaf(body: string | undefined, path: string): { leaf?: string; problem?: string } {
   if (body === undefined) return { problem: 'the request has no body' };
-  let value: unknown;
-  try {
-    value = JSON.parse(body);
-  } catch {
-    return { problem: 'the body is not JSON' };
-  }
+  const parsed = parsedBody(body);
+  if (!parsed) return { problem: 'the body is not JSON' };
+  let value = parsed.value;
   for (const step of path.split('.')) {
     if (typeof value !== 'object' || value === null || !Object.hasOwn(value, step)) {
       return { problem: `the body has no field ${path}` };
