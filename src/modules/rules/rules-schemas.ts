@@ -5,7 +5,7 @@ import { RuleTypeSchema } from '../../model/rule.js';
 import { compile } from '../../validation.js';
 import { PageQuery } from '../shared/schemas.js';
 
-/** The message of a DELETE of a rule (decision 8). */
+/** The message of a DELETE of a rule. */
 export const RULE_DELETED = 'Rule deleted successfully';
 
 export const RuleParams = Type.Object({ ruleId: Type.String({ examples: ['Redirect_a1b2c'] }) });
