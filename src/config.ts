@@ -6,6 +6,8 @@ export interface Config {
   host: string;
   databaseUrl: string;
   logLevel: string;
+  /** `json` lines, `pretty` lines for people, or `auto`: pretty when the logs go to a terminal. */
+  logFormat: 'auto' | 'json' | 'pretty';
   /** Requests per minute per API key (or per client address without a valid key); 0 turns limiting off. */
   rateLimitPerMinute: number;
   /** When set, rate-limit counters live in Redis and are shared by every instance. */
@@ -35,6 +37,7 @@ export interface Config {
 export class ConfigError extends Error {}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -54,11 +57,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
+  const logFormat = (env.LOG_FORMAT || 'auto') as Config['logFormat'];
+  if (!LOG_FORMATS.includes(logFormat)) {
+    throw new ConfigError(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}, got "${logFormat}"`);
+  }
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '127.0.0.1',
     databaseUrl,
     logLevel,
+    logFormat,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200, 0, 1_000_000_000),
     redisUrl: env.REDIS_URL || undefined,
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 1_073_741_824),

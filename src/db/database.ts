@@ -10,6 +10,7 @@ import * as initial from './migrations/0001-initial.js';
 import * as idempotency from './migrations/0002-idempotency.js';
 import * as changes from './migrations/0003-changes.js';
 import * as keyScopes from './migrations/0005-key-scopes.js';
+import * as idOwners from './migrations/0006-id-owners.js';
 import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
 import type { Db, Tables } from './tables.js';
 
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0002-idempotency': idempotency,
   '0003-changes': changes,
   '0005-key-scopes': keyScopes,
+  '0006-id-owners': idOwners,
 };
 
 // PostgreSQL returns BIGINT as a string to protect precision; our timestamps fit a JS number.

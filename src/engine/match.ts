@@ -29,7 +29,8 @@ export function shown(text: string): string {
 function wildcardRegex(value: string) {
   const parts = value.split('*').map((part) => part.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&'));
   // Lazy stars: each capture is the shortest that lets the rest match, leftmost first.
-  return compileRegex(`/^${parts.join('(.*?)')}$/s`);
+  // Linear in the wildcard's text (limited by the schema), so not held to a pattern's program limit.
+  return compileRegex(`/^${parts.join('(.*?)')}$/s`, Number.POSITIVE_INFINITY);
 }
 
 function longestPart(value: string): string {
@@ -92,14 +93,29 @@ type FilterCheck = (request: EngineRequest) => { passed: boolean; detail: string
 
 const list = (values: string[]) => values.join(', ');
 
+// The last body parsed: every requestPayload filter of a trace reads the same body, which may be a
+// megabyte; parsing it once per pair took 30 s for one request. One entry bounds what is held.
+let lastBody: string | undefined;
+let lastParsed: { value: unknown } | undefined;
+
+/** The body parsed as JSON (undefined when it is not JSON), parsed once however many filters ask. */
+function parsedBody(body: string): { value: unknown } | undefined {
+  if (body !== lastBody) {
+    lastBody = body;
+    try {
+      lastParsed = { value: JSON.parse(body) };
+    } catch {
+      lastParsed = undefined;
+    }
+  }
+  return lastParsed;
+}
+
 function payloadLeaf(body: string | undefined, path: string): { leaf?: string; problem?: string } {
   if (body === undefined) return { problem: 'the request has no body' };
-  let value: unknown;
-  try {
-    value = JSON.parse(body);
-  } catch {
-    return { problem: 'the body is not JSON' };
-  }
+  const parsed = parsedBody(body);
+  if (!parsed) return { problem: 'the body is not JSON' };
+  let value = parsed.value;
   for (const step of path.split('.')) {
     if (typeof value !== 'object' || value === null || !Object.hasOwn(value, step)) {
       return { problem: `the body has no field ${path}` };

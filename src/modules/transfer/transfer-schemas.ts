@@ -18,7 +18,8 @@ export const ImportQuery = Type.Object(
       Type.Union([Type.Literal('copy'), Type.Literal('overwrite')], {
         description:
           '`copy` (default): every record gets a new id. `overwrite`: a record whose id names an object ' +
-          'of this workspace replaces it; other records keep their id when it is of our form and free.',
+          'of this workspace replaces it; other records keep their id when it is of our form and free ' +
+          '(never had by another workspace; otherwise a new id, said in the warnings).',
       }),
     ),
     onError: Type.Optional(

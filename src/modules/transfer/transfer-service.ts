@@ -140,7 +140,7 @@ export function createTransferService(deps: {
     options: ImportOptions,
     progress: Progress | undefined,
   ): Promise<ImportResult> {
-    const planner = createImportPlanner(trx, store, principal, options.mode);
+    const planner = createImportPlanner(trx, store, principal, options.mode, !options.dryRun);
     const record = changes.recorder(trx, principal);
     const items: ImportItem[] = [];
     const failures = [...first.failures];
