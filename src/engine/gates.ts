@@ -25,6 +25,8 @@ export interface Gates {
   open(partOf: (key: Key) => string): readonly number[];
 }
 
+const ALTERNATION_SIZE = 64;
+
 /** One RE2 program for several patterns, or undefined when they do not go together. */
 function alternation(patterns: Pattern[]): RE2JS | undefined {
   const branches = patterns.map(({ source, flags }) => {
@@ -54,19 +56,19 @@ export function compileGates(rules: { position: number; rule: CompiledRule }[]):
       byKey.set(id, gate);
     }
   }
-  // Per URL part, the gates with a regular expression behind one alternation; the rest stay alone.
+  // Per URL part, the gates with a regular expression behind alternations of up to ALTERNATION_SIZE
+  // patterns (each program stays small however many rules there are); the rest stay alone.
   const groups: { key: Key; together: RE2JS | undefined; gates: Gate[] }[] = [];
   for (const key of ['Url', 'host', 'path'] as const) {
     const gates = [...byKey.values()].filter((gate) => gate.key === key);
     const regexGates = gates.filter((gate) => gate.pattern);
-    const together =
-      regexGates.length > 1 ? alternation(regexGates.map((gate) => gate.pattern as Pattern)) : undefined;
-    if (together) {
-      groups.push({ key, together, gates: regexGates });
-      groups.push({ key, together: undefined, gates: gates.filter((gate) => !gate.pattern) });
-    } else {
-      groups.push({ key, together: undefined, gates });
+    for (let i = 0; i < regexGates.length; i += ALTERNATION_SIZE) {
+      const chunk = regexGates.slice(i, i + ALTERNATION_SIZE);
+      const together =
+        chunk.length > 1 ? alternation(chunk.map((gate) => gate.pattern as Pattern)) : undefined;
+      groups.push({ key, together, gates: chunk });
     }
+    groups.push({ key, together: undefined, gates: gates.filter((gate) => !gate.pattern) });
   }
   const used = groups.filter((group) => group.gates.length > 0);
 
