@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { ErrorBody } from '../modules/shared/schemas.js';
 import { finishDocument, withKeyScope, withRequestIdHeader } from './openapi-document.js';
+import { schemasCannotSay } from './openapi-limits.js';
 
 export async function openapiPlugin(app: FastifyInstance, version: string): Promise<void> {
   app.addSchema(ErrorBody);
@@ -19,7 +20,9 @@ export async function openapiPlugin(app: FastifyInstance, version: string): Prom
           'carries an API key in `x-api-key`. A key has a scope, `read`, `write` or `admin`, each granting what ' +
           'the one before it does and more; each operation names the least it needs under `security` ' +
           '(`apiKey: [write]`), and a key of a lesser scope gets 403. Errors have the body ' +
-          '`{success:false, message, code, details?, requestId}`.',
+          '`{success:false, message, code, details?, requestId}`. The request schemas say what the service ' +
+          'takes; what they cannot say is listed below.' +
+          schemasCannotSay(),
       },
       servers: [{ url: '/', description: 'The service that serves this document' }],
       tags: [
