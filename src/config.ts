@@ -1,4 +1,5 @@
 // The environment, parsed once into a typed Config; nothing else reads process.env.
+import { MAX_CONFIGURABLE_DELAY_MS } from './model/rule-types/delay.js';
 
 export interface Config {
   port: number;
@@ -74,7 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 1_073_741_824),
     maxImportBytes: integer(env, 'MAX_IMPORT_BYTES', 52_428_800, 1024, 1_073_741_824),
-    maxDelayMs: integer(env, 'MAX_DELAY_MS', 60_000, 0, 86_400_000),
+    maxDelayMs: integer(env, 'MAX_DELAY_MS', 60_000, 0, MAX_CONFIGURABLE_DELAY_MS),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
     importTimeLimitMs: integer(env, 'IMPORT_TIME_LIMIT_MS', 120_000, 100, 3_600_000),
     exportTimeLimitMs: integer(env, 'EXPORT_TIME_LIMIT_MS', 300_000, 100, 3_600_000),

@@ -1,7 +1,8 @@
 // HTTP route of /v1/trace: a thin handler over the trace service.
 import type { FastifyInstance } from 'fastify';
 import { ALWAYS, BODY, errorResponses, success } from '../shared/responses.js';
-import { TraceAnswer, TraceBody } from './trace-schemas.js';
+import { DocumentedTraceBody } from './trace-document.js';
+import { TraceAnswer } from './trace-schemas.js';
 import type { TraceService } from './trace-service.js';
 
 export function registerTraceRoutes(app: FastifyInstance, traces: TraceService): void {
@@ -17,7 +18,7 @@ export function registerTraceRoutes(app: FastifyInstance, traces: TraceService):
         description:
           "Evaluates the workspace's rules (or only `ruleIds`, or unsaved `rules`) against `request` as " +
           'the proxy would, and explains every verdict. Nothing is stored.',
-        body: TraceBody,
+        body: DocumentedTraceBody,
         response: {
           200: success('What the rules do to the request, and why.', TraceAnswer),
           ...errorResponses(

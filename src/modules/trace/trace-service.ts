@@ -18,8 +18,8 @@ import type { GroupsStore } from '../groups/groups-store.js';
 import { readRule } from '../rules/rules-input.js';
 import type { RulesStore } from '../rules/rules-store.js';
 import { referenced } from '../shared/checks.js';
-import { readPayload } from '../shared/payload.js';
-import { checkTraceBody, type TraceBody } from './trace-schemas.js';
+import { isPlainObject, readPayload } from '../shared/payload.js';
+import { checkTraceBody, MAX_TRACE_PAIRS, type TraceBody } from './trace-schemas.js';
 import type { TraceStore } from './trace-store.js';
 
 /** Workspaces whose compiled rules are kept; the least recently traced go first. */
@@ -35,12 +35,24 @@ interface Compiled {
   set: RuleSet;
 }
 
+function pairCount(rule: unknown): number {
+  const pairs = isPlainObject(rule) ? rule.pairs : undefined;
+  return Array.isArray(pairs) ? pairs.length : 0;
+}
+
 /** The body checked, its request turned into the engine's model; every problem in one answer. */
 function readTraceBody(body: unknown): { payload: TraceBody; request: EngineRequest } {
   const payload = readPayload(body, checkTraceBody, 'INVALID_TRACE_REQUEST', new Set());
   const details: ErrorDetail[] = [];
   if (payload.request.method !== undefined && !/^[A-Za-z]+$/.test(payload.request.method)) {
     details.push({ path: '/request/method', message: 'must be an HTTP method: letters only' });
+  }
+  const pairs = (payload.rules ?? []).reduce<number>((sum, rule) => sum + pairCount(rule), 0);
+  if (pairs > MAX_TRACE_PAIRS) {
+    details.push({
+      path: '/rules',
+      message: `the unsaved rules hold ${pairs} pairs in all; a trace takes at most ${MAX_TRACE_PAIRS}`,
+    });
   }
   if (payload.rules && payload.ruleIds) {
     details.push({
