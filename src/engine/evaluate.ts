@@ -1,5 +1,4 @@
-// Which rules act on a request, in what order, and what they do (matching.md section 4): rules in list
-// order, each matched against the URL the URL-changing rules before it left; every verdict explained.
+// Which rules act on a request, in what order, and what they do: rules in list order, each matched against the URL the URL-changing rules before it left; every verdict explained.
 import { type RuleEffect, ruleEffects } from './effects/index.js';
 import { type CompiledSource, compileSource, type MatcherCache, matchSource } from './match.js';
 import type { EngineRequest } from './request.js';

@@ -25,7 +25,7 @@ export const DocumentedName = (description: string, examples: string[]) =>
 export const Timestamp = Type.Integer({ description: 'Epoch milliseconds.', examples: [1763769600000] });
 
 /**
- * The fields a body may carry that are ignored, whatever their value (decision 5: read-only fields, so
+ * The fields a body may carry that are ignored, whatever their value (read-only fields, so
  * that a client may send back what it read, and Requestly's own), as one named schema.
  */
 export function ignoredFields(id: string, names: Iterable<string>) {

@@ -71,7 +71,7 @@ const pairsOf = (type: RuleType) =>
     description: `1 to ${MAX_PAIRS} pairs, each a ${type}PairInput.`,
   });
 
-/** Read-only and Requestly fields a rule body may carry; ignored (decision 5). */
+/** Read-only and Requestly fields a rule body may carry; ignored. */
 export const RULE_IGNORED_FIELDS = new Set([
   'id',
   'objectType',
@@ -128,7 +128,7 @@ const updateOf = (type: RuleType) =>
 
 /**
  * The schemas describe the canonical body; the service also takes the variants real Requestly clients
- * send and stores them canonical (decision 7). Said in words: as schemas they would double every pair.
+ * send and stores them canonical. Said in words: as schemas they would double every pair.
  */
 const VARIANTS =
   ' Also accepted, and stored in the canonical form shown: `source.key` in any letter case; `delay` as a ' +
@@ -191,7 +191,7 @@ export type RuleWrite = Static<typeof RuleUpdateChecked>;
 
 /**
  * The form of a rule id of `type`: generated ones have 5 characters of [0-9a-z]; an import in overwrite
- * mode keeps a record's own id of this form (decision 12).
+ * mode keeps a record's own id of this form.
  */
 export const ruleIdPattern = (type: string) => `^${type}_[A-Za-z0-9]{1,32}$`;
 

@@ -29,6 +29,10 @@ export async function openapiPlugin(app: FastifyInstance, version: string): Prom
         { name: 'rules', description: 'Traffic-modification rules of the workspace.' },
         { name: 'groups', description: 'Groups of rules; a rule of an inactive group does not act.' },
         { name: 'trace', description: 'What the rules do to a request, explained.' },
+        {
+          name: 'lint',
+          description: 'What is wrong with the rules as a whole: rules that never act, loop, or do nothing.',
+        },
         { name: 'transfer', description: 'Import and export of Requestly files.' },
         { name: 'changes', description: 'The change log, its live stream, and versions to restore.' },
         { name: 'keys', description: 'The API key that asks: who it speaks for and what it may do.' },

@@ -144,7 +144,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
               }),
             ),
           ),
-          // A body is not needed, but one that is sent must be JSON within the limit (decision 1).
+          // A body is not needed, but one that is sent must be JSON within the limit.
           ...errorResponses(
             'INVALID_GROUP_ID',
             'UNAUTHORIZED_ACTION',

@@ -5,7 +5,7 @@ import { RULE_ID_PATTERN, RuleTypeSchema } from '../../model/rule.js';
 import { compile } from '../../validation.js';
 import { pageQuery } from '../shared/schemas.js';
 
-/** The message of a DELETE of a rule (decision 8). */
+/** The message of a DELETE of a rule. */
 export const RULE_DELETED = 'Rule deleted successfully';
 
 // Another form names no rule: 404 Rule not found (after the key check).
