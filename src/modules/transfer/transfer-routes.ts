@@ -5,10 +5,12 @@ import type { Config } from '../../config.js';
 import { header, jsonArrayPieces } from '../shared/replies.js';
 import { ALWAYS, BODY, errorResponses, header as responseHeader, success } from '../shared/responses.js';
 import { IdempotencyKey } from '../shared/schemas.js';
+import { useImportBodyParser } from './import-body.js';
 import { ExportFile, ImportBody, ImportQuery, ImportReport } from './transfer-schemas.js';
 import { readImportOptions, type TransferService } from './transfer-service.js';
 
 const ATTACHMENT_VALUE = 'attachment; filename="rulekeeper-export.json"';
+const common = { tags: ['transfer'], security: [{ apiKey: [] }] };
 const ATTACHMENT = responseHeader('A file to save.', { enum: [ATTACHMENT_VALUE] }, true);
 
 export function registerTransferRoutes(
@@ -16,8 +18,19 @@ export function registerTransferRoutes(
   transfer: TransferService,
   options: Pick<Config, 'maxImportBytes' | 'importTimeLimitMs' | 'exportTimeLimitMs'>,
 ): void {
-  const common = { tags: ['transfer'], security: [{ apiKey: [] }] };
+  // Its own scope: only this route reads its JSON body a slice at a time (import-body.ts).
+  app.register(async (scope) => {
+    useImportBodyParser(scope);
+    registerImportRoute(scope, transfer, options);
+  });
+  registerExportRoute(app, transfer, options);
+}
 
+function registerImportRoute(
+  app: FastifyInstance,
+  transfer: TransferService,
+  options: Pick<Config, 'maxImportBytes' | 'importTimeLimitMs'>,
+): void {
   app.post(
     '/import',
     {
@@ -64,7 +77,13 @@ export function registerTransferRoutes(
       return { success: true, data: result.data };
     },
   );
+}
 
+function registerExportRoute(
+  app: FastifyInstance,
+  transfer: TransferService,
+  options: Pick<Config, 'exportTimeLimitMs'>,
+): void {
   app.get(
     '/export',
     {
