@@ -31,6 +31,7 @@ export const errorTable = {
   HEADERS_TOO_LARGE: { status: 431, message: 'Request headers too large' },
   INTERNAL: { status: 500, message: 'Internal server error' },
   UNAVAILABLE: { status: 503, message: 'Service unavailable' },
+  TIME_LIMIT_EXCEEDED: { status: 503, message: 'Time limit exceeded' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorTable;
