@@ -12,6 +12,9 @@ import { createIdempotencyStore } from './modules/idempotency/idempotency-store.
 import { registerKeysRoutes } from './modules/keys/keys-routes.js';
 import { createKeysService, type KeysService } from './modules/keys/keys-service.js';
 import { createKeysStore } from './modules/keys/keys-store.js';
+import { registerLintRoutes } from './modules/lint/lint-routes.js';
+import { createLintService } from './modules/lint/lint-service.js';
+import { createLintStore } from './modules/lint/lint-store.js';
 import { createRulesReadModel } from './modules/rules/rules-read-model.js';
 import { registerRulesRoutes } from './modules/rules/rules-routes.js';
 import { createRulesService } from './modules/rules/rules-service.js';
@@ -122,6 +125,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(tracePool ? { runner: tracePool } : {}),
   });
 
+  const lintService = createLintService({ lintStore: createLintStore(db), changes });
+
   errorHandlerPlugin(app);
   everyRequestPlugin(app);
   jsonBodyPlugin(app);
@@ -138,6 +143,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       registerKeysRoutes(api, keysService);
       registerRulesRoutes(api, rulesService);
       registerTraceRoutes(api, traceService);
+      registerLintRoutes(api, lintService);
       registerTransferRoutes(api, transferService, config);
     },
     { prefix: '/v1' },

@@ -1,4 +1,5 @@
 // The environment, parsed once into a typed Config; nothing else reads process.env.
+import { MAX_CONFIGURABLE_DELAY_MS } from './model/rule-types/delay.js';
 
 export interface Config {
   port: number;
@@ -76,7 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 1_073_741_824),
     maxImportBytes: integer(env, 'MAX_IMPORT_BYTES', 52_428_800, 1024, 1_073_741_824),
-    maxDelayMs: integer(env, 'MAX_DELAY_MS', 60_000, 0, 86_400_000),
+    maxDelayMs: integer(env, 'MAX_DELAY_MS', 60_000, 0, MAX_CONFIGURABLE_DELAY_MS),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
     keyCacheTtlMs: integer(env, 'KEY_CACHE_TTL_MS', 5000, 0, 3_600_000),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),

@@ -119,7 +119,8 @@ export function duplicates(rules: LintRule[]): Finding[] {
 
 /**
  * Chrome's declarativeNetRequest compiles a regexFilter with RE2 limited to 2 KB of memory. The lint
- * estimates a pattern's program from the instructions RE2 (as re2js builds it) needs, at 16 bytes each:
+ * estimates a pattern's program from the instructions RE2 (as re2js builds it: programSize, the
+ * measure the engine's own limit uses) needs, at 16 bytes each:
  * an estimate, since Chrome's RE2 works on bytes and needs more instructions for `.` and non-ASCII classes.
  */
 export const CHROME_REGEX_BYTES = 2048;
@@ -128,9 +129,7 @@ const BYTES_PER_INSTRUCTION = 16;
 export function estimatedProgramBytes(value: string): number | undefined {
   const compiled = compileRegex(value);
   if (!compiled.ok) return undefined;
-  const inner = (compiled.regex as unknown as { re2Input?: { prog?: { inst?: unknown[] } } }).re2Input;
-  const count = inner?.prog?.inst?.length;
-  return count === undefined ? undefined : count * BYTES_PER_INSTRUCTION;
+  return compiled.regex.programSize() * BYTES_PER_INSTRUCTION;
 }
 
 export function browserUnsupported(rule: LintRule): Finding[] {

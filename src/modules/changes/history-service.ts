@@ -66,7 +66,7 @@ export function createHistoryService(deps: {
     return { workspace_id: mine, live };
   }
 
-  /** The content of `version`, after the checks of decision 2 (body last). */
+  /** The content of `version`, after the order of checks (body last). */
   async function versionToRestore(
     trx: Db,
     principal: Principal,

@@ -32,7 +32,7 @@ export interface ReadRuleOptions {
 /**
  * The rule a body describes, or the error it deserves: `Rule Payload is invalid` when a top-level field
  * is wrong, else `Rule pairs are invalid`; either way with the problems of the fields and of the pairs
- * together (decision 7), so a client fixes everything in one round trip. Paths point into the body as sent.
+ * together, so a client fixes everything in one round trip. Paths point into the body as sent.
  */
 export function readRule(body: unknown, options: ReadRuleOptions): RuleInput {
   // A body refused before parsing (nested too deep, unstorable text) at a place inside a pair: a pair problem.

@@ -27,7 +27,7 @@ const requestId = header(
 );
 const revision = (required: boolean) =>
   header(
-    "The workspace's revision after the request (decision 13); on every answer to a request with a valid key.",
+    "The workspace's revision after the request; on every answer to a request with a valid key.",
     { pattern: '^[0-9]+$', examples: ['42'] },
     required,
   );

@@ -27,7 +27,7 @@ export interface ImportPlan {
 }
 
 /**
- * Decides, inside the import's transaction, the id and outcome of every record (decision 12). The
+ * Decides, inside the import's transaction, the id and outcome of every record. The
  * import plans every group first, so that rules' groupIds can point at the groups' ids here, then
  * its rules a batch at a time; the planner remembers across batches only the ids it has given.
  * Claims the ids it gives for the workspace (unless `claim` is false: a dry run); writes nothing else.

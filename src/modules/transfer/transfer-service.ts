@@ -1,4 +1,4 @@
-// Import and export of Requestly files (decision 12): the API's routes and the CLI's commands call this.
+// Import and export of Requestly files: the API's routes and the CLI's commands call this.
 import type { Config } from '../../config.js';
 import type { Db, GroupRow, RuleRow } from '../../db/tables.js';
 import { AppError } from '../../errors.js';
@@ -219,7 +219,7 @@ export function createTransferService(deps: {
 
   return {
     /**
-     * Imports a request's body (decision 12). With an Idempotency-Key, a retry gets the first report
+     * Imports a request's body. With an Idempotency-Key, a retry gets the first report
      * again.
      */
     import(principal: Principal, body: unknown, options: ImportOptions, idempotencyKey?: string) {
