@@ -283,6 +283,16 @@ forEachDatabase((db) => {
         },
       ],
       [
+        'a trace of a method that is not letters',
+        {
+          method: 'POST',
+          template: '/v1/trace',
+          url: () => '/v1/trace',
+          body: { request: { url: 'https://a.example/', method: 'G3T' } },
+          refused: 'INVALID_TRACE_REQUEST',
+        },
+      ],
+      [
         'a trace of an upper-case scheme',
         {
           method: 'POST',
