@@ -26,6 +26,7 @@ import { createTraceStore } from './modules/trace/trace-store.js';
 import { registerTransferRoutes } from './modules/transfer/transfer-routes.js';
 import { createTransferService } from './modules/transfer/transfer-service.js';
 import { createTransferStore } from './modules/transfer/transfer-store.js';
+import { abandonedRequestsPlugin } from './plugins/abandoned-requests.js';
 import { apiKeyAuthPlugin } from './plugins/api-key-auth.js';
 import { clientErrorHandler } from './plugins/client-error.js';
 import { consolePlugin } from './plugins/console.js';
@@ -128,6 +129,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const lintService = createLintService({ lintStore: createLintStore(db), changes });
 
   errorHandlerPlugin(app);
+  abandonedRequestsPlugin(app);
   everyRequestPlugin(app);
   jsonBodyPlugin(app);
   metricsPlugin(app);

@@ -16,6 +16,10 @@ export interface Config {
   /** Body limit of POST /v1/import alone: a whole Requestly export in one request. */
   maxImportBytes: number;
   maxDelayMs: number;
+  /** Longest an import may run (after its body is in); past it, it is abandoned and rolled back. */
+  importTimeLimitMs: number;
+  /** Longest an export may run; past it, it stops and the connection is cut before the file's end. */
+  exportTimeLimitMs: number;
   /** Longest a client may take to send a whole request (headers and body); slower ones are cut off. */
   requestTimeoutMs: number;
   /** How long a valid API key is remembered; a key revoked by another process may work this long. */
@@ -79,6 +83,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxImportBytes: integer(env, 'MAX_IMPORT_BYTES', 52_428_800, 1024, 1_073_741_824),
     maxDelayMs: integer(env, 'MAX_DELAY_MS', 60_000, 0, MAX_CONFIGURABLE_DELAY_MS),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    importTimeLimitMs: integer(env, 'IMPORT_TIME_LIMIT_MS', 120_000, 100, 3_600_000),
+    exportTimeLimitMs: integer(env, 'EXPORT_TIME_LIMIT_MS', 300_000, 100, 3_600_000),
     keyCacheTtlMs: integer(env, 'KEY_CACHE_TTL_MS', 5000, 0, 3_600_000),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
     dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 5000, 1, 3_600_000),
