@@ -19,6 +19,7 @@ import { createRulesReadModel } from './modules/rules/rules-read-model.js';
 import { registerRulesRoutes } from './modules/rules/rules-routes.js';
 import { createRulesService } from './modules/rules/rules-service.js';
 import { createRulesStore } from './modules/rules/rules-store.js';
+import { createTracePool } from './modules/trace/trace-pool.js';
 import { registerTraceRoutes } from './modules/trace/trace-routes.js';
 import { createTraceService } from './modules/trace/trace-service.js';
 import { createTraceStore } from './modules/trace/trace-store.js';
@@ -103,6 +104,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     changes,
     config,
   });
+  const tracePool =
+    config.traceWorkers > 0
+      ? createTracePool({
+          workers: config.traceWorkers,
+          timeLimitMs: config.traceTimeLimitMs,
+          memoryMb: config.traceWorkerMemoryMb,
+          // One key never holds every worker; with one worker, it waits its turn with the others.
+          perKey: Math.max(1, config.traceWorkers - 1),
+          perKeyWaiting: 4,
+          maxWaiting: 256,
+        })
+      : undefined;
+  if (tracePool) app.addHook('onClose', () => tracePool.close());
   const traceService = createTraceService({
     db,
     traceStore: createTraceStore(db),
@@ -110,6 +124,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     groupsStore,
     changes,
     config,
+    ...(tracePool ? { runner: tracePool } : {}),
   });
 
   const lintService = createLintService({ lintStore: createLintStore(db), changes });
