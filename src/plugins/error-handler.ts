@@ -15,7 +15,7 @@ declare module 'fastify' {
   }
 }
 
-/** Retry-After on a 503: how long a caller should wait before trying again. */
+/** Retry-After on a 503, and on a 429 that did not set its own: how long a caller should wait. */
 export const UNAVAILABLE_RETRY_SECONDS = 5;
 
 export function sendError(
@@ -27,7 +27,9 @@ export function sendError(
   const { status, message } = errorTable[code];
   // A database restarting or failing over is back within seconds, and a load balancer that sees
   // this retries on another instance; without it, clients guess (and often hammer).
-  if (status === 503) reply.header('retry-after', String(UNAVAILABLE_RETRY_SECONDS));
+  // The rate limiter sets its own (the seconds left in its window); other limits say the same wait.
+  if (status === 503 || (status === 429 && !reply.hasHeader('retry-after')))
+    reply.header('retry-after', String(UNAVAILABLE_RETRY_SECONDS));
   return (
     reply
       .code(status)
