@@ -1,6 +1,7 @@
 // Every error becomes the documented body {success:false, message, code, details?, requestId};
 // unknown routes are 404 and known paths with another method 405.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ClientGone } from '../db/abandon.js';
 import { isUnavailable } from '../db/dialect.js';
 import { AppError, type ErrorCode, type ErrorDetail, errorTable } from '../errors.js';
 import { scopeRefusal } from '../modules/keys/key-scopes.js';
@@ -15,7 +16,7 @@ declare module 'fastify' {
   }
 }
 
-/** Retry-After on a 503, and on a 429 that did not set its own: how long a caller should wait. */
+/** Retry-After on a 503: how long a caller should wait before trying again. */
 export const UNAVAILABLE_RETRY_SECONDS = 5;
 
 export function sendError(
@@ -27,9 +28,8 @@ export function sendError(
   const { status, message } = errorTable[code];
   // A database restarting or failing over is back within seconds, and a load balancer that sees
   // this retries on another instance; without it, clients guess (and often hammer).
-  // The rate limiter sets its own (the seconds left in its window); other limits say the same wait.
-  if (status === 503 || (status === 429 && !reply.hasHeader('retry-after')))
-    reply.header('retry-after', String(UNAVAILABLE_RETRY_SECONDS));
+  if (status === 503) reply.header('retry-after', String(UNAVAILABLE_RETRY_SECONDS));
+  if (status === 429 && !reply.hasHeader('retry-after')) reply.header('retry-after', '1');
   return (
     reply
       .code(status)
@@ -88,6 +88,11 @@ export function errorHandlerPlugin(app: FastifyInstance): void {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // Nobody is left to answer: the work was rolled back (db/abandon.ts); 499 marks it in the log.
+    if (error instanceof ClientGone) {
+      request.log.info('client went away before the answer: its work was rolled back');
+      return reply.code(499).send();
+    }
     const code = codeFor(error, request);
     if (code === 'INTERNAL' || code === 'UNAVAILABLE') {
       request.log.error({ err: error }, 'request failed');
