@@ -4,6 +4,7 @@
 // parser's refusals, is the documented error body with a status each operation lists.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientErrorResponse } from '../../src/plugins/client-error.js';
 import { type Contract, contractOf } from '../helpers/contract.js';
 import { createGroup, createRule, expectError } from '../helpers/fixtures.js';
 import { type RequestContract, requestContractOf } from '../helpers/request-contract.js';
@@ -437,6 +438,29 @@ forEachDatabase((db) => {
       const slow = [...patterns].filter((p) => /\)[*+?{]|\\[1-9]|\\k<|\(\?<?[=!]/.test(p));
       expect(slow).toStrictEqual([]);
     });
+  });
+
+  it('answers headers that never finish arriving with the error body too (408)', () => {
+    const text = clientErrorResponse(
+      Object.assign(new Error('timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }),
+    );
+    const [head = '', body = ''] = text.split('\r\n\r\n');
+    const [statusLine = '', ...lines] = head.split('\r\n');
+    const headers = Object.fromEntries(lines.map((line) => line.split(': ') as [string, string]));
+    const answer = { statusCode: Number(statusLine.split(' ')[1]), headers, body };
+    expect(answer.statusCode).toBe(408);
+    expect(JSON.parse(body)).toStrictEqual({
+      success: false,
+      message: 'Request timeout',
+      code: 'REQUEST_TIMEOUT',
+      requestId: headers['x-request-id'],
+    });
+    expect(Number(headers['content-length'])).toBe(Buffer.byteLength(body));
+    for (const [path, operations] of Object.entries(contract.document.paths))
+      for (const method of Object.keys(operations)) {
+        const url = path.replace(/\{[^}]+\}/g, 'Group_x1y2z');
+        expect(() => contract.check(method, url, answer), `${method} ${path}`).not.toThrow();
+      }
   });
 
   describe("the HTTP parser's refusals", () => {
