@@ -38,6 +38,7 @@ import { metricsPlugin } from './plugins/metrics.js';
 import { openapiPlugin } from './plugins/openapi.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { requestIdFor } from './plugins/request-id.js';
+import { writeBatchesPlugin } from './plugins/write-batches.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -130,6 +131,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   errorHandlerPlugin(app);
   abandonedRequestsPlugin(app);
+  writeBatchesPlugin(app);
   everyRequestPlugin(app);
   jsonBodyPlugin(app);
   metricsPlugin(app);
