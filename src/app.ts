@@ -12,17 +12,23 @@ import { createIdempotencyStore } from './modules/idempotency/idempotency-store.
 import { registerKeysRoutes } from './modules/keys/keys-routes.js';
 import { createKeysService, type KeysService } from './modules/keys/keys-service.js';
 import { createKeysStore } from './modules/keys/keys-store.js';
+import { registerLintRoutes } from './modules/lint/lint-routes.js';
+import { createLintService } from './modules/lint/lint-service.js';
+import { createLintStore } from './modules/lint/lint-store.js';
 import { createRulesReadModel } from './modules/rules/rules-read-model.js';
 import { registerRulesRoutes } from './modules/rules/rules-routes.js';
 import { createRulesService } from './modules/rules/rules-service.js';
 import { createRulesStore } from './modules/rules/rules-store.js';
+import { createTracePool } from './modules/trace/trace-pool.js';
 import { registerTraceRoutes } from './modules/trace/trace-routes.js';
 import { createTraceService } from './modules/trace/trace-service.js';
 import { createTraceStore } from './modules/trace/trace-store.js';
 import { registerTransferRoutes } from './modules/transfer/transfer-routes.js';
 import { createTransferService } from './modules/transfer/transfer-service.js';
 import { createTransferStore } from './modules/transfer/transfer-store.js';
+import { abandonedRequestsPlugin } from './plugins/abandoned-requests.js';
 import { apiKeyAuthPlugin } from './plugins/api-key-auth.js';
+import { clientErrorHandler } from './plugins/client-error.js';
 import { consolePlugin } from './plugins/console.js';
 import { errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler.js';
 import { everyRequestPlugin } from './plugins/every-request.js';
@@ -58,6 +64,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Ids of any length reach the services, which answer them as the contract says (404 / 400).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 65_536 },
     frameworkErrors: frameworkErrorHandler(keysService),
+    clientErrorHandler,
     // Slow or stalled clients must not hold connections forever: cut off after REQUEST_TIMEOUT_MS,
     // checked every second (Node's default check runs every 30 s). Node's request timeout stops
     // watching once the headers are in, so a body that stalls is cut by the socket's idle timeout.
@@ -96,6 +103,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     changes,
     config,
   });
+  const tracePool =
+    config.traceWorkers > 0
+      ? createTracePool({
+          workers: config.traceWorkers,
+          timeLimitMs: config.traceTimeLimitMs,
+          memoryMb: config.traceWorkerMemoryMb,
+          // One key never holds every worker; with one worker, it waits its turn with the others.
+          perKey: Math.max(1, config.traceWorkers - 1),
+          perKeyWaiting: 4,
+          maxWaiting: 256,
+        })
+      : undefined;
+  if (tracePool) app.addHook('onClose', () => tracePool.close());
   const traceService = createTraceService({
     db,
     traceStore: createTraceStore(db),
@@ -103,9 +123,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     groupsStore,
     changes,
     config,
+    ...(tracePool ? { runner: tracePool } : {}),
   });
 
+  const lintService = createLintService({ lintStore: createLintStore(db), changes });
+
   errorHandlerPlugin(app);
+  abandonedRequestsPlugin(app);
   everyRequestPlugin(app);
   jsonBodyPlugin(app);
   metricsPlugin(app);
@@ -121,6 +145,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       registerKeysRoutes(api, keysService);
       registerRulesRoutes(api, rulesService);
       registerTraceRoutes(api, traceService);
+      registerLintRoutes(api, lintService);
       registerTransferRoutes(api, transferService, config);
     },
     { prefix: '/v1' },

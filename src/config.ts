@@ -1,10 +1,13 @@
 // The environment, parsed once into a typed Config; nothing else reads process.env.
+import { MAX_CONFIGURABLE_DELAY_MS } from './model/rule-types/delay.js';
 
 export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
   logLevel: string;
+  /** `json` lines, `pretty` lines for people, or `auto`: pretty when the logs go to a terminal. */
+  logFormat: 'auto' | 'json' | 'pretty';
   /** Requests per minute per API key (or per client address without a valid key); 0 turns limiting off. */
   rateLimitPerMinute: number;
   /** When set, rate-limit counters live in Redis and are shared by every instance. */
@@ -13,6 +16,10 @@ export interface Config {
   /** Body limit of POST /v1/import alone: a whole Requestly export in one request. */
   maxImportBytes: number;
   maxDelayMs: number;
+  /** Longest an import may run (after its body is in); past it, it is abandoned and rolled back. */
+  importTimeLimitMs: number;
+  /** Longest an export may run; past it, it stops and the connection is cut before the file's end. */
+  exportTimeLimitMs: number;
   /** Longest a client may take to send a whole request (headers and body); slower ones are cut off. */
   requestTimeoutMs: number;
   /** How long a valid API key is remembered; a key revoked by another process may work this long. */
@@ -29,11 +36,18 @@ export interface Config {
   changesHeartbeatMs: number;
   /** How often streams look for changes they were not woken for (the safety net of NOTIFY). */
   changesPollMs: number;
+  /** Worker threads that run traces (0: on the event loop, as the CLI does). */
+  traceWorkers: number;
+  /** Longest one trace may run; past it, its worker is ended and the answer is 503. */
+  traceTimeLimitMs: number;
+  /** Heap of each trace worker, in MiB. */
+  traceWorkerMemoryMb: number;
 }
 
 export class ConfigError extends Error {}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -53,17 +67,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
+  const logFormat = (env.LOG_FORMAT || 'auto') as Config['logFormat'];
+  if (!LOG_FORMATS.includes(logFormat)) {
+    throw new ConfigError(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}, got "${logFormat}"`);
+  }
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '127.0.0.1',
     databaseUrl,
     logLevel,
+    logFormat,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200, 0, 1_000_000_000),
     redisUrl: env.REDIS_URL || undefined,
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 1_073_741_824),
     maxImportBytes: integer(env, 'MAX_IMPORT_BYTES', 52_428_800, 1024, 1_073_741_824),
-    maxDelayMs: integer(env, 'MAX_DELAY_MS', 60_000, 0, 86_400_000),
+    maxDelayMs: integer(env, 'MAX_DELAY_MS', 60_000, 0, MAX_CONFIGURABLE_DELAY_MS),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    importTimeLimitMs: integer(env, 'IMPORT_TIME_LIMIT_MS', 120_000, 100, 3_600_000),
+    exportTimeLimitMs: integer(env, 'EXPORT_TIME_LIMIT_MS', 300_000, 100, 3_600_000),
     keyCacheTtlMs: integer(env, 'KEY_CACHE_TTL_MS', 5000, 0, 3_600_000),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
     dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 5000, 1, 3_600_000),
@@ -71,5 +92,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     historyRetentionDays: integer(env, 'HISTORY_RETENTION_DAYS', 90, 1, 36_500),
     changesHeartbeatMs: integer(env, 'CHANGES_HEARTBEAT_MS', 15_000, 10, 3_600_000),
     changesPollMs: integer(env, 'CHANGES_POLL_MS', 1000, 10, 60_000),
+    traceWorkers: integer(env, 'TRACE_WORKERS', 2, 0, 64),
+    traceTimeLimitMs: integer(env, 'TRACE_TIME_LIMIT_MS', 10_000, 10, 600_000),
+    traceWorkerMemoryMb: integer(env, 'TRACE_WORKER_MEMORY_MB', 256, 32, 16_384),
   };
 }

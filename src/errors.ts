@@ -11,6 +11,7 @@ export const errorTable = {
   INVALID_TRACE_REQUEST: { status: 400, message: 'Invalid trace request' },
   INVALID_IDEMPOTENCY_KEY: { status: 400, message: 'Invalid Idempotency-Key' },
   IMPORT_INVALID: { status: 400, message: 'Import is invalid' },
+  MALFORMED_REQUEST: { status: 400, message: 'Malformed request' },
   API_KEY_REQUIRED: { status: 401, message: 'API key required' },
   API_KEY_INVALID: { status: 401, message: 'Invalid API key' },
   UNAUTHORIZED_ACTION: { status: 403, message: 'Unauthorized action' },
@@ -19,6 +20,7 @@ export const errorTable = {
   VERSION_NOT_FOUND: { status: 404, message: 'Version not found' },
   ROUTE_NOT_FOUND: { status: 404, message: 'Route not found' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
+  REQUEST_TIMEOUT: { status: 408, message: 'Request timeout' },
   IDEMPOTENCY_KEY_REUSED: { status: 409, message: 'Idempotency key reused with a different request' },
   RESTORE_CONFLICT: { status: 409, message: 'Id taken by another object' },
   CHANGES_EXPIRED: { status: 410, message: 'Changes no longer kept' },
@@ -26,8 +28,10 @@ export const errorTable = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Payload too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported media type' },
   RATE_LIMITED: { status: 429, message: 'Too many requests' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'Request headers too large' },
   INTERNAL: { status: 500, message: 'Internal server error' },
   UNAVAILABLE: { status: 503, message: 'Service unavailable' },
+  TIME_LIMIT_EXCEEDED: { status: 503, message: 'Time limit exceeded' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorTable;

@@ -27,19 +27,6 @@ function randomByte(): number {
   return pool[used++] as number;
 }
 
-/**
- * Calls `insert` with fresh ids until one is not taken (it answers false when the id exists: stores
- * insert with ON CONFLICT DO NOTHING, which leaves a PostgreSQL transaction usable). With 36^5
- * suffixes, collisions happen at scale and must never reach the caller.
- */
-export async function withFreshId(prefix: string, insert: (id: string) => Promise<boolean>): Promise<string> {
-  for (let attempt = 1; attempt <= 50; attempt++) {
-    const id = `${prefix}_${randomSuffix()}`;
-    if (await insert(id)) return id;
-  }
-  throw new Error(`no free ${prefix} id after 50 attempts`);
-}
-
 /** A new API key: 32 random bytes (256 bits), prefixed so that secret scanners can spot it. */
 export function newApiKey(): string {
   return `rk_${randomBytes(32).toString('base64url')}`;

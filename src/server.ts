@@ -1,6 +1,8 @@
 // serve: load config → open db → migrate → buildApp → listen; on SIGTERM, finish in-flight requests,
 // then close the database.
 import closeWithGrace from 'close-with-grace';
+import type { FastifyServerOptions } from 'fastify';
+import pretty from 'pino-pretty';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { migrate, openDatabase } from './db/database.js';
@@ -14,7 +16,7 @@ export async function serve(config: Config): Promise<void> {
     db: database.db,
     keysStore: createKeysStore(database.db),
   }).ensureDefaultKey();
-  const app = await buildApp({ config, database });
+  const app = await buildApp({ config, database, logger: loggerFor(config) });
 
   closeWithGrace({ delay: 20_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
@@ -36,4 +38,20 @@ export async function serve(config: Config): Promise<void> {
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** JSON lines for machines (files, collectors); one readable line per event on a terminal. */
+function loggerFor(config: Config): FastifyServerOptions['logger'] {
+  const readable = config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY);
+  if (!readable) return { level: config.logLevel };
+  // Synchronous, in this thread: a crash's last lines are written before the process ends.
+  const stream = pretty({
+    sync: true,
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    messageFormat:
+      '{if req.method}{req.method} {req.url} {end}{if res.statusCode}{res.statusCode} {end}{msg}',
+    ignore: 'pid,hostname,req,res',
+  });
+  return { level: config.logLevel, stream };
 }

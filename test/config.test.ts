@@ -15,3 +15,17 @@ describe('KEY_CACHE_TTL_MS', () => {
     );
   });
 });
+
+describe('LOG_FORMAT', () => {
+  it('defaults to auto (readable on a terminal, JSON otherwise), and takes json or pretty', () => {
+    expect(loadConfig({}).logFormat).toBe('auto');
+    expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+  });
+
+  it('refuses anything else with a message naming the variable', () => {
+    expect(() => loadConfig({ LOG_FORMAT: 'yaml' })).toThrow(
+      new ConfigError('LOG_FORMAT must be one of auto, json, pretty, got "yaml"'),
+    );
+  });
+});

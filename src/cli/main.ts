@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
 import { registerKeysCommands, withKeys } from './keys-commands.js';
+import { registerLintCommand } from './lint-command.js';
 import { registerOpenapiCommand } from './openapi-command.js';
 import { registerProxyCommand } from './proxy-command.js';
 import { registerTestCommand } from './test-command.js';
@@ -26,6 +27,7 @@ program
 
 registerKeysCommands(program);
 registerTestCommand(program);
+registerLintCommand(program);
 registerOpenapiCommand(program);
 registerTransferCommands(program);
 registerProxyCommand(program);

@@ -1,5 +1,5 @@
-// `rulekeeper proxy`: apply a workspace's active rules to the traffic sent through this machine
-// (decision 14), and `rulekeeper proxy ca`: the certificate to trust for HTTPS.
+// `rulekeeper proxy`: apply a workspace's active rules to the traffic sent through this machine, and
+// `rulekeeper proxy ca`: the certificate to trust for HTTPS.
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ensureCa } from '../proxy/ca.js';

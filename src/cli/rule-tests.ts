@@ -1,5 +1,4 @@
-// Rule tests (matching.md section 6): a file of cases, each a request and what its outcome must hold,
-// compared with what the engine answered; pure, so both the server and the local modes share it.
+// Rule tests: a file of cases, each a request and what its outcome must hold, compared with what the engine answered; pure, so both the server and the local modes share it.
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 

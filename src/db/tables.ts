@@ -93,6 +93,13 @@ export interface ChangesTable {
   object: string;
 }
 
+/** Who owns each id, for all time (rows are never deleted): ids are never reused across workspaces. */
+export interface IdOwnersTable {
+  id: string;
+  object_type: 'rule' | 'group';
+  workspace_id: string;
+}
+
 export interface Tables {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -101,6 +108,7 @@ export interface Tables {
   rules: RulesTable;
   idempotency_keys: IdempotencyKeysTable;
   changes: ChangesTable;
+  id_owners: IdOwnersTable;
 }
 
 export type Db = Kysely<Tables>;

@@ -1,7 +1,6 @@
-// Which rules act on a request, in what order, and what they do (matching.md section 4): rules in list
-// order, each matched against the URL the URL-changing rules before it left; every verdict explained.
+// Which rules act on a request, in what order, and what they do: rules in list order, each matched against the URL the URL-changing rules before it left; every verdict explained.
 import { type RuleEffect, ruleEffects } from './effects/index.js';
-import { type CompiledSource, compileSource, matchSource } from './match.js';
+import { type CompiledSource, compileSource, type MatcherCache, matchSource } from './match.js';
 import type { EngineRequest } from './request.js';
 import type { EngineRule, EvaluationState, Outcome, PairVerdict, Reason, RuleVerdict } from './types.js';
 
@@ -19,7 +18,7 @@ export interface CompiledRule {
 }
 
 /** Compiles a rule once: its sources, filters and patterns; used for every request after. */
-export function compileRule(rule: EngineRule): CompiledRule {
+export function compileRule(rule: EngineRule, matchers?: MatcherCache): CompiledRule {
   const effect = ruleEffects[rule.ruleType as keyof typeof ruleEffects];
   if (!effect) throw new TypeError(`unknown rule type ${rule.ruleType}`);
   return {
@@ -27,7 +26,7 @@ export function compileRule(rule: EngineRule): CompiledRule {
     effect,
     pairs: rule.pairs.map((pair) => ({
       pair,
-      source: compileSource(pair.source as Record<string, unknown>),
+      source: compileSource(pair.source as Record<string, unknown>, matchers),
     })),
     inactive:
       rule.status !== 'Active' ? 'inactive' : rule.groupStatus === 'Inactive' ? 'group_inactive' : undefined,

@@ -1,5 +1,6 @@
 // Does a pair's source match? The four operators on the URL component its key names, then every
 // filter; each step explained as a check a person can read. Sources are compiled once per rule.
+import { parsePattern } from '../model/patterns.js';
 import { compileRegex, findMatch, requiredLiteral } from './regex.js';
 import { type EngineRequest, urlComponent } from './request.js';
 import type { Check } from './types.js';
@@ -18,6 +19,8 @@ interface Matcher {
   describe(subject: string, passed: boolean): string;
   /** Text every match must contain (for pre-filtering), when one can be told. */
   literal: string | undefined;
+  /** The regular expression this matcher runs, when it runs one (to try many of them in one pass). */
+  pattern?: { source: string; flags: string };
 }
 
 const MAX_SHOWN = 120;
@@ -26,11 +29,13 @@ export function shown(text: string): string {
   return JSON.stringify(text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}…` : text);
 }
 
-function wildcardRegex(value: string) {
+function wildcardPattern(value: string) {
   const parts = value.split('*').map((part) => part.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&'));
   // Lazy stars: each capture is the shortest that lets the rest match, leftmost first.
-  return compileRegex(`/^${parts.join('(.*?)')}$/s`);
+  return { source: `^${parts.join('(.*?)')}$`, flags: 's' };
 }
+
+const sourceOf = ({ pattern, flags }: { pattern: string; flags: string }) => ({ source: pattern, flags });
 
 function longestPart(value: string): string {
   return value.split('*').reduce((a, b) => (b.length > a.length ? b : a), '');
@@ -52,12 +57,15 @@ export function compileMatcher({ operator, value }: Operand): Matcher {
         literal: value,
       };
     case 'Wildcard_Matches': {
-      const compiled = wildcardRegex(value);
+      const pattern = wildcardPattern(value);
+      // Linear in the wildcard's text (limited by the schema), so not held to a pattern's program limit.
+      const compiled = compileRegex(`/${pattern.source}/${pattern.flags}`, Number.POSITIVE_INFINITY);
       return {
         test: (text) => (compiled.ok ? findMatch(compiled.regex, text) : undefined),
         describe: (subject, passed) =>
           `${subject} ${passed ? 'matches' : 'does not match'} the wildcard ${shown(value)}`,
         literal: longestPart(value),
+        pattern,
       };
     }
     default: {
@@ -75,6 +83,7 @@ export function compileMatcher({ operator, value }: Operand): Matcher {
         describe: (subject, passed) =>
           `${subject} ${passed ? 'matches' : 'does not match'} the regular expression ${shown(value)}`,
         literal: requiredLiteral(value),
+        pattern: sourceOf(parsePattern(value)),
       };
     }
   }
@@ -92,14 +101,29 @@ type FilterCheck = (request: EngineRequest) => { passed: boolean; detail: string
 
 const list = (values: string[]) => values.join(', ');
 
+// The last body parsed: every requestPayload filter of a trace reads the same body, which may be a
+// megabyte; parsing it once per pair took 30 s for one request. One entry bounds what is held.
+let lastBody: string | undefined;
+let lastParsed: { value: unknown } | undefined;
+
+/** The body parsed as JSON (undefined when it is not JSON), parsed once however many filters ask. */
+function parsedBody(body: string): { value: unknown } | undefined {
+  if (body !== lastBody) {
+    lastBody = body;
+    try {
+      lastParsed = { value: JSON.parse(body) };
+    } catch {
+      lastParsed = undefined;
+    }
+  }
+  return lastParsed;
+}
+
 function payloadLeaf(body: string | undefined, path: string): { leaf?: string; problem?: string } {
   if (body === undefined) return { problem: 'the request has no body' };
-  let value: unknown;
-  try {
-    value = JSON.parse(body);
-  } catch {
-    return { problem: 'the body is not JSON' };
-  }
+  const parsed = parsedBody(body);
+  if (!parsed) return { problem: 'the body is not JSON' };
+  let value = parsed.value;
   for (const step of path.split('.')) {
     if (typeof value !== 'object' || value === null || !Object.hasOwn(value, step)) {
       return { problem: `the body has no field ${path}` };
@@ -193,11 +217,43 @@ export interface CompiledSource {
   filters: { name: string; run: FilterCheck }[];
 }
 
-export function compileSource(source: Record<string, unknown>): CompiledSource {
+/**
+ * Matchers shared by the rules of one set: rules often repeat an operator and value (the same pattern
+ * in twenty rules), and each such matcher runs once per text however many rules ask.
+ */
+export type MatcherCache = Map<string, Matcher>;
+
+function remembering(matcher: Matcher): Matcher {
+  let lastText: string | undefined;
+  let lastResult: string[] | undefined;
+  return {
+    ...matcher,
+    test(text) {
+      if (text !== lastText) {
+        lastResult = matcher.test(text);
+        lastText = text;
+      }
+      return lastResult;
+    },
+  };
+}
+
+function sharedMatcher(operand: Operand, cache: MatcherCache | undefined): Matcher {
+  if (!cache) return compileMatcher(operand);
+  const id = `${operand.operator}\u0000${operand.value}`;
+  let matcher = cache.get(id);
+  if (!matcher) {
+    matcher = remembering(compileMatcher(operand));
+    cache.set(id, matcher);
+  }
+  return matcher;
+}
+
+export function compileSource(source: Record<string, unknown>, cache?: MatcherCache): CompiledSource {
   const filters = (source.filters as Filter[] | undefined) ?? [];
   return {
     key: source.key as Key,
-    matcher: compileMatcher(source as unknown as Operand),
+    matcher: sharedMatcher(source as unknown as Operand, cache),
     filters: filters.flatMap((filter, index) => compileFilter(filter, `filters[${index}]`)),
   };
 }

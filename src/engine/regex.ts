@@ -1,20 +1,57 @@
 // Regular expressions as the engine runs them: compiled patterns kept per text, matches and
 // replacements, and the literal text a pattern requires (for the rule index).
 import type { RE2JS } from 're2js';
+import { MAX_PROGRAM_SIZE } from '../model/pattern-size.js';
 import { type CompiledPattern, compilePattern, parsePattern } from '../model/patterns.js';
 
-// Compiled once per pattern text: rules are compiled once per version, and many rules share patterns.
-const compiled = new Map<string, CompiledPattern>();
-const MAX_KEPT = 20_000;
+/**
+ * Bytes the kept compiled patterns may hold. Kept by size, not count: one pattern's program can hold
+ * a hundred times another's, and a count-bounded cache of large ones was gigabytes.
+ */
+export const PATTERN_CACHE_BYTES = 64 * 1024 * 1024;
+/** A compiled pattern's heap, measured on re2js: a fixed part, and about this much per instruction. */
+const BASE_BYTES = 8192;
+const BYTES_PER_INSTRUCTION = 160;
 
-/** Compiles a `Matches` value (`/pattern/flags` or bare): flags i, m, s act; g, u, y change nothing here. */
-export function compileRegex(value: string): CompiledPattern {
-  const kept = compiled.get(value);
-  if (kept) return kept;
-  const result = compilePattern(value);
-  if (compiled.size >= MAX_KEPT) compiled.delete(compiled.keys().next().value as string);
-  compiled.set(value, result);
-  return result;
+// Compiled once per pattern text: rules are compiled once per version, and many rules share patterns.
+// The least recently used go first.
+const compiled = new Map<string, { pattern: CompiledPattern; bytes: number }>();
+let keptBytes = 0;
+
+function weight(value: string, pattern: CompiledPattern): number {
+  return (
+    BASE_BYTES + 2 * value.length + (pattern.ok ? BYTES_PER_INSTRUCTION * pattern.regex.programSize() : 0)
+  );
+}
+
+/** What the kept compiled patterns are estimated to hold, in bytes (never over PATTERN_CACHE_BYTES). */
+export function keptPatternBytes(): number {
+  return keptBytes;
+}
+
+/**
+ * Compiles a `Matches` value (`/pattern/flags` or bare): flags i, m, s act; g, u, y change nothing here.
+ * `maxProgramSize` is the limit on its program (see compilePattern).
+ */
+export function compileRegex(value: string, maxProgramSize = MAX_PROGRAM_SIZE): CompiledPattern {
+  const key = maxProgramSize === MAX_PROGRAM_SIZE ? value : `${maxProgramSize}\0${value}`;
+  const kept = compiled.get(key);
+  if (kept) {
+    compiled.delete(key);
+    compiled.set(key, kept);
+    return kept.pattern;
+  }
+  const pattern = compilePattern(value, maxProgramSize);
+  const bytes = weight(value, pattern);
+  if (bytes > PATTERN_CACHE_BYTES / 16) return pattern; // one pattern never crowds out the rest
+  for (const [oldest, entry] of compiled) {
+    if (keptBytes + bytes <= PATTERN_CACHE_BYTES) break;
+    compiled.delete(oldest);
+    keptBytes -= entry.bytes;
+  }
+  compiled.set(key, { pattern, bytes });
+  keptBytes += bytes;
+  return pattern;
 }
 
 /**

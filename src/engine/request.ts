@@ -66,6 +66,19 @@ export function toEngineRequest(input: RequestInput): EngineRequest | { details:
 }
 
 /** The parts of a URL a source's `key` compares: the whole URL, host (with a non-default port), path. */
+/** The part of `url` each key names, each worked out once however often it is asked for. */
+export function urlParts(url: string): (key: 'Url' | 'host' | 'path') => string {
+  const parts = new Map<string, string>();
+  return (key) => {
+    let part = parts.get(key);
+    if (part === undefined) {
+      part = urlComponent(url, key);
+      parts.set(key, part);
+    }
+    return part;
+  };
+}
+
 export function urlComponent(url: string, key: 'Url' | 'host' | 'path'): string {
   if (key === 'Url') return url;
   const parsed = new URL(url);

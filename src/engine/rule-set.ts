@@ -1,8 +1,11 @@
 // A workspace's rules compiled once, with an index that finds the few rules a URL can match: each
 // source's required literal text (an Equals or Contains value, the longest literal part of a wildcard
 // or regular expression) is filed under its rarest 4-character piece, and a URL looks up its own.
+// Rules with a source that has no such text are gated by their sources instead (see gates.ts).
 import { type CompiledRule, compileRule, evaluateRules, type TraceResult, traceRules } from './evaluate.js';
-import type { EngineRequest } from './request.js';
+import { compileGates } from './gates.js';
+import type { MatcherCache } from './match.js';
+import { type EngineRequest, urlParts } from './request.js';
 import type { EngineRule, Outcome } from './types.js';
 
 const GRAM = 4;
@@ -35,8 +38,13 @@ function literalsOf(rule: CompiledRule): string[] | undefined {
   return literals;
 }
 
+function sourceMatches(rule: CompiledRule, partOf: (key: 'Url' | 'host' | 'path') => string): boolean {
+  return rule.pairs.some(({ source }) => source.matcher.test(partOf(source.key)) !== undefined);
+}
+
 export function compileRuleSet(input: readonly EngineRule[]): RuleSet {
-  const rules = input.map(compileRule);
+  const matchers: MatcherCache = new Map();
+  const rules = input.map((rule) => compileRule(rule, matchers));
   const active = rules.filter((rule) => !rule.inactive);
   const literals = active.map(literalsOf);
 
@@ -47,10 +55,10 @@ export function compileRuleSet(input: readonly EngineRule[]): RuleSet {
     }
   }
   const byGram = new Map<string, number[]>();
-  const always: number[] = [];
+  const gated: number[] = [];
   literals.forEach((list, position) => {
     if (!list) {
-      always.push(position);
+      gated.push(position);
       return;
     }
     for (const literal of list) {
@@ -66,14 +74,17 @@ export function compileRuleSet(input: readonly EngineRule[]): RuleSet {
     }
   });
 
+  const gates = compileGates(gated.map((position) => ({ position, rule: active[position] as CompiledRule })));
+
   // Marks of the current look-up, by generation: no clearing between look-ups.
   const seen = new Uint32Array(active.length);
   let generation = 0;
   function candidates(url: string, after: number): number[] {
     generation++;
     const found: number[] = [];
-    for (const position of always) {
-      if (position > after) {
+    const partOf = urlParts(url);
+    for (const position of gates.open(partOf)) {
+      if (position > after && seen[position] !== generation) {
         seen[position] = generation;
         found.push(position);
       }
@@ -84,7 +95,9 @@ export function compileRuleSet(input: readonly EngineRule[]): RuleSet {
       for (const position of filed) {
         if (position > after && seen[position] !== generation) {
           seen[position] = generation;
-          found.push(position);
+          // A shared literal ("http") files many rules together: keep those whose source matches
+          // (matchers are shared, so twenty rules with one pattern cost one match).
+          if (sourceMatches(active[position] as CompiledRule, partOf)) found.push(position);
         }
       }
     }

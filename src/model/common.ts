@@ -5,10 +5,27 @@ export const Status = Type.Union([Type.Literal('Active'), Type.Literal('Inactive
   description: '`Active` or `Inactive`.',
 });
 
+/**
+ * The largest integer every database keeps in an integer column (PostgreSQL's `integer`): a number in a
+ * request that is compared with one (a version) is at most this, or PostgreSQL refuses the query.
+ */
+export const MAX_STORED_INTEGER = 2_147_483_647;
+
+/** Names are 1 to 256 characters after trimming (MAX_NAME_LENGTH). */
+export const MAX_NAME_LENGTH = 256;
+
+/**
+ * A name as the document states it: not blank (a character other than white space) and at most 256
+ * characters. For the document only: the services trim it first and count its UTF-16 units, which a
+ * schema cannot say (see openapi-limits.ts), so their checks stay their own.
+ */
+export const DocumentedName = (description: string, examples: string[]) =>
+  Type.String({ pattern: '\\S', maxLength: MAX_NAME_LENGTH, description, examples });
+
 export const Timestamp = Type.Integer({ description: 'Epoch milliseconds.', examples: [1763769600000] });
 
 /**
- * The fields a body may carry that are ignored, whatever their value (decision 5: read-only fields, so
+ * The fields a body may carry that are ignored, whatever their value (read-only fields, so
  * that a client may send back what it read, and Requestly's own), as one named schema.
  */
 export function ignoredFields(id: string, names: Iterable<string>) {

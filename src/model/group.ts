@@ -1,7 +1,7 @@
 // A group: what a client may write, what it reads back, and the mapper from a stored row to what it reads.
 import { type Static, Type } from '@sinclair/typebox';
 import { compile } from '../validation.js';
-import { acceptingIgnored, ignoredFields, Status, Timestamp } from './common.js';
+import { acceptingIgnored, DocumentedName, ignoredFields, Status, Timestamp } from './common.js';
 import type { Principal } from './principal.js';
 
 export const GROUP_ID_PATTERN = /^Group_[A-Za-z0-9]{1,32}$/;
@@ -38,8 +38,25 @@ export const GROUP_READ_ONLY = new Set([
   'currentOwner',
 ]);
 
-/** The body of POST and PUT as documented: the writable fields, and the ignored ones. */
-export const GroupBody = acceptingIgnored(GroupWrite, ignoredFields('GroupIgnoredFields', GROUP_READ_ONLY));
+const GroupIgnoredFields = ignoredFields('GroupIgnoredFields', GROUP_READ_ONLY);
+const documentedGroupName = DocumentedName('1 to 256 characters after trimming; not blank.', [
+  'Checkout mocks',
+]);
+
+/** The body of PUT as documented: the writable fields (a name, if sent, not blank), and the ignored ones. */
+export const GroupBody = acceptingIgnored(
+  Type.Object(
+    { ...GroupWrite.properties, name: Type.Optional(documentedGroupName) },
+    { additionalProperties: false },
+  ),
+  GroupIgnoredFields,
+);
+
+/** The body of POST as documented: as PUT's, with a name required. */
+export const GroupCreateBody = acceptingIgnored(
+  Type.Object({ ...GroupWrite.properties, name: documentedGroupName }, { additionalProperties: false }),
+  GroupIgnoredFields,
+);
 
 export const Group = Type.Object(
   {

@@ -1,6 +1,7 @@
 // The pattern language of rules: `/pattern/flags` or a bare pattern, compiled with RE2 (linear time:
 // no pattern can stall the engine). Validation and the engine share this one reading of a value.
 import { RE2JS } from 're2js';
+import { clearlyTooLarge, MAX_PROGRAM_SIZE, tooLargeProblem } from './pattern-size.js';
 
 const PATTERN_LITERAL = /^\/([\s\S]+)\/([gimsuy]*)$/;
 
@@ -30,15 +31,24 @@ function explain(message: string, pattern: string): string {
   return message.replace(/^error parsing regexp: /, '').replace(/`\(\?[ims]+\)/, '`');
 }
 
-/** Compiles a `Matches` value (`/pattern/flags` or bare): flags i, m, s act; g, u, y change nothing here. */
-export function compilePattern(value: string): CompiledPattern {
+/**
+ * Compiles a `Matches` value (`/pattern/flags` or bare): flags i, m, s act; g, u, y change nothing here.
+ * A program over `maxProgramSize` instructions is refused (patterns the engine writes itself, from a
+ * wildcard, grow only with their text and pass Infinity).
+ */
+export function compilePattern(value: string, maxProgramSize = MAX_PROGRAM_SIZE): CompiledPattern {
   const { pattern, flags } = parsePattern(value);
+  if (clearlyTooLarge(pattern, maxProgramSize))
+    return { ok: false, problem: tooLargeProblem(pattern, undefined, maxProgramSize) };
   try {
     let options = 0;
     if (flags.includes('i')) options |= RE2JS.CASE_INSENSITIVE;
     if (flags.includes('m')) options |= RE2JS.MULTILINE;
     if (flags.includes('s')) options |= RE2JS.DOTALL;
-    return { ok: true, regex: RE2JS.compile(pattern, options), global: flags.includes('g') };
+    const regex = RE2JS.compile(pattern, options);
+    const size = regex.programSize();
+    if (size > maxProgramSize) return { ok: false, problem: tooLargeProblem(pattern, size, maxProgramSize) };
+    return { ok: true, regex, global: flags.includes('g') };
   } catch (error) {
     return { ok: false, problem: explain(error instanceof Error ? error.message : String(error), pattern) };
   }

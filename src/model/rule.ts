@@ -1,7 +1,7 @@
 // A rule: what a client may write, what it reads back, and the mapper from a stored row to what it reads.
 import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { compile } from '../validation.js';
-import { acceptingIgnored, ignoredFields, Status, Timestamp } from './common.js';
+import { acceptingIgnored, DocumentedName, ignoredFields, Status, Timestamp } from './common.js';
 import { GROUP_ID_PATTERN } from './group.js';
 import type { Principal } from './principal.js';
 import {
@@ -44,11 +44,11 @@ export const RuleTypeSchema = Type.Union(
  * The fields a body writes, declared once, in the order their errors are reported; `ruleType` and
  * `pairs` as each use needs them (one type's, any type's, or only an array for the first check).
  */
-const writeFields = <R extends TSchema, P extends TSchema>(ruleType: R, pairs: P) => ({
-  name: Type.String({
-    description: '1 to 256 characters after trimming.',
-    examples: ['Send checkout to staging'],
-  }),
+const writeFields = <R extends TSchema, P extends TSchema>(ruleType: R, pairs: P, checked = false) => ({
+  // The check trims the name and counts it itself (rules-input.ts); the document says what it can.
+  name: checked
+    ? Type.String()
+    : DocumentedName('1 to 256 characters after trimming; not blank.', ['Send checkout to staging']),
   description: Type.Optional(
     Type.String({ maxLength: 4096, description: 'Up to 4096 characters; defaults to "".' }),
   ),
@@ -71,7 +71,7 @@ const pairsOf = (type: RuleType) =>
     description: `1 to ${MAX_PAIRS} pairs, each a ${type}PairInput.`,
   });
 
-/** Read-only and Requestly fields a rule body may carry; ignored (decision 5). */
+/** Read-only and Requestly fields a rule body may carry; ignored. */
 export const RULE_IGNORED_FIELDS = new Set([
   'id',
   'objectType',
@@ -128,7 +128,7 @@ const updateOf = (type: RuleType) =>
 
 /**
  * The schemas describe the canonical body; the service also takes the variants real Requestly clients
- * send and stores them canonical (decision 7). Said in words: as schemas they would double every pair.
+ * send and stores them canonical. Said in words: as schemas they would double every pair.
  */
 const VARIANTS =
   ' Also accepted, and stored in the canonical form shown: `source.key` in any letter case; `delay` as a ' +
@@ -181,7 +181,7 @@ export const RuleUpdate = Type.Unsafe<Static<typeof RuleUpdateChecked>>({
  * The same bodies as checked at the door: pairs only need to be an array here, since they are
  * normalised and checked against their rule type's schema afterwards (a different error).
  */
-const RuleCreateChecked = Type.Object(writeFields(RuleTypeSchema, Type.Array(Type.Unknown())), {
+const RuleCreateChecked = Type.Object(writeFields(RuleTypeSchema, Type.Array(Type.Unknown()), true), {
   additionalProperties: false,
 });
 const RuleUpdateChecked = Type.Partial(RuleCreateChecked, { additionalProperties: false });
@@ -191,9 +191,12 @@ export type RuleWrite = Static<typeof RuleUpdateChecked>;
 
 /**
  * The form of a rule id of `type`: generated ones have 5 characters of [0-9a-z]; an import in overwrite
- * mode keeps a record's own id of this form (decision 12).
+ * mode keeps a record's own id of this form.
  */
 export const ruleIdPattern = (type: string) => `^${type}_[A-Za-z0-9]{1,32}$`;
+
+/** The form of every rule id, of any type: an id of another form names no rule (404). */
+export const RULE_ID_PATTERN = ruleIdPattern(`(?:${RULE_TYPES.join('|')})`);
 
 /** What every rule answers, whatever its type; `ruleType` and `pairs` are given per type. */
 const ruleFields = <R extends TSchema, P extends TSchema>(ruleType: R, pairs: P, type?: RuleType) => ({
@@ -207,7 +210,8 @@ const ruleFields = <R extends TSchema, P extends TSchema>(ruleType: R, pairs: P,
   status: Status,
   ruleType,
   groupId: Type.String({
-    pattern: `^(${GROUP_ID_PATTERN.source.slice(1, -1)})?$`,
+    // Two alternatives rather than an optional group: generators from the document stay fast.
+    pattern: `^$|${GROUP_ID_PATTERN.source}`,
     description: '"" when ungrouped.',
   }),
   pairs,

@@ -33,10 +33,13 @@ function liftRequiredHeaders(document: OpenapiDocument): void {
         }
 }
 
+// Any value is taken (request-id.ts): one of the form REQUEST_ID_PATTERN is echoed, another replaced.
 const RequestIdHeader = Type.Optional(
   Type.String({
-    pattern: REQUEST_ID_PATTERN,
-    description: 'An id for the request, echoed in the answer (another form is replaced by a generated one).',
+    description:
+      `An id for the request, echoed in the answer when of the form \`${REQUEST_ID_PATTERN}\`; ` +
+      'another value is taken too, and replaced by a generated id.',
+    examples: ['b1946ac9-2c1f-4f5e-9a57-5b4b1d0c2f11'],
   }),
 );
 

@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { ErrorBody } from '../modules/shared/schemas.js';
 import { finishDocument, withKeyScope, withRequestIdHeader } from './openapi-document.js';
+import { schemasCannotSay } from './openapi-limits.js';
 
 export async function openapiPlugin(app: FastifyInstance, version: string): Promise<void> {
   app.addSchema(ErrorBody);
@@ -19,13 +20,19 @@ export async function openapiPlugin(app: FastifyInstance, version: string): Prom
           'carries an API key in `x-api-key`. A key has a scope, `read`, `write` or `admin`, each granting what ' +
           'the one before it does and more; each operation names the least it needs under `security` ' +
           '(`apiKey: [write]`), and a key of a lesser scope gets 403. Errors have the body ' +
-          '`{success:false, message, code, details?, requestId}`.',
+          '`{success:false, message, code, details?, requestId}`. The request schemas say what the service ' +
+          'takes; what they cannot say is listed below.' +
+          schemasCannotSay(),
       },
       servers: [{ url: '/', description: 'The service that serves this document' }],
       tags: [
         { name: 'rules', description: 'Traffic-modification rules of the workspace.' },
         { name: 'groups', description: 'Groups of rules; a rule of an inactive group does not act.' },
         { name: 'trace', description: 'What the rules do to a request, explained.' },
+        {
+          name: 'lint',
+          description: 'What is wrong with the rules as a whole: rules that never act, loop, or do nothing.',
+        },
         { name: 'transfer', description: 'Import and export of Requestly files.' },
         { name: 'changes', description: 'The change log, its live stream, and versions to restore.' },
         { name: 'keys', description: 'The API key that asks: who it speaks for and what it may do.' },

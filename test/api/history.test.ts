@@ -53,12 +53,13 @@ forEachDatabase((db) => {
       );
       expectError(await t.call('GET', '/v1/groups/bad-id/versions'), 'INVALID_GROUP_ID', [at('/id')]);
       expectError(await t.call('GET', '/v1/groups/Group_nope0/versions'), 'GROUP_NOT_FOUND');
-      // A deleted object's history stays its workspace's.
+      // A deleted object's history stays its workspace's: for anyone else it does not exist.
       await t.call('DELETE', `/v1/rules/${rule.id}`);
       expectError(
         await t.call('GET', `/v1/rules/${rule.id}/versions`, { key: t.outsider.key }),
-        'UNAUTHORIZED_ACTION',
+        'RULE_NOT_FOUND',
       );
+      expect(await versions(`/v1/rules/${rule.id}`)).toHaveLength(2);
     });
   });
 

@@ -11,7 +11,7 @@ export interface Answer {
   body: string;
 }
 
-interface Operation {
+export interface Operation {
   responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, Header> }>;
 }
 interface Header {
@@ -19,7 +19,7 @@ interface Header {
   schema?: Record<string, unknown>;
   $ref?: string;
 }
-interface Document {
+export interface Document {
   paths: Record<string, Record<string, Operation>>;
   components?: { headers?: Record<string, Header> };
 }
@@ -37,7 +37,7 @@ export class Contract {
   private readonly routes: Route[];
   private readonly validators = new Map<string, ValidateFunction>();
 
-  constructor(private readonly document: Document) {
+  constructor(readonly document: Document) {
     // The document is a schema resource; each response schema is reached by a pointer into it, so
     // its `#/components/schemas/...` references resolve as they do for any reader of the document.
     // Strict, so that a misspelt keyword in the document is an error, not a check silently skipped;

@@ -18,6 +18,7 @@ export const ERRORS = {
   INVALID_QUERY: [400, 'Invalid query'],
   INVALID_TRACE_REQUEST: [400, 'Invalid trace request'],
   IMPORT_INVALID: [400, 'Import is invalid'],
+  MALFORMED_REQUEST: [400, 'Malformed request'],
   API_KEY_REQUIRED: [401, 'API key required'],
   API_KEY_INVALID: [401, 'Invalid API key'],
   UNAUTHORIZED_ACTION: [403, 'Unauthorized action'],
@@ -31,6 +32,7 @@ export const ERRORS = {
   PAYLOAD_TOO_LARGE: [413, 'Payload too large'],
   UNSUPPORTED_MEDIA_TYPE: [415, 'Unsupported media type'],
   RATE_LIMITED: [429, 'Too many requests'],
+  TIME_LIMIT_EXCEEDED: [503, 'Time limit exceeded'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -117,6 +117,10 @@ describe('rulekeeper/client', () => {
     note('importFile', imported.response.status, 200);
     expect(imported.data?.data.created).toBe(2);
 
+    const lint = await client.GET('/v1/lint');
+    note('lintRules', lint.response.status, 200);
+    expect(lint.data?.data.counts.error).toBe(0);
+
     const whoami = await client.GET('/v1/whoami');
     note('whoami', whoami.response.status, 200);
     expect(whoami.data?.data.key.scope).toBe('write');

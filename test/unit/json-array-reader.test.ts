@@ -83,4 +83,14 @@ describe('readJsonArray', () => {
     expect(await failure('[{},{"__proto__":{"x":1}}]')).toMatchObject({ path: '/1' });
     expect(await failure('[{"a":"ok"},{"name":"a\\u0000b"}]')).toMatchObject({ path: '/1/name' });
   });
+
+  it('refuses a record nested past 64 levels of the file (the array is one), at the place', async () => {
+    const record = (levels: number) => `{"a":${'['.repeat(levels)}${']'.repeat(levels)}}`;
+    expect(await read(`[${record(62)}]`)).toHaveLength(1);
+    const deep = await failure(`[{},${record(100_000)}]`);
+    expect(deep).toStrictEqual({
+      path: `/1/a${'/0'.repeat(62)}`,
+      message: expect.stringContaining('64 levels'),
+    });
+  });
 });

@@ -6,9 +6,13 @@ import { checkPairSource, pairNormaliser, pairSchema } from './pair-helpers.js';
 import type { PairContext, RuleTypeDefinition } from './rule-type.js';
 import { digitsToNumber } from './schema-helpers.js';
 
+/** The largest MAX_DELAY_MS an instance takes (a day): no delay above it is valid anywhere. */
+export const MAX_CONFIGURABLE_DELAY_MS = 86_400_000;
+
 export const DelayPair = pairSchema('DelayPair', 'Delays matching requests.', {
   delay: Type.Integer({
     minimum: 0,
+    maximum: MAX_CONFIGURABLE_DELAY_MS,
     description: 'Milliseconds, from 0 to the configured maximum (MAX_DELAY_MS, default 60000).',
     examples: [250],
   }),

@@ -53,7 +53,7 @@ export function sourceInvalidExamples(valid: Pair): Examples['invalid'] {
   ];
 }
 
-/** The source variants of decision 7, applied to a valid pair (its filters, if any, are dropped first). */
+/** The source variants real Requestly clients send, applied to a valid pair (its filters, if any, are dropped first). */
 export function sourceVariants(valid: Pair): Examples['variants'] {
   const { filters: _filters, ...source } = valid.source as Pair;
   const canonical = withSource(valid, source);

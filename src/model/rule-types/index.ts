@@ -44,7 +44,7 @@ export const pairSchemas = Object.fromEntries(
   }),
 ) as Record<RuleType, TObject>;
 
-/** Each type's pair as answered (`RedirectPair`): the same, with its `id` always there (decision 4). */
+/** Each type's pair as answered (`RedirectPair`): the same, with its `id` always there. */
 export const answeredPairSchemas = Object.fromEntries(
   RULE_TYPES.map((name) => {
     const { pair, examples } = ruleTypes[name];
@@ -100,7 +100,7 @@ export function checkPairs(
     const problems = validator.Check(pair)
       ? definition.check(pair, ctx)
       : describeErrors(validator.Errors(pair));
-    // Paths into the pair as it was sent, not as normalised (decision 7).
+    // Paths into the pair as it was sent, not as normalised.
     for (const problem of problems) details.push({ ...problem, path: prefix + paths.toSent(problem.path) });
   }
   return { pairs: normalised, details };

@@ -56,7 +56,7 @@ export function liftNested(
 }
 
 /**
- * Requestly sends `statusCode: ""` for "no status code" (decision 7); a string of digits is the number.
+ * Requestly sends `statusCode: ""` for "no status code"; a string of digits is the number.
  * Called after `liftNested`, so a nested one is covered too.
  */
 export function readStatusCode(pair: Record<string, unknown>): Record<string, unknown> {

@@ -33,7 +33,7 @@ export type ReplacePair = Static<typeof ReplacePair>;
 export const replace: RuleTypeDefinition = {
   name: 'Replace',
   pair: ReplacePair,
-  // Requestly's Replace pairs carry a `status` of their own that means nothing here (decision 7).
+  // Requestly's Replace pairs carry a `status` of their own that means nothing here.
   normalise: pairNormaliser(({ status: _ignored, ...pair }) => pair),
   check: checkReplace,
   examples: {

@@ -29,7 +29,7 @@ export interface RuleTypeDefinition {
   /** The canonical pair as stored and returned; unknown fields rejected. */
   pair: TObject;
   /**
-   * Rewrites the input variants real Requestly clients send (decision 7) into the canonical shape.
+   * Rewrites the input variants real Requestly clients send into the canonical shape.
    * Gets any JSON value, returns a new value, never throws and never mutates its input. Records in
    * `paths` (pointers relative to the pair) where each value it moved was sent, for error details.
    */

@@ -33,7 +33,7 @@ export function patternString(name: keyof typeof patterns, options: SchemaOption
   return Type.String({ ...options, pattern: patterns[name].pattern });
 }
 
-/** The id Requestly gives each header or query-parameter modification: kept when sent (decision 7). */
+/** The id Requestly gives each header or query-parameter modification: kept when sent. */
 export const ModificationId = Type.Optional(
   patternString('pairId', {
     description: 'Id of the modification: 1 to 32 letters or digits; kept as sent.',

@@ -1,8 +1,9 @@
 // Schemas of the change feed, the stream's query, and history (versions and restore).
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { AppError, pointerToken } from '../../errors.js';
-import { Timestamp } from '../../model/common.js';
+import { MAX_STORED_INTEGER, Timestamp } from '../../model/common.js';
 import { compile, schemaErrors } from '../../validation.js';
+import { countParameter } from '../shared/schemas.js';
 
 export const MAX_FEED_LIMIT = 1000;
 export const DEFAULT_FEED_LIMIT = 100;
@@ -15,19 +16,17 @@ const ByName = Type.Union([Type.String(), Type.Null()], {
   examples: ['alice'],
 });
 
-export const ChangesQuery = Type.Object(
-  {
-    after: Type.Optional({ ...Revision, description: 'Changes after this revision (default 0).' }),
-    limit: Type.Optional(
-      Type.String({
-        pattern: '^[0-9]{1,4}$',
-        description: 'At most this many changes, 1 to 1000 (default 100).',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
-const checkChangesQuery = compile(ChangesQuery);
+/** The feed's query as documented, or as checked (`checked`: see pageQuery). */
+const changesQuery = (checked: boolean) =>
+  Type.Object(
+    {
+      after: Type.Optional({ ...Revision, description: 'Changes after this revision (default 0).' }),
+      limit: Type.Optional(countParameter('At most this many changes, 1 to 1000 (default 100).', checked)),
+    },
+    { additionalProperties: false },
+  );
+export const ChangesQuery = changesQuery(false);
+const checkChangesQuery = compile(changesQuery(true));
 
 export const StreamQuery = Type.Object(
   { after: Type.Optional({ ...Revision, description: 'Send the changes after this revision first.' }) },
@@ -94,7 +93,13 @@ export function versionsOf<T extends TSchema>(object: T) {
 }
 
 export const RestoreBody = Type.Object(
-  { version: Type.Integer({ minimum: 1, description: 'The version whose content becomes current.' }) },
+  {
+    version: Type.Integer({
+      minimum: 1,
+      maximum: MAX_STORED_INTEGER,
+      description: 'The version whose content becomes current.',
+    }),
+  },
   { additionalProperties: false },
 );
 export const checkRestoreBody = compile(RestoreBody);

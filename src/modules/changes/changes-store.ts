@@ -110,13 +110,21 @@ export function createChangesStore(db: Db, dialect: DialectName) {
         .execute();
     },
 
-    /** Every kept version of an object, newest first, with the name of the user who made it. */
-    async versions(objectType: ObjectType, id: string): Promise<(ChangeRow & { by_name: string | null })[]> {
+    /**
+     * Every version of an object the workspace kept, newest first, with the name of the user who made
+     * it. Only the workspace's own: history is never read across workspaces.
+     */
+    async versions(
+      workspaceId: string,
+      objectType: ObjectType,
+      id: string,
+    ): Promise<(ChangeRow & { by_name: string | null })[]> {
       return db
         .selectFrom('changes')
         .leftJoin('users', 'users.id', 'changes.by_user')
         .selectAll('changes')
         .select('users.name as by_name')
+        .where('workspace_id', '=', workspaceId)
         .where('object_type', '=', objectType)
         .where('object_id', '=', id)
         .orderBy('version', 'desc')
@@ -125,6 +133,7 @@ export function createChangesStore(db: Db, dialect: DialectName) {
 
     async version(
       trx: Db,
+      workspaceId: string,
       objectType: ObjectType,
       id: string,
       version: number,
@@ -132,23 +141,24 @@ export function createChangesStore(db: Db, dialect: DialectName) {
       return trx
         .selectFrom('changes')
         .selectAll()
+        .where('workspace_id', '=', workspaceId)
         .where('object_type', '=', objectType)
         .where('object_id', '=', id)
         .where('version', '=', version)
         .executeTakeFirst();
     },
 
-    /** The workspace an object's history belongs to, when it has any. */
-    async historyOwner(trx: Db, objectType: ObjectType, id: string): Promise<string | undefined> {
+    /** Whether the workspace kept any version of the object. */
+    async hasHistory(trx: Db, workspaceId: string, objectType: ObjectType, id: string): Promise<boolean> {
       const row = await trx
         .selectFrom('changes')
-        .select('workspace_id')
+        .select('version')
+        .where('workspace_id', '=', workspaceId)
         .where('object_type', '=', objectType)
         .where('object_id', '=', id)
-        .orderBy('version', 'desc')
         .limit(1)
         .executeTakeFirst();
-      return row?.workspace_id;
+      return row !== undefined;
     },
 
     /**

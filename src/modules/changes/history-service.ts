@@ -1,5 +1,5 @@
 // History and restore: every kept version of a rule or group, and bringing one back as a new version,
-// also for an object that was deleted (its id is free: ids are never reused).
+// also for an object that was deleted (its id stays its workspace's: ids are never reused).
 import type { Db, GroupRow, RuleRow } from '../../db/tables.js';
 import { AppError, type ErrorCode } from '../../errors.js';
 import { nextTimestamp } from '../../ids.js';
@@ -11,6 +11,7 @@ import { toRule } from '../../model/rule.js';
 import type { GroupsStore } from '../groups/groups-store.js';
 import type { RulesStore } from '../rules/rules-store.js';
 import { checkInOrder, GROUPS, RULES, readNowThrowLater, type StoredKind } from '../shared/checks.js';
+import { idOwner } from '../shared/id-owners-store.js';
 import { readPayload } from '../shared/payload.js';
 import { checkRestoreBody } from './changes-schemas.js';
 import type { ChangesService } from './changes-service.js';
@@ -45,14 +46,27 @@ export function createHistoryService(deps: {
   const findLive = (trx: Db, objectType: ObjectType, id: string, lock = false) =>
     objectType === 'rule' ? rulesStore.find(trx, id, lock) : groupsStore.find(trx, id, lock);
 
-  /** An object exists while it lives or has kept versions: its workspace, and the live row if any. */
-  async function findLiveOrKept(trx: Db, objectType: ObjectType, id: string, lock = false) {
+  /**
+   * An object exists while it lives (for every workspace: another's is 403), or, once deleted, for
+   * the workspace that owns its id while it has kept versions there; for any other workspace a
+   * deleted object does not exist (404). Answers its workspace, and the live row if any.
+   */
+  async function findLiveOrKept(
+    trx: Db,
+    principal: Principal,
+    objectType: ObjectType,
+    id: string,
+    lock = false,
+  ) {
     const live = await findLive(trx, objectType, id, lock);
-    const workspaceId = live?.workspace_id ?? (await store.historyOwner(trx, objectType, id));
-    return workspaceId ? { workspace_id: workspaceId, live } : undefined;
+    if (live) return { workspace_id: live.workspace_id, live };
+    const mine = principal.workspaceId;
+    if ((await idOwner(trx, id)) !== mine || !(await store.hasHistory(trx, mine, objectType, id)))
+      return undefined;
+    return { workspace_id: mine, live };
   }
 
-  /** The content of `version`, after the checks of decision 2 (body last). */
+  /** The content of `version`, after the order of checks (body last). */
   async function versionToRestore(
     trx: Db,
     principal: Principal,
@@ -63,11 +77,11 @@ export function createHistoryService(deps: {
     const kind = KINDS[objectType];
     const { row, body: input } = await checkInOrder(principal, id, {
       kind,
-      find: () => findLiveOrKept(trx, objectType, id, true),
+      find: () => findLiveOrKept(trx, principal, objectType, id, true),
       body: readNowThrowLater(() => readPayload(body, checkRestoreBody, kind.payload, NOTHING_IGNORED)),
     });
     const { live } = row;
-    const record = await store.version(trx, objectType, id, input.version);
+    const record = await store.version(trx, principal.workspaceId, objectType, id, input.version);
     if (!record)
       throw new AppError('VERSION_NOT_FOUND', [{ path: '/version', message: 'no such kept version' }]);
     return { live, content: JSON.parse(record.object) as unknown };
@@ -78,9 +92,9 @@ export function createHistoryService(deps: {
     async versions(principal: Principal, objectType: ObjectType, id: string): Promise<Version[]> {
       await checkInOrder(principal, id, {
         kind: KINDS[objectType],
-        find: () => findLiveOrKept(db, objectType, id),
+        find: () => findLiveOrKept(db, principal, objectType, id),
       });
-      const rows = await store.versions(objectType, id);
+      const rows = await store.versions(principal.workspaceId, objectType, id);
       return rows.map((row) => ({
         version: row.version,
         revision: Number(row.revision),

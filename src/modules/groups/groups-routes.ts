@@ -1,7 +1,7 @@
 // HTTP routes of /v1/groups: thin handlers over the groups service.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { Group, GroupBody, GroupListItem } from '../../model/group.js';
+import { Group, GroupBody, GroupCreateBody, GroupListItem } from '../../model/group.js';
 import { created, header, one, paged } from '../shared/replies.js';
 import { ALWAYS, BODY, errorResponses, notModified, success } from '../shared/responses.js';
 import { deleted, IdempotencyKey, IfMatch, IfNoneMatch, page, single } from '../shared/schemas.js';
@@ -62,7 +62,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
         ...common,
         operationId: 'createGroup',
         summary: 'Create a group',
-        body: GroupBody,
+        body: GroupCreateBody,
         headers: IdempotencyKey,
         response: {
           201: success(
@@ -144,7 +144,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
               }),
             ),
           ),
-          // A body is not needed, but one that is sent must be JSON within the limit (decision 1).
+          // A body is not needed, but one that is sent must be JSON within the limit.
           ...errorResponses(
             'INVALID_GROUP_ID',
             'UNAUTHORIZED_ACTION',

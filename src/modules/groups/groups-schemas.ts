@@ -1,9 +1,13 @@
 // Schemas of the groups routes: path parameters and the list query.
 import { Type } from '@sinclair/typebox';
+import { GROUP_ID_PATTERN } from '../../model/group.js';
 import { compile } from '../../validation.js';
-import { PageQuery } from '../shared/schemas.js';
+import { pageQuery } from '../shared/schemas.js';
 
-export const GroupParams = Type.Object({ id: Type.String({ examples: ['Group_k3v9x'] }) });
+// Another form is 400 Invalid Group Id (after the key check).
+export const GroupParams = Type.Object({
+  id: Type.String({ pattern: GROUP_ID_PATTERN.source, examples: ['Group_k3v9x'] }),
+});
 
-export const GroupListQuery = Type.Object(PageQuery, { additionalProperties: false });
-export const checkGroupListQuery = compile(GroupListQuery);
+export const GroupListQuery = Type.Object(pageQuery(false), { additionalProperties: false });
+export const checkGroupListQuery = compile(Type.Object(pageQuery(true), { additionalProperties: false }));

@@ -1,12 +1,13 @@
 // The rules of groups: validation, workspace access, ungrouping on delete.
 import type { Db, GroupRow } from '../../db/tables.js';
-import { nextTimestamp, withFreshId } from '../../ids.js';
+import { nextTimestamp } from '../../ids.js';
 import { type Group, type GroupListItem, toGroup } from '../../model/group.js';
 import type { Principal } from '../../model/principal.js';
 import { toRule } from '../../model/rule.js';
 import type { ChangesService } from '../changes/changes-service.js';
 import type { Created, IdempotencyService } from '../idempotency/idempotency-service.js';
 import { checkInOrder, GROUPS, ifMatchHolds, readNowThrowLater } from '../shared/checks.js';
+import { drawId } from '../shared/id-owners-store.js';
 import { readListQuery } from '../shared/list.js';
 import type { Page } from '../shared/replies.js';
 import { readGroupWrite } from './groups-input.js';
@@ -66,7 +67,8 @@ export function createGroupsService({
           creation_date: now,
           modification_date: now,
         };
-        row.id = await withFreshId('Group', (id) => groupsStore.insert(trx, { ...row, id }));
+        row.id = await drawId(trx, principal.workspaceId, 'group', 'Group');
+        await groupsStore.insert(trx, row);
         const group = toGroup(row, principal);
         await changes.record(trx, principal, [
           { objectType: 'group', id: row.id, change: 'created', object: group },

@@ -9,7 +9,7 @@ import {
   type RuleWrite,
 } from '../../model/rule.js';
 import { checkPairs, RULE_TYPES, type RuleType } from '../../model/rule-types/index.js';
-import { isPlainObject, payloadProblems } from '../shared/payload.js';
+import { isPlainObject, MalformedBody, payloadProblems } from '../shared/payload.js';
 
 const MAX_NAME = 256;
 type Pair = Record<string, unknown>;
@@ -32,9 +32,12 @@ export interface ReadRuleOptions {
 /**
  * The rule a body describes, or the error it deserves: `Rule Payload is invalid` when a top-level field
  * is wrong, else `Rule pairs are invalid`; either way with the problems of the fields and of the pairs
- * together (decision 7), so a client fixes everything in one round trip. Paths point into the body as sent.
+ * together, so a client fixes everything in one round trip. Paths point into the body as sent.
  */
 export function readRule(body: unknown, options: ReadRuleOptions): RuleInput {
+  // A body refused before parsing (nested too deep, unstorable text) at a place inside a pair: a pair problem.
+  if (body instanceof MalformedBody && body.path.startsWith('/pairs/'))
+    throw new AppError('RULE_PAIRS_INVALID', [{ path: body.path, message: body.reason }]);
   const { payload, details } = options.creating
     ? payloadProblems(body, checkRuleCreate, RULE_IGNORED_FIELDS)
     : payloadProblems(body, checkRuleUpdate, RULE_IGNORED_FIELDS);

@@ -146,7 +146,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
         headers: IfMatch,
         response: {
           200: success('The rule is deleted.', deleted(Type.Literal(RULE_DELETED))),
-          // A body is not needed, but one that is sent must be JSON within the limit (decision 1).
+          // A body is not needed, but one that is sent must be JSON within the limit.
           ...errorResponses(
             'UNAUTHORIZED_ACTION',
             'RULE_NOT_FOUND',

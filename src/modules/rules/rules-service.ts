@@ -3,7 +3,7 @@ import type { Config } from '../../config.js';
 import { isForeignKeyViolation } from '../../db/dialect.js';
 import type { Db, RuleRow } from '../../db/tables.js';
 import { AppError } from '../../errors.js';
-import { nextTimestamp, withFreshId } from '../../ids.js';
+import { nextTimestamp } from '../../ids.js';
 import type { Principal } from '../../model/principal.js';
 import { type Rule, toRule } from '../../model/rule.js';
 import type { RuleType } from '../../model/rule-types/index.js';
@@ -11,6 +11,7 @@ import type { ChangesService } from '../changes/changes-service.js';
 import type { GroupsStore } from '../groups/groups-store.js';
 import type { Created, IdempotencyService } from '../idempotency/idempotency-service.js';
 import { checkInOrder, ifMatchHolds, RULES, referenced, ruleTypeKept } from '../shared/checks.js';
+import { drawId } from '../shared/id-owners-store.js';
 import { readListQuery } from '../shared/list.js';
 import type { SerializedOne } from '../shared/replies.js';
 import { readRule } from './rules-input.js';
@@ -94,7 +95,8 @@ export function createRulesService(deps: {
             creation_date: now,
             modification_date: now,
           };
-          row.id = await withFreshId(ruleType, (id) => rulesStore.insert(trx, { ...row, id }));
+          row.id = await drawId(trx, principal.workspaceId, 'rule', ruleType);
+          await rulesStore.insert(trx, row);
           const rule = toRule(row, principal, pairs);
           await changes.record(trx, principal, [
             { objectType: 'rule', id: row.id, change: 'created', object: rule },

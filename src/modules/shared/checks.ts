@@ -1,4 +1,4 @@
-// The order of checks (decision 2), written down once. Every route on a stored object follows it by
+// The order of checks, written down once. Every route on a stored object follows it by
 // calling `checkInOrder`; a request with no object in its path (a create, a trace) starts at step 7.
 //
 //   1. the key: none, or one unknown, revoked or expired, is 401; then its scope: a key whose scope

@@ -4,6 +4,7 @@ import type { TypeCheck } from '@sinclair/typebox/compiler';
 import secureJson from 'secure-json-parse';
 import { AppError, type ErrorCode, type ErrorDetail, pointerToken } from '../../errors.js';
 import { schemaErrors } from '../../validation.js';
+import { MAX_JSON_DEPTH, tooDeepAt, tooDeepMessage } from './json-depth.js';
 
 /**
  * A body that is not JSON. The parser hands it on instead of failing, so that the service reports it
@@ -16,8 +17,12 @@ export class MalformedBody {
   ) {}
 }
 
-export function parseJsonBody(text: string): unknown {
+/** The body parsed, or why it cannot be used; `maxDepth` is less for a piece of a larger body. */
+export function parseJsonBody(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
   if (text.trim() === '') return new MalformedBody('the body is empty');
+  // Before parsing: what comes after (checks, hashing, storing) may recurse once per level.
+  const deep = tooDeepAt(text, maxDepth);
+  if (deep !== undefined) return new MalformedBody(`the value at "${deep}" ${tooDeepMessage()}`, deep);
   let body: unknown;
   try {
     // Keys that could reach an object's prototype are refused outright, whatever happens to them later.

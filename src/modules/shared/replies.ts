@@ -52,7 +52,7 @@ function nextOffset(page: Page<unknown>): number | null {
   return count > 0 && page.offset + count < page.total ? page.offset + count : null;
 }
 
-/** The envelope of a page (decision 9). */
+/** The envelope of a page. */
 export function paged<T>(page: Page<T>) {
   return { success: true as const, data: page.items, total: page.total, nextOffset: nextOffset(page) };
 }

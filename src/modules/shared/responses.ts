@@ -27,7 +27,7 @@ const requestId = header(
 );
 const revision = (required: boolean) =>
   header(
-    "The workspace's revision after the request (decision 13); on every answer to a request with a valid key.",
+    "The workspace's revision after the request; on every answer to a request with a valid key.",
     { pattern: '^[0-9]+$', examples: ['42'] },
     required,
   );
@@ -104,16 +104,18 @@ export const notModified = {
 
 /** What each status means for a caller, before the list of its errors. */
 const STATUS_DESCRIPTIONS: Record<number, string> = {
-  400: 'The request is invalid; `details` says where (JSON Pointers into the body or query).',
+  400: 'The request is invalid; `details` says where (JSON Pointers into the body or query). `MALFORMED_REQUEST`: not HTTP the parser reads (a control character in a header, a header line without a colon).',
   401: 'No valid API key in `x-api-key`: none, unknown, revoked, or expired (then `details` says when).',
   403: 'The id exists but belongs to another workspace.',
   404: 'What the request names does not exist.',
+  408: 'The request headers did not arrive in time.',
   409: 'The request conflicts with an earlier one or with an object that exists.',
   410: 'What was asked for is no longer kept.',
   412: '`If-Match` does not hold: the object changed since it was read.',
   413: 'The body is larger than the limit.',
   415: 'The body is not `application/json`.',
   429: 'Over the rate limit; retry after `Retry-After` seconds.',
+  431: 'The request headers are larger than the limit.',
   500: 'Something unexpected failed; the body names no internals.',
   503: 'The database cannot be reached, or the service is shutting down; retry after `Retry-After` seconds.',
 };
@@ -206,13 +208,19 @@ export function errorResponses(...codes: ErrorCode[]) {
   );
 }
 
-/** Errors every operation behind the key check can answer. */
+/**
+ * Errors every operation behind the key check can answer, and those of requests the HTTP parser
+ * refuses before any route is known (client-error.ts): any operation may be the one meant.
+ */
 export const ALWAYS: ErrorCode[] = [
   'API_KEY_REQUIRED',
   'API_KEY_INVALID',
   'RATE_LIMITED',
   'INTERNAL',
   'UNAVAILABLE',
+  'MALFORMED_REQUEST',
+  'REQUEST_TIMEOUT',
+  'HEADERS_TOO_LARGE',
 ];
 /** Errors of a request body that cannot be read at all. */
 export const BODY: ErrorCode[] = ['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];

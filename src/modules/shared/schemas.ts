@@ -29,12 +29,22 @@ export const ErrorBody = Type.Object(
   { $id: 'ErrorBody', additionalProperties: false },
 );
 
-export const PageQuery = {
+/**
+ * 1 to 1000 written in 1 to 4 digits (leading zeros allowed), for the document: the checks take 1 to 4
+ * digits (DIGITS_1_TO_4) and then say `must be from 1 to 1000`, a message of their own.
+ */
+export const ONE_TO_1000 = '^0{0,3}[1-9]$|^0{0,2}[1-9][0-9]$|^0?[1-9][0-9]{2}$|^1000$';
+export const DIGITS_1_TO_4 = '^[0-9]{1,4}$';
+
+/** A count parameter from 1 to 1000: its pattern the checked one (`checked`) or the documented one. */
+export const countParameter = (description: string, checked: boolean) =>
+  Type.String({ pattern: checked ? DIGITS_1_TO_4 : ONE_TO_1000, description });
+
+/** The paging query as checked (`checked`), or as documented. */
+export const pageQuery = (checked: boolean) => ({
   offset: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', description: 'Items to skip (default 0).' })),
-  pageSize: Type.Optional(
-    Type.String({ pattern: '^[0-9]{1,4}$', description: 'Items per page, 1 to 1000 (default 1000).' }),
-  ),
-};
+  pageSize: Type.Optional(countParameter('Items per page, 1 to 1000 (default 1000).', checked)),
+});
 
 export const MAX_PAGE_SIZE = 1000;
 

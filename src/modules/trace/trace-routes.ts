@@ -1,7 +1,8 @@
 // HTTP route of /v1/trace: a thin handler over the trace service.
 import type { FastifyInstance } from 'fastify';
 import { ALWAYS, BODY, errorResponses, success } from '../shared/responses.js';
-import { TraceAnswer, TraceBody } from './trace-schemas.js';
+import { DocumentedTraceBody } from './trace-document.js';
+import { TraceAnswer } from './trace-schemas.js';
 import type { TraceService } from './trace-service.js';
 
 export function registerTraceRoutes(app: FastifyInstance, traces: TraceService): void {
@@ -16,8 +17,10 @@ export function registerTraceRoutes(app: FastifyInstance, traces: TraceService):
         summary: 'What the rules do to a request, rule by rule and check by check',
         description:
           "Evaluates the workspace's rules (or only `ruleIds`, or unsaved `rules`) against `request` as " +
-          'the proxy would, and explains every verdict. Nothing is stored.',
-        body: TraceBody,
+          'the proxy would, and explains every verdict. Nothing is stored. Traces run apart from other ' +
+          'requests, each within a time limit (`TRACE_TIME_LIMIT_MS`, default 10 s; past it, 503 ' +
+          '`TIME_LIMIT_EXCEEDED`); a key may have one trace running and four waiting (past that, 429).',
+        body: DocumentedTraceBody,
         response: {
           200: success('What the rules do to the request, and why.', TraceAnswer),
           ...errorResponses(
@@ -27,6 +30,7 @@ export function registerTraceRoutes(app: FastifyInstance, traces: TraceService):
             'UNAUTHORIZED_ACTION',
             'RULE_NOT_FOUND',
             'GROUP_NOT_FOUND',
+            'TIME_LIMIT_EXCEEDED',
             ...BODY,
             ...ALWAYS,
           ),

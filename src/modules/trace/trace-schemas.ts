@@ -6,12 +6,17 @@ import { RESOURCE_TYPES } from '../../model/rule-types/source.js';
 import { compile } from '../../validation.js';
 
 export const MAX_TRACE_RULES = 100;
+/** Limits of one trace, so that no trace can take more than its share (the OpenAPI document says them). */
+export const MAX_TRACE_URL = 16_384;
+export const MAX_TRACE_BODY = 1_048_576;
+export const MAX_TRACE_PAIRS = 1000;
 
 const TraceRequest = Type.Object(
   {
     url: Type.String({
-      maxLength: 8192,
-      description: 'An absolute http, https, ws or wss URL; parsed and serialised as a browser sends it.',
+      maxLength: MAX_TRACE_URL,
+      description:
+        'An absolute http, https, ws or wss URL; parsed and serialised as a browser sends it. At most 16 KiB.',
       examples: ['https://shop.example.com/checkout?x=1'],
     }),
     method: Type.Optional(
@@ -29,14 +34,22 @@ const TraceRequest = Type.Object(
       }),
     ),
     pageUrl: Type.Optional(
-      Type.String({ maxLength: 8192, description: 'The page that made the request; absent when unknown.' }),
+      Type.String({
+        maxLength: MAX_TRACE_URL,
+        description: 'The page that made the request; absent when unknown. At most 16 KiB.',
+      }),
     ),
     headers: Type.Optional(
       Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]), {
         description: 'Request headers (names in any case).',
       }),
     ),
-    body: Type.Optional(Type.String({ description: 'The request body (for requestPayload filters).' })),
+    body: Type.Optional(
+      Type.String({
+        maxLength: MAX_TRACE_BODY,
+        description: 'The request body (for requestPayload filters), parsed once per trace. At most 1 MiB.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -58,7 +71,8 @@ export const TraceBody = Type.Object(
         minItems: 1,
         maxItems: MAX_TRACE_RULES,
         description:
-          "Unsaved rules to evaluate instead of the workspace's, each validated as POST /v1/rules would.",
+          "Unsaved rules to evaluate instead of the workspace's, each validated as POST /v1/rules would; " +
+          `at most ${MAX_TRACE_RULES} rules and ${MAX_TRACE_PAIRS} pairs in all (past that, Invalid trace request at /rules).`,
       }),
     ),
   },

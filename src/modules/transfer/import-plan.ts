@@ -1,9 +1,10 @@
 // What an import does with each checked record: its id here, create or replace, its group, its row.
 import type { Db, GroupRow, RuleRow } from '../../db/tables.js';
-import { nextTimestamp, randomSuffix } from '../../ids.js';
+import { nextTimestamp } from '../../ids.js';
 import { GROUP_ID_PATTERN } from '../../model/group.js';
 import type { Principal } from '../../model/principal.js';
 import { ruleIdPattern } from '../../model/rule.js';
+import { drawIds, idOwners, keepIds, type OwnedType } from '../shared/id-owners-store.js';
 import type { FailedRecord, ReadRecord } from './import-records.js';
 import type { ImportItem } from './transfer-schemas.js';
 import type { ExistingRow, ImportWrites, TransferStore } from './transfer-store.js';
@@ -11,6 +12,11 @@ import type { ExistingRow, ImportWrites, TransferStore } from './transfer-store.
 export type ImportMode = 'copy' | 'overwrite';
 
 type GroupRecord = Extract<ReadRecord, { kind: 'group' }>;
+/** A batch's ids as the database knows them: live objects (any workspace) and owners (for all time). */
+interface Known {
+  live: Map<string, ExistingRow>;
+  owners: Map<string, string>;
+}
 type RuleRecord = Extract<ReadRecord, { kind: 'rule' }>;
 
 /** What one batch of records becomes: its rows to write, its report items, its records that failed. */
@@ -21,18 +27,25 @@ export interface ImportPlan {
 }
 
 /**
- * Decides, inside the import's transaction, the id and outcome of every record (decision 12). The
+ * Decides, inside the import's transaction, the id and outcome of every record. The
  * import plans every group first, so that rules' groupIds can point at the groups' ids here, then
  * its rules a batch at a time; the planner remembers across batches only the ids it has given.
- * Writes nothing itself.
+ * Claims the ids it gives for the workspace (unless `claim` is false: a dry run); writes nothing else.
  */
-export function createImportPlanner(trx: Db, store: TransferStore, principal: Principal, mode: ImportMode) {
+export function createImportPlanner(
+  trx: Db,
+  store: TransferStore,
+  principal: Principal,
+  mode: ImportMode,
+  claim: boolean,
+) {
   const taken = new Set<string>();
   const groupIds = new Map<string, string>();
   const now = Date.now();
   const user = principal.userId;
-  const mine = (row: ExistingRow | undefined) =>
-    row?.workspace_id === principal.workspaceId ? row : undefined;
+  const workspaceId = principal.workspaceId;
+  let placeholders = 0;
+  const mine = (row: ExistingRow | undefined) => (row?.workspace_id === workspaceId ? row : undefined);
   const sourceIds = (list: ReadRecord[]) => list.flatMap((r) => (r.sourceId === null ? [] : [r.sourceId]));
   /** Who and when, for a new object or one it replaces (which keeps its creator and creation date). */
   const stamps = (record: ReadRecord, replaces: ExistingRow | undefined) => ({
@@ -42,61 +55,91 @@ export function createImportPlanner(trx: Db, store: TransferStore, principal: Pr
     modification_date: replaces ? nextTimestamp(replaces.modification_date) : now,
   });
 
-  /** One batch's state: its fresh ids are checked against the database before it is written. */
-  function batch() {
-    const fresh: string[] = [];
+  /**
+   * One batch's state. A record that needs a new id gets a placeholder (text no id can hold), and the
+   * batch's new ids are drawn together once it is planned; the ids it keeps are claimed then too.
+   */
+  function batch(objectType: OwnedType, known: Known) {
+    const fresh = new Map<string, string>(); // placeholder → prefix
+    const kept: string[] = [];
     const plan: ImportPlan = {
       items: [],
       writes: { groupInserts: [], groupUpdates: [], ruleInserts: [], ruleUpdates: [] },
       failures: [],
     };
-    /** The record's own id when the mode allows it and it is free, else a new one. */
-    function idFor(record: ReadRecord, prefix: string, form: RegExp, existing: Map<string, ExistingRow>) {
+    /**
+     * The record's own id when the mode allows it and the id is this workspace's or no one's ever,
+     * else a new one (said in its warnings when its own id was of our form but is not free here).
+     */
+    function idFor(record: ReadRecord, prefix: string, form: RegExp) {
       const own = record.sourceId;
-      const replaces =
-        mode === 'overwrite' && own !== null && !taken.has(own) ? mine(existing.get(own)) : undefined;
-      let id = own;
-      if (
-        !replaces &&
-        !(mode === 'overwrite' && own !== null && form.test(own) && !existing.has(own) && !taken.has(own))
-      ) {
-        do id = `${prefix}_${randomSuffix()}`;
-        while (taken.has(id));
-        fresh.push(id);
+      const candidate = mode === 'overwrite' && own !== null && !taken.has(own) ? own : null;
+      const replaces = candidate === null ? undefined : mine(known.live.get(candidate));
+      if (replaces) {
+        taken.add(candidate as string);
+        return { id: candidate as string, replaces };
       }
-      taken.add(id as string);
-      return { id: id as string, replaces };
+      if (candidate !== null && form.test(candidate)) {
+        if (!known.live.has(candidate) && (known.owners.get(candidate) ?? workspaceId) === workspaceId) {
+          taken.add(candidate);
+          kept.push(candidate);
+          return { id: candidate, replaces };
+        }
+        record.warnings.push(notFree(candidate));
+      }
+      const placeholder = `\u0000${placeholders++}`;
+      fresh.set(placeholder, prefix);
+      return { id: placeholder, replaces };
     }
-    function item(r: ReadRecord, objectType: 'rule' | 'group', id: string, replaces: unknown) {
+    function item(r: ReadRecord, type: 'rule' | 'group', id: string, replaces: unknown) {
       const outcome = replaces ? 'updated' : 'created';
       plan.items.push({
         index: r.index,
-        objectType,
+        objectType: type,
         sourceId: r.sourceId,
         id,
         outcome,
         warnings: r.warnings,
       });
     }
+    /** The batch's new ids drawn and its kept ones claimed; one taken meanwhile gets a new one too. */
     const done = async () => {
-      const renamed = await replaceTakenIds(trx, store, plan, fresh, taken);
-      for (const [sent, id] of groupIds) groupIds.set(sent, renamed.get(id) ?? id);
+      const lost = await keepIds(trx, workspaceId, objectType, kept, claim);
+      for (const entry of plan.items) {
+        if (entry.id !== null && lost.has(entry.id)) {
+          entry.warnings.push(notFree(entry.id));
+          fresh.set(entry.id, entry.id.slice(0, entry.id.lastIndexOf('_')));
+        }
+      }
+      const drawn = await drawIds(trx, workspaceId, objectType, [...fresh.values()], { taken, claim });
+      const named = new Map([...fresh.keys()].map((from, i) => [from, drawn[i] as string]));
+      rename(plan, named);
+      for (const [sent, id] of groupIds) groupIds.set(sent, named.get(id) ?? id);
       return plan;
     };
     return { plan, idFor, item, done };
   }
 
+  /** What the database knows of the ids a batch names: live objects in any workspace, owners for all time. */
+  async function lookUp(
+    ids: string[],
+    live: (ids: string[]) => Promise<Map<string, ExistingRow>>,
+  ): Promise<Known> {
+    if (mode !== 'overwrite') return { live: new Map(), owners: new Map() };
+    return { live: await live(ids), owners: await idOwners(trx, ids) };
+  }
+
   return {
     /** Every group of the file, at once (groups are few, and rules need all of their ids). */
     async groups(groups: GroupRecord[]): Promise<ImportPlan> {
-      const existing = await store.existingGroups(trx, mode === 'overwrite' ? sourceIds(groups) : []);
-      const { plan, idFor, item, done } = batch();
+      const known = await lookUp(sourceIds(groups), (ids) => store.existingGroups(trx, ids));
+      const { plan, idFor, item, done } = batch('group', known);
       for (const group of groups) {
-        const { id, replaces } = idFor(group, 'Group', GROUP_ID_PATTERN, existing);
+        const { id, replaces } = idFor(group, 'Group', GROUP_ID_PATTERN);
         if (group.sourceId !== null && !groupIds.has(group.sourceId)) groupIds.set(group.sourceId, id);
         const row: GroupRow = {
           id,
-          workspace_id: principal.workspaceId,
+          workspace_id: workspaceId,
           name: group.write.name ?? '',
           status: group.write.status ?? 'Active',
           is_favourite: group.write.isFavourite ? 1 : 0,
@@ -114,8 +157,8 @@ export function createImportPlanner(trx: Db, store: TransferStore, principal: Pr
         r.write.groupId && !groupIds.has(r.write.groupId) ? [r.write.groupId] : [],
       );
       const existingGroups = await store.existingGroups(trx, unknownGroups);
-      const existing = mode === 'overwrite' ? await store.existingRules(trx, sourceIds(rules)) : new Map();
-      const { plan, idFor, item, done } = batch();
+      const known = await lookUp(sourceIds(rules), (ids) => store.existingRules(trx, ids));
+      const { plan, idFor, item, done } = batch('rule', known);
 
       /** A rule's group here: the one imported for it, or one of this workspace; else it goes ungrouped. */
       function groupFor(rule: RuleRecord, sent: string): string | null {
@@ -130,19 +173,18 @@ export function createImportPlanner(trx: Db, store: TransferStore, principal: Pr
 
       for (const rule of rules) {
         const ruleType = rule.write.ruleType as string;
-        const own =
-          mode === 'overwrite' && rule.sourceId !== null ? mine(existing.get(rule.sourceId)) : undefined;
+        const own = rule.sourceId !== null ? mine(known.live.get(rule.sourceId)) : undefined;
         if (own && own.rule_type !== ruleType && !taken.has(own.id)) {
           plan.failures.push(typeChange(rule, own));
           continue;
         }
         const form = new RegExp(ruleIdPattern(ruleType));
-        const { id, replaces } = idFor(rule, ruleType, form, existing);
+        const { id, replaces } = idFor(rule, ruleType, form);
         const groupId = rule.write.groupId ? groupFor(rule, rule.write.groupId) : null;
         const name = rule.write.name ?? '';
         const row: RuleRow = {
           id,
-          workspace_id: principal.workspaceId,
+          workspace_id: workspaceId,
           name,
           name_search: name.toLowerCase(),
           description: rule.write.description ?? '',
@@ -172,48 +214,17 @@ function typeChange(rule: RuleRecord, own: ExistingRow): FailedRecord {
   };
 }
 
-/**
- * New ids are random: the few that an object outside this import already has are drawn again.
- * Answers what was renamed, old id to new.
- */
-async function replaceTakenIds(
-  trx: Db,
-  store: TransferStore,
-  { writes, items }: ImportPlan,
-  fresh: string[],
-  taken: Set<string>,
-): Promise<Map<string, string>> {
-  const renamed = new Map<string, string>();
-  const origins = new Map<string, string>(); // a drawn id, to the id it replaces
-  let candidates = fresh;
-  while (candidates.length > 0) {
-    const clashes = new Set([
-      ...(await store.existingGroups(trx, candidates)).keys(),
-      ...(await store.existingRules(trx, candidates)).keys(),
-    ]);
-    const round = new Map<string, string>();
-    for (const id of clashes) {
-      const prefix = id.slice(0, id.lastIndexOf('_'));
-      let next: string;
-      do next = `${prefix}_${randomSuffix()}`;
-      while (taken.has(next));
-      taken.add(next);
-      round.set(id, next);
-    }
-    if (round.size === 0) break;
-    const rename = (id: string) => round.get(id) ?? id;
-    for (const row of writes.groupInserts) row.id = rename(row.id);
-    for (const row of [...writes.ruleInserts, ...writes.ruleUpdates]) {
-      row.id = rename(row.id);
-      if (row.group_id !== null) row.group_id = rename(row.group_id);
-    }
-    for (const item of items) if (item.id !== null) item.id = rename(item.id);
-    for (const [id, next] of round) {
-      const first = origins.get(id) ?? id;
-      renamed.set(first, next);
-      origins.set(next, first);
-    }
-    candidates = [...round.values()];
+/** The warning of a record whose own id another workspace has (or had): it gets a new one. */
+const notFree = (id: string) => `the id "${id}" is not free here: imported under a new id`;
+
+/** Gives the planned rows and items their final ids (`named`: old id to new). */
+function rename({ writes, items }: ImportPlan, named: Map<string, string>): void {
+  if (named.size === 0) return;
+  const to = (id: string) => named.get(id) ?? id;
+  for (const row of writes.groupInserts) row.id = to(row.id);
+  for (const row of [...writes.ruleInserts, ...writes.ruleUpdates]) {
+    row.id = to(row.id);
+    if (row.group_id !== null) row.group_id = to(row.group_id);
   }
-  return renamed;
+  for (const entry of items) if (entry.id !== null) entry.id = to(entry.id);
 }

@@ -13,7 +13,7 @@ interface RecordBase {
   index: number;
   sourceId: string | null;
   warnings: string[];
-  /** The record's own creationDate, kept so an imported list keeps its order (decision 9). */
+  /** The record's own creationDate, kept so an imported list keeps its order. */
   creationDate: number | undefined;
 }
 

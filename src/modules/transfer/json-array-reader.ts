@@ -1,6 +1,7 @@
 // Reading a large JSON array one element at a time: `rulekeeper import` of a 100,000-record file
 // holds one element's text at a time, never the whole file or all of its records.
 import { AppError } from '../../errors.js';
+import { MAX_JSON_DEPTH } from '../shared/json-depth.js';
 import { isPlainObject, MalformedBody, parseJsonBody } from '../shared/payload.js';
 import { recordKind } from './import-records.js';
 
@@ -17,6 +18,11 @@ function invalid(path: string, message: string): AppError {
   return new AppError('IMPORT_INVALID', [{ path, message }]);
 }
 
+/** One element parsed as a request body is; the file's array is one level of the depth allowed. */
+export function parseRecord(text: string): unknown {
+  return parseJsonBody(text, MAX_JSON_DEPTH - 1);
+}
+
 /**
  * An element parsed only as far as an import's first pass needs (is it a group?), at native
  * JSON.parse speed. Groups, and anything JSON.parse refuses, get the full check; every other record
@@ -25,9 +31,9 @@ function invalid(path: string, message: string): AppError {
 export function skimRecord(text: string): unknown {
   try {
     const value: unknown = JSON.parse(text);
-    return isPlainObject(value) && recordKind(value) === 'group' ? parseJsonBody(text) : value;
+    return isPlainObject(value) && recordKind(value) === 'group' ? parseRecord(text) : value;
   } catch {
-    return parseJsonBody(text);
+    return parseRecord(text);
   }
 }
 
@@ -39,7 +45,7 @@ export function skimRecord(text: string): unknown {
  */
 export async function* readJsonArray(
   chunks: AsyncIterable<Uint8Array>,
-  parse: (text: string) => unknown = parseJsonBody,
+  parse: (text: string) => unknown = parseRecord,
 ): AsyncGenerator<unknown> {
   let state = 'before' as 'before' | 'inside' | 'after';
   let depth = 0; // nesting inside the current element

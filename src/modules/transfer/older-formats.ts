@@ -1,4 +1,4 @@
-// Requestly's pre-2018 record formats, converted to today's before the normal checks (decision 12).
+// Requestly's pre-2018 record formats, converted to today's before the normal checks.
 
 import { PathMap } from '../../model/path-map.js';
 import { isPlainObject } from '../shared/payload.js';

@@ -1,7 +1,7 @@
 // Schemas of import and export: the import query and its report, the exported file.
 import { type Static, Type } from '@sinclair/typebox';
-import { Group } from '../../model/group.js';
-import { Rule } from '../../model/rule.js';
+import { Group, GroupCreateBody } from '../../model/group.js';
+import { Rule, RuleCreate } from '../../model/rule.js';
 import { compile } from '../../validation.js';
 
 /** Records an import takes at most: beyond that, split the file. */
@@ -18,7 +18,8 @@ export const ImportQuery = Type.Object(
       Type.Union([Type.Literal('copy'), Type.Literal('overwrite')], {
         description:
           '`copy` (default): every record gets a new id. `overwrite`: a record whose id names an object ' +
-          'of this workspace replaces it; other records keep their id when it is of our form and free.',
+          'of this workspace replaces it; other records keep their id when it is of our form and free ' +
+          '(never had by another workspace; otherwise a new id, said in the warnings).',
       }),
     ),
     onError: Type.Optional(
@@ -75,8 +76,34 @@ export const ImportReport = Type.Object(
 );
 export type ImportResult = Static<typeof ImportReport>['data'];
 
-/** The body of an import, for the OpenAPI document: any JSON array (each record is checked alone). */
-export const ImportBody = Type.Array(Type.Unknown(), {
+/**
+ * A record of an import as the document states it: a rule as POST /v1/rules takes it (`objectType`
+ * "rule" or left out), or a group as POST /v1/groups takes it (`objectType` "group"). Older Requestly
+ * formats, converted on the way in, are said in words (plugins/openapi-limits.ts).
+ */
+const ImportRecord = Type.Unsafe<unknown>({
+  anyOf: [
+    {
+      $id: 'ImportRuleRecord',
+      description: 'A rule record: a rule as POST /v1/rules takes it.',
+      allOf: [RuleCreate, { type: 'object', properties: { objectType: { const: 'rule' } } }],
+    },
+    {
+      $id: 'ImportGroupRecord',
+      description: 'A group record: a group as POST /v1/groups takes it, with `objectType` "group".',
+      allOf: [
+        GroupCreateBody,
+        { type: 'object', required: ['objectType'], properties: { objectType: { const: 'group' } } },
+      ],
+    },
+  ],
+});
+
+/**
+ * The body of an import, for the OpenAPI document. With `onError=skip`, records that are not valid are
+ * reported as failed instead of refusing the file; the service reads each record alone either way.
+ */
+export const ImportBody = Type.Array(ImportRecord, {
   description: 'A Requestly export: rule and group records, at most 100,000.',
   maxItems: MAX_IMPORT_RECORDS,
 });

@@ -1,0 +1,67 @@
+// The rule lint: what a workspace's rules do wrong as a whole (rules that can never act, loop, or
+// change nothing), before a request finds out. Pure: rules and groups in, findings out.
+import type { EngineRule } from '../types.js';
+import { noOps } from './no-op.js';
+import { redirectLoops } from './redirect-loop.js';
+import {
+  browserUnsupported,
+  codeNeedsAllow,
+  duplicates,
+  groupStatus,
+  matchesEverythingFindings,
+} from './rule-checks.js';
+import { shadowed } from './shadowed.js';
+import { FINDING_CODES, type Finding, type LintGroup, type LintRule, SEVERITIES } from './types.js';
+
+export { CHROME_REGEX_BYTES, estimatedProgramBytes } from './rule-checks.js';
+export * from './types.js';
+
+/**
+ * Every finding about `rules` (in list order) and their `groups`. Rules that act (active, in no group
+ * or an active one) are checked together (shadowed, redirect_loop); every rule is checked alone.
+ * Findings come errors first, then by code, then by rule.
+ */
+export function lintWorkspace(rules: readonly LintRule[], groups: readonly LintGroup[]): Finding[] {
+  const byId = new Map(groups.map((group) => [group.id, group]));
+  const acts = (rule: LintRule) =>
+    rule.status === 'Active' && (!rule.groupId || byId.get(rule.groupId)?.status !== 'Inactive');
+  const active = rules.filter(acts);
+  const engineRules: EngineRule[] = active.map(({ id, name, ruleType, status, pairs }) => ({
+    id,
+    name,
+    ruleType,
+    status,
+    pairs,
+  }));
+  const findings = [
+    ...redirectLoops(active, engineRules),
+    ...shadowed(active),
+    ...duplicates([...rules]),
+    ...rules.flatMap((rule) => [
+      ...noOps(rule),
+      ...matchesEverythingFindings(rule),
+      ...browserUnsupported(rule),
+      ...codeNeedsAllow(rule),
+      ...groupStatus(rule, byId),
+    ]),
+  ];
+  const position = new Map(rules.map((rule, index) => [rule.id, index]));
+  const order = (f: Finding) => [
+    SEVERITIES.indexOf(f.severity),
+    FINDING_CODES.indexOf(f.code),
+    position.get(f.ruleIds[0] as string) ?? 0,
+  ];
+  return findings.sort((a, b) => {
+    const [x, y] = [order(a), order(b)];
+    return (
+      (x[0] as number) - (y[0] as number) ||
+      (x[1] as number) - (y[1] as number) ||
+      (x[2] as number) - (y[2] as number)
+    );
+  });
+}
+
+/** The findings that concern one rule (it is among their rules): what a write of that rule answers. */
+export function findingsOf(findings: readonly Finding[], ruleId: string): Finding[] {
+  return findings.filter((finding) => finding.ruleIds.includes(ruleId));
+}

@@ -1,0 +1,120 @@
+// `redirect_loop`: requests the workspace's Redirects send round in circles. Found by running the
+// engine itself: from a URL each Redirect's source matches (with what its filters ask for), the
+// request is evaluated, redirected, evaluated again, as a browser would follow it. A loop found so is
+// real for that request, whatever the patterns; a loop only some other request would enter is missed.
+import { type EngineRequest, type RequestInput, toEngineRequest } from '../request.js';
+import { compileRuleSet } from '../rule-set.js';
+import type { EngineRule } from '../types.js';
+import { sampleTexts } from './samples.js';
+import type { Source } from './sources.js';
+import type { Finding, LintRule } from './types.js';
+
+/** Browsers give up after 20 redirects. */
+const MAX_HOPS = 20;
+const STARTS_PER_PAIR = 3;
+
+/** Requests the source matches: URLs from samples of its value, with what its first filter asks for. */
+function startingRequests(source: Source): EngineRequest[] {
+  const filter = source.filters?.[0] ?? {};
+  const page =
+    filter.URL?.operator === 'Equals'
+      ? filter.URL.value
+      : filter.pageDomains?.[0] && `https://${filter.pageDomains[0]}/`;
+  const texts = sampleTexts(
+    source.key,
+    source.operator,
+    source.value === '' ? 'https://example.com/' : source.value,
+    12,
+  );
+  const urls = texts.map((text) =>
+    source.key === 'host'
+      ? `https://${text}/`
+      : source.key === 'path'
+        ? `https://example.com/${text.replace(/^\//, '')}`
+        : text,
+  );
+  const requests: EngineRequest[] = [];
+  for (const url of urls) {
+    const input: RequestInput = {
+      url,
+      ...(filter.requestMethod?.[0] ? { method: filter.requestMethod[0] } : {}),
+      ...(filter.resourceType?.[0]
+        ? { resourceType: filter.resourceType[0] as RequestInput['resourceType'] }
+        : {}),
+      ...(page ? { pageUrl: page } : {}),
+    };
+    const request = toEngineRequest(input);
+    if (!('details' in request)) requests.push(request);
+    if (requests.length >= STARTS_PER_PAIR) break;
+  }
+  return requests;
+}
+
+type Followed = { kind: 'loop' | 'endless' | 'fixed'; ruleIds: string[]; urls: string[] } | undefined;
+
+export function redirectLoops(active: LintRule[], engineRules: EngineRule[]): Finding[] {
+  const set = compileRuleSet(engineRules);
+  const redirects = new Map(active.filter((r) => r.ruleType === 'Redirect').map((r) => [r.id, r]));
+  if (redirects.size === 0) return [];
+
+  /** Follows the request from redirect to redirect until it stops, comes back, or never ends. */
+  function follow(start: EngineRequest): Followed {
+    const urls = [start.url];
+    const ruleIds: string[] = [];
+    let request = start;
+    for (let hop = 0; hop < MAX_HOPS; hop++) {
+      const { outcome, acted } = set.evaluate(request);
+      const by = acted.find((id) => redirects.has(id));
+      if (outcome.cancelled || by === undefined || !/^(https?|wss?):/.test(outcome.url)) return undefined;
+      ruleIds.push(by);
+      if (outcome.url === request.url) return { kind: 'fixed', ruleIds: [by], urls: [request.url] };
+      const back = urls.indexOf(outcome.url);
+      urls.push(outcome.url);
+      if (back >= 0) return { kind: 'loop', ruleIds: ruleIds.slice(back), urls: urls.slice(back) };
+      request = { ...request, url: outcome.url };
+    }
+    return { kind: 'endless', ruleIds, urls };
+  }
+
+  const found = new Map<string, Finding>();
+  for (const rule of redirects.values()) {
+    for (const pair of rule.pairs) {
+      for (const start of startingRequests(pair.source as Source)) {
+        const result = follow(start);
+        if (!result) continue;
+        const ids = [...new Set(result.ruleIds)];
+        const key = `${result.kind} ${[...ids].sort().join(' ')}`;
+        if (!found.has(key)) found.set(key, finding(result, ids, redirects));
+        break;
+      }
+    }
+  }
+  return [...found.values()];
+}
+
+function finding(result: NonNullable<Followed>, ids: string[], redirects: Map<string, LintRule>): Finding {
+  const names = ids.map((id) => `"${redirects.get(id)?.name}"`).join(' → ');
+  const pointers = ids.map((ruleId) => ({ ruleId, path: '/pairs' }));
+  const shown = result.urls.slice(0, 4).join(' → ') + (result.urls.length > 4 ? ' → …' : '');
+  if (result.kind === 'fixed') {
+    return {
+      code: 'redirect_loop',
+      severity: 'warning',
+      ruleIds: ids,
+      pointers,
+      message: `${names} redirects to a URL its own source matches again (${shown}). Redirected there, the request is left alone only because a redirect to the very URL requested does nothing; a runtime without that guard loops.`,
+      hint: 'Narrow the source so that it does not match the destination (an Equals, an anchored pattern, or a filter).',
+    };
+  }
+  return {
+    code: 'redirect_loop',
+    severity: 'error',
+    ruleIds: ids,
+    pointers,
+    message:
+      result.kind === 'loop'
+        ? `${names} send requests round in a loop: ${shown}.`
+        : `${names} redirect a request ${MAX_HOPS} times without end (browsers give up there): ${shown}.`,
+    hint: 'Make one of these sources stop matching the URL the other redirects to.',
+  };
+}

@@ -1,0 +1,162 @@
+// The findings about one rule alone (matches_everything, code_needs_allow, browser_unsupported), about
+// a rule and its group (inactive_in_active, active_in_inactive_group), and about rules that are the
+// same (duplicate).
+import { isPatternLiteral } from '../../model/patterns.js';
+import { compileRegex } from '../regex.js';
+import { matchesEverything, type Source } from './sources.js';
+import type { Finding, LintGroup, LintRule } from './types.js';
+
+const DECISIVE = new Set(['Cancel', 'Redirect', 'Response']);
+const CUT = {
+  Cancel: 'cancels every request',
+  Redirect: 'redirects every request',
+  Response: 'answers every request with its response',
+} as Record<string, string>;
+
+export function matchesEverythingFindings(rule: LintRule): Finding[] {
+  if (!DECISIVE.has(rule.ruleType)) return [];
+  return rule.pairs.flatMap((pair, index) => {
+    const source = pair.source as Source;
+    if (!matchesEverything(source)) return [];
+    const shown =
+      source.value === ''
+        ? 'an empty value'
+        : `${source.key} ${source.operator} ${JSON.stringify(source.value)}`;
+    return [
+      {
+        code: 'matches_everything' as const,
+        severity: 'warning' as const,
+        ruleIds: [rule.id],
+        pointers: [{ ruleId: rule.id, path: `/pairs/${index}/source/value` }],
+        message: `Pair ${index} of "${rule.name}" matches every request (${shown}, no filter), so it ${CUT[rule.ruleType]}.`,
+        hint: 'Give the source the host or path it is meant for, or add a filter (page domains, resource type).',
+      },
+    ];
+  });
+}
+
+export function codeNeedsAllow(rule: LintRule): Finding[] {
+  if (rule.ruleType !== 'Response' && rule.ruleType !== 'Request') return [];
+  return rule.pairs.flatMap((pair, index) =>
+    pair.type === 'code'
+      ? [
+          {
+            code: 'code_needs_allow' as const,
+            severity: 'info' as const,
+            ruleIds: [rule.id],
+            pointers: [{ ruleId: rule.id, path: `/pairs/${index}/value` }],
+            message: `Pair ${index} of "${rule.name}" builds its ${rule.ruleType === 'Response' ? 'response' : 'request body'} with code, which the proxy runs only when started with --allow-code (traces report it, never run it).`,
+            hint: 'Start the proxy with --allow-code where this rule must act, or use a static value.',
+          },
+        ]
+      : [],
+  );
+}
+
+export function groupStatus(rule: LintRule, groups: Map<string, LintGroup>): Finding[] {
+  const group = rule.groupId ? groups.get(rule.groupId) : undefined;
+  if (!group) return [];
+  const pointers = [{ ruleId: rule.id, path: '/status' }];
+  if (group.status === 'Active' && rule.status !== 'Active') {
+    return [
+      {
+        code: 'inactive_in_active',
+        severity: 'info',
+        ruleIds: [rule.id],
+        pointers,
+        message: `"${rule.name}" is inactive in the active group "${group.name}": it does not act with the rest of its group.`,
+        hint: 'Activate the rule if it should act with its group, or move it out of the group.',
+      },
+    ];
+  }
+  if (group.status !== 'Active' && rule.status === 'Active') {
+    return [
+      {
+        code: 'active_in_inactive_group',
+        severity: 'info',
+        ruleIds: [rule.id],
+        pointers,
+        message: `"${rule.name}" is active but its group "${group.name}" is inactive, so it does not act.`,
+        hint: 'Activate the group, or move the rule out of it, if it should act.',
+      },
+    ];
+  }
+  return [];
+}
+
+/** The pairs as they act: without the ids of pairs and modifications, keys in one order. */
+function actingForm(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(actingForm);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== 'id')
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([key, inner]) => [key, actingForm(inner)]),
+  );
+}
+
+export function duplicates(rules: LintRule[]): Finding[] {
+  const byForm = new Map<string, LintRule[]>();
+  for (const rule of rules) {
+    const form = JSON.stringify([rule.ruleType, actingForm(rule.pairs)]);
+    byForm.set(form, [...(byForm.get(form) ?? []), rule]);
+  }
+  return [...byForm.values()]
+    .filter((same) => same.length > 1)
+    .map((same) => {
+      const [first, ...others] = same as [LintRule, ...LintRule[]];
+      return {
+        code: 'duplicate',
+        severity: 'warning',
+        ruleIds: [...others.map((r) => r.id), first.id],
+        pointers: same.map((r) => ({ ruleId: r.id, path: '/pairs' })),
+        message: `${others.map((r) => `"${r.name}"`).join(', ')} ${others.length === 1 ? 'has' : 'have'} the same type and pairs as "${first.name}".`,
+        hint: 'Keep one of them (activate it where needed) and delete the others.',
+      };
+    });
+}
+
+/**
+ * Chrome's declarativeNetRequest compiles a regexFilter with RE2 limited to 2 KB of memory. The lint
+ * estimates a pattern's program from the instructions RE2 (as re2js builds it: programSize, the
+ * measure the engine's own limit uses) needs, at 16 bytes each:
+ * an estimate, since Chrome's RE2 works on bytes and needs more instructions for `.` and non-ASCII classes.
+ */
+export const CHROME_REGEX_BYTES = 2048;
+const BYTES_PER_INSTRUCTION = 16;
+
+export function estimatedProgramBytes(value: string): number | undefined {
+  const compiled = compileRegex(value);
+  if (!compiled.ok) return undefined;
+  return compiled.regex.programSize() * BYTES_PER_INSTRUCTION;
+}
+
+export function browserUnsupported(rule: LintRule): Finding[] {
+  const patterns: { path: string; value: string }[] = [];
+  rule.pairs.forEach((pair, index) => {
+    const source = pair.source as Source;
+    if (source.operator === 'Matches')
+      patterns.push({ path: `/pairs/${index}/source/value`, value: source.value });
+    source.filters?.forEach((filter, f) => {
+      if (filter.URL?.operator === 'Matches')
+        patterns.push({ path: `/pairs/${index}/source/filters/${f}/URL/value`, value: filter.URL.value });
+    });
+    if (rule.ruleType === 'Replace' && isPatternLiteral(pair.from as string))
+      patterns.push({ path: `/pairs/${index}/from`, value: pair.from as string });
+  });
+  return patterns.flatMap(({ path, value }) => {
+    const bytes = estimatedProgramBytes(value);
+    if (bytes === undefined || bytes <= CHROME_REGEX_BYTES) return [];
+    return [
+      {
+        code: 'browser_unsupported' as const,
+        severity: 'warning' as const,
+        ruleIds: [rule.id],
+        pointers: [{ ruleId: rule.id, path }],
+        message: `The pattern ${JSON.stringify(value)} of "${rule.name}" compiles to about ${bytes} bytes, over the ${CHROME_REGEX_BYTES} bytes Chrome allows a regular expression of a browser rule: a browser extension cannot use it.`,
+        hint: 'Shorten the pattern: bounded repeats ({0,100}) and long alternations cost the most; a wildcard or Contains often does the same.',
+      },
+    ];
+  });
+}

@@ -1,0 +1,34 @@
+// HTTP route of /v1/lint: a thin handler over the lint service.
+import type { FastifyInstance } from 'fastify';
+import { ALWAYS, errorResponses, notModified, success } from '../shared/responses.js';
+import { IfNoneMatch } from '../shared/schemas.js';
+import { LintAnswer } from './lint-schemas.js';
+import type { LintService } from './lint-service.js';
+
+export function registerLintRoutes(app: FastifyInstance, lint: LintService): void {
+  app.get(
+    '/lint',
+    {
+      config: { scope: 'read', revisionEtag: true },
+      schema: {
+        tags: ['lint'],
+        security: [{ apiKey: [] }],
+        operationId: 'lintRules',
+        summary: "What is wrong with the workspace's rules as a whole",
+        description:
+          'Rules that can never act (shadowed), loop (redirect_loop), change nothing (no_op), match every ' +
+          'request, are duplicates, cannot run in a browser or need --allow-code, and rules whose group ' +
+          'status differs from theirs. Nothing is stored; the answer changes with the revision only.',
+        headers: IfNoneMatch,
+        response: {
+          200: success('The findings, most serious first, and the rules they name.', LintAnswer, {
+            etag: true,
+          }),
+          ...notModified,
+          ...errorResponses(...ALWAYS),
+        },
+      },
+    },
+    async (request) => ({ success: true, data: await lint.lint(request.principal) }),
+  );
+}

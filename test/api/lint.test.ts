@@ -1,0 +1,85 @@
+// GET /v1/lint: the findings of the caller's workspace, most serious first, with the rules they name;
+// an ETag by revision (304 while nothing changed); another workspace's rules never show.
+import { describe, expect, it } from 'vitest';
+import { createGroup, createRule, expectError, type Json } from '../helpers/fixtures.js';
+import { forEachDatabase, useTestApp } from '../helpers/test-app.js';
+
+const redirect = (value: string, destination: string, fields: Json = {}) => ({
+  ruleType: 'Redirect',
+  status: 'Active',
+  pairs: [{ source: { key: 'Url', operator: 'Equals', value }, destinationType: 'url', destination }],
+  ...fields,
+});
+
+forEachDatabase((db) => {
+  describe('GET /v1/lint', () => {
+    const t = useTestApp({ db });
+
+    it('needs a key', async () => {
+      expectError(await t.call('GET', '/v1/lint', { key: null }), 'API_KEY_REQUIRED');
+    });
+
+    it('answers the findings with the rules they name, and nothing about another workspace', async () => {
+      const empty = await t.call('GET', '/v1/lint', { key: t.outsider.key });
+      expect(empty.status).toBe(200);
+      expect(empty.body.data).toEqual({ findings: [], rules: [], counts: { error: 0, warning: 0, info: 0 } });
+
+      const a = await createRule(t, {
+        name: 'A to B',
+        ...redirect('https://a.example/x', 'https://b.example/y'),
+      });
+      const b = await createRule(t, {
+        name: 'B to A',
+        ...redirect('https://b.example/y', 'https://a.example/x'),
+      });
+      const off = await createGroup(t, { status: 'Inactive' });
+      const parked = await createRule(t, { name: 'parked', status: 'Active', groupId: off.id });
+      const reply = await t.call('GET', '/v1/lint');
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+      const { findings, rules, counts } = reply.body.data;
+      expect(findings).toEqual([
+        {
+          code: 'redirect_loop',
+          severity: 'error',
+          ruleIds: [a.id, b.id],
+          pointers: [
+            { ruleId: a.id, path: '/pairs' },
+            { ruleId: b.id, path: '/pairs' },
+          ],
+          message: expect.stringContaining('"A to B" → "B to A"'),
+          hint: expect.any(String),
+        },
+        expect.objectContaining({ code: 'active_in_inactive_group', severity: 'info', ruleIds: [parked.id] }),
+      ]);
+      expect(rules).toEqual([
+        { id: a.id, name: 'A to B', ruleType: 'Redirect', status: 'Active' },
+        { id: b.id, name: 'B to A', ruleType: 'Redirect', status: 'Active' },
+        { id: parked.id, name: 'parked', ruleType: 'Cancel', status: 'Active' },
+      ]);
+      expect(counts).toEqual({ error: 1, warning: 0, info: 1 });
+
+      const theirs = await t.call('GET', '/v1/lint', { key: t.outsider.key });
+      expect(theirs.body.data.findings).toEqual([]);
+    });
+
+    it('has an ETag by revision: 304 while nothing changed, new findings after a change', async () => {
+      const first = await t.call('GET', '/v1/lint');
+      const etag = first.headers.etag as string;
+      expect(etag).toMatch(/^"\d+-/);
+      const again = await t.call('GET', '/v1/lint', { headers: { 'if-none-match': etag } });
+      expect(again.status).toBe(304);
+
+      const rule = await createRule(t, {
+        name: 'cancel everything',
+        status: 'Active',
+        pairs: [{ source: { key: 'Url', operator: 'Contains', value: '' } }],
+      });
+      const changed = await t.call('GET', '/v1/lint', { headers: { 'if-none-match': etag } });
+      expect(changed.status).toBe(200);
+      expect(changed.headers.etag).not.toBe(etag);
+      expect(changed.body.data.findings).toContainEqual(
+        expect.objectContaining({ code: 'matches_everything', ruleIds: [rule.id] }),
+      );
+    });
+  });
+});
