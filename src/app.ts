@@ -38,6 +38,7 @@ import { metricsPlugin } from './plugins/metrics.js';
 import { openapiPlugin } from './plugins/openapi.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { requestIdFor } from './plugins/request-id.js';
+import { writeBatchesPlugin } from './plugins/write-batches.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -84,7 +85,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const groupsStore = createGroupsStore(db, dialect);
   const idempotency = createIdempotencyService({ db, store: createIdempotencyStore() });
   const rulesStore = createRulesStore(db, dialect);
-  const changesModule = createChangesModule(app, { database, config }, { rulesStore, groupsStore });
+  const changesModule = createChangesModule(
+    app,
+    { database, config, keys: keysService },
+    { rulesStore, groupsStore },
+  );
   const changes = changesModule.service;
   const groupsService = createGroupsService({ db, groupsStore, idempotency, changes });
   const rulesService = createRulesService({
@@ -130,6 +135,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   errorHandlerPlugin(app);
   abandonedRequestsPlugin(app);
+  writeBatchesPlugin(app);
   everyRequestPlugin(app);
   jsonBodyPlugin(app);
   metricsPlugin(app);

@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, type Migration, Migrator, PostgresDialect, sql } from 'kysely';
+import { Kysely, type Migration, Migrator, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { guardedAgainstAbandon } from './abandon.js';
@@ -12,6 +12,7 @@ import * as idempotency from './migrations/0002-idempotency.js';
 import * as changes from './migrations/0003-changes.js';
 import * as keyScopes from './migrations/0005-key-scopes.js';
 import * as idOwners from './migrations/0006-id-owners.js';
+import { BatchingPostgresDialect } from './postgres-write-batches.js';
 import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
 import type { Db, Tables } from './tables.js';
 
@@ -89,7 +90,7 @@ export function openDatabase(
   // drops the dead connection when it comes back.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Tables>({ dialect: guardedAgainstAbandon(new PostgresDialect({ pool })) });
+  const db = new Kysely<Tables>({ dialect: guardedAgainstAbandon(new BatchingPostgresDialect({ pool })) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 
