@@ -37,7 +37,8 @@ function check({ rules, request = { url: URL_A }, includeInactive, outcome, reas
   if (reasons) expect(trace.rules.map((r) => [r.ruleId, r.reason])).toEqual(reasons);
   for (const r of trace.rules) {
     expect(r.acted).toBe(r.reason === 'acted');
-    if (r.reason !== 'overridden') expect(r.overriddenBy).toBeUndefined();
+    if (r.reason !== 'overridden' && r.reason !== 'cancelled') expect(r.overriddenBy).toBeUndefined();
+    if (r.reason === 'cancelled') expect(r.overriddenBy).toBeDefined();
   }
   for (const [ruleId, by] of Object.entries(overriddenBy ?? {})) {
     expect(verdict(trace, ruleId).overriddenBy).toBe(by);
@@ -93,10 +94,10 @@ describe('what each type does (section 4)', () => {
       outcome: { url: 'https://staging.example.com/', redirected: true },
     },
     {
-      title: 'Redirect to the URL it already has is no redirect',
+      title: 'Redirect to the URL it already has is no redirect: no_change',
       rules: [redirect('r', ANY, URL_A)],
       outcome: { url: URL_A, redirected: false },
-      reasons: [['r', 'acted']],
+      reasons: [['r', 'no_change']],
     },
     {
       title: 'Redirect map_local: a local file, as a file: URL',
@@ -139,10 +140,10 @@ describe('what each type does (section 4)', () => {
       outcome: { url: 'https://store.example.com/a/a?x=1#f', redirected: true },
     },
     {
-      title: 'Replace: a plain from is literal text, not a pattern',
+      title: 'Replace: a plain from is literal text, not a pattern (absent: no_change)',
       rules: [replace('p', ANY, 'a.a', 'z')],
       outcome: { url: URL_A, redirected: false },
-      reasons: [['p', 'acted']],
+      reasons: [['p', 'no_change']],
     },
     {
       title: 'Replace: from not in the URL changes nothing',
@@ -272,11 +273,11 @@ describe('what each type does (section 4)', () => {
       outcome: { requestHeaders: { 'x-env': 'c' } },
     },
     {
-      title: 'Headers Modify of an absent header does nothing',
+      title: 'Headers Modify of an absent header does nothing: no_change',
       request: { url: URL_A, headers: { Accept: '*/*' } },
       rules: [headers('h', ANY, [{ header: 'X-Env', type: 'Modify', value: 'c' }])],
       outcome: { requestHeaders: { accept: '*/*' } },
-      reasons: [['h', 'acted']],
+      reasons: [['h', 'no_change']],
     },
     {
       title: 'Headers Remove removes every value',
@@ -495,6 +496,7 @@ describe('which rules act, and in what order (section 4)', () => {
         ['c1', 'acted'],
         ['c2', 'cancelled'],
       ],
+      overriddenBy: { c2: 'c1' },
     },
     {
       title: 'Cancel: nothing else happens to the request after it',
@@ -516,6 +518,7 @@ describe('which rules act, and in what order (section 4)', () => {
         ['d', 'cancelled'],
         ['s', 'cancelled'],
       ],
+      overriddenBy: { r: 'c', p: 'c', h: 'c', d: 'c', s: 'c' },
     },
     {
       title: 'Cancel: a later rule that does not match is no_pair_matched, not cancelled',
@@ -526,16 +529,17 @@ describe('which rules act, and in what order (section 4)', () => {
       ],
     },
     {
-      title: 'Cancel after a Redirect matches the redirected URL',
+      title: 'Cancel after a Redirect matches the redirected URL, and wins: nothing else happens',
       rules: [
         redirect('r', ANY, 'https://blocked.example.net/'),
         cancel('c', src('host', 'Equals', 'blocked.example.net')),
       ],
-      outcome: { cancelled: true, url: 'https://blocked.example.net/', redirected: true },
+      outcome: { cancelled: true, url: URL_A, redirected: false },
       reasons: [
-        ['r', 'acted'],
+        ['r', 'cancelled'],
         ['c', 'acted'],
       ],
+      overriddenBy: { r: 'c' },
     },
     {
       title: 'Redirect: the first one wins, the second is overridden by it',
@@ -816,13 +820,14 @@ describe('which rules act, and in what order (section 4)', () => {
       outcome: { requestHeaders: { 'x-a': '1' } },
     },
     {
-      title: 'an earlier rule acts before a Cancel: the request is still cancelled',
+      title: 'a rule before a Cancel does not act on the cancelled request: reported cancelled',
       rules: [headers('h', ANY, [{ header: 'X-A', type: 'Add', value: '1' }]), cancel('c', ANY)],
-      outcome: { cancelled: true },
+      outcome: { ...CLEAN, cancelled: true },
       reasons: [
-        ['h', 'acted'],
+        ['h', 'cancelled'],
         ['c', 'acted'],
       ],
+      overriddenBy: { h: 'c' },
     },
   ])('$title', check);
 });

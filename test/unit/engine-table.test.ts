@@ -110,10 +110,10 @@ describe('operators (section 2)', () => {
     ],
     ['Matches flag s is accepted', src('Url', 'Matches', '/a.b/s'), 'https://x.example/a-b', true],
     [
-      'Matches: /static/app has no valid flags, so all of it is a bare pattern',
+      'Matches: /static/app has letters that are not flags after its last slash: refused, never bare',
       src('path', 'Matches', '/static/app'),
       'https://x.example/static/app.js',
-      true,
+      false,
     ],
     [
       'Matches: bare /static/ pattern text matches itself',
@@ -402,16 +402,16 @@ describe('captures (section 3)', () => {
     expect(traced.outcome.url).toBe('https://n.example/ja0');
   });
 
-  it('a Replace to uses the captures of its source', () => {
+  it('a Replace to reads $ as JavaScript does: the source captures never fill it', () => {
     const replace = rule('Replace', [
       {
         source: src('host', 'Wildcard_Matches', '*.example.com'),
         from: 'example.com',
-        to: '$1.staging.example.net',
+        to: '$&.staging.example.net',
       },
     ]);
     expect(run([replace], { url: 'https://api.example.com/x' }).outcome.url).toBe(
-      'https://api.api.staging.example.net/x',
+      'https://api.example.com.staging.example.net/x',
     );
   });
 });
@@ -765,8 +765,9 @@ describe('which rules act, and in what order (section 4)', () => {
     const cancelOld = rule('Cancel', [{ source: src('host', 'Equals', 'shop.example.com') }]);
     const cancelNew = rule('Cancel', [{ source: src('host', 'Equals', 'other.test') }]);
     const traced = run([redirect, cancelOld, cancelNew], { url });
-    expect(reasons(traced).map((r) => r[1])).toEqual(['acted', 'no_pair_matched', 'acted']);
-    expect(traced.outcome.cancelled).toBe(true);
+    // The Cancel that matches the new URL wins over the Redirect before it.
+    expect(reasons(traced).map((r) => r[1])).toEqual(['cancelled', 'no_pair_matched', 'acted']);
+    expect(traced.outcome).toMatchObject({ cancelled: true, url, redirected: false });
   });
 
   it('after a Cancel nothing else happens: later rules are cancelled', () => {
@@ -779,15 +780,20 @@ describe('which rules act, and in what order (section 4)', () => {
     expect(traced.outcome).toMatchObject({ cancelled: true, delayMs: 0, requestHeaders: {} });
     expect(reasons(traced)).toEqual([
       [stop.id, 'acted', undefined],
-      [delay.id, 'cancelled', undefined],
-      [headers.id, 'cancelled', undefined],
+      [delay.id, 'cancelled', stop.id],
+      [headers.id, 'cancelled', stop.id],
     ]);
   });
 
-  it('rules before a Cancel keep their effects', () => {
+  it('a Cancel wins over the rules before it too: they are reported cancelled by it', () => {
     const delay = rule('Delay', [{ source: any, delay: 5 }]);
     const stop = rule('Cancel', [{ source: any }]);
-    expect(run([delay, stop], { url }).outcome).toMatchObject({ cancelled: true, delayMs: 5 });
+    const traced = run([delay, stop], { url });
+    expect(traced.outcome).toMatchObject({ cancelled: true, delayMs: 0 });
+    expect(reasons(traced)).toEqual([
+      [delay.id, 'cancelled', stop.id],
+      [stop.id, 'acted', undefined],
+    ]);
   });
 
   it('a rule that does not match leaves the way free: the next one of its type wins', () => {

@@ -18,6 +18,7 @@ import type { GroupsStore } from '../groups/groups-store.js';
 import { readRule } from '../rules/rules-input.js';
 import type { RulesStore } from '../rules/rules-store.js';
 import { referenced } from '../shared/checks.js';
+import { convertOlderFormats } from '../transfer/older-formats.js';
 import { isPlainObject, readPayload } from '../shared/payload.js';
 import { checkTraceBody, MAX_TRACE_PAIRS, type TraceBody } from './trace-schemas.js';
 import type { TraceStore } from './trace-store.js';
@@ -27,6 +28,7 @@ const MAX_KEPT_WORKSPACES = 256;
 
 export interface TraceData extends TraceResult {
   request: { url: string; method: string; resourceType?: string; pageUrl?: string };
+  warnings?: ErrorDetail[];
 }
 
 interface Compiled {
@@ -115,11 +117,19 @@ export function createTraceService(deps: {
   }
 
   /** Unsaved rules validated as POST /v1/rules validates them, errors pointing into `/rules/N`. */
-  async function inline(principal: Principal, bodies: unknown[]): Promise<EngineRule[]> {
+  async function inline(
+    principal: Principal,
+    bodies: unknown[],
+    warnings: ErrorDetail[],
+  ): Promise<EngineRule[]> {
     const rules: EngineRule[] = [];
     const details: ErrorDetail[] = [];
     let code: ErrorCode | undefined;
-    for (const [index, body] of bodies.entries()) {
+    for (const [index, sent] of bodies.entries()) {
+      // The conversions an import makes (older formats), so that a rule is tried as it will be imported.
+      const converted = isPlainObject(sent) ? convertOlderFormats(sent) : undefined;
+      const body = converted?.record ?? sent;
+      for (const message of converted?.warnings ?? []) warnings.push({ path: `/rules/${index}`, message });
       try {
         const { write, pairs } = readRule(body, { creating: true, maxDelayMs: deps.config.maxDelayMs });
         rules.push({
@@ -133,8 +143,10 @@ export function createTraceService(deps: {
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         if (code !== 'RULE_PAYLOAD_INVALID') code = error.code;
-        for (const detail of error.details ?? [])
-          details.push({ ...detail, path: `/rules/${index}${detail.path}` });
+        for (const detail of error.details ?? []) {
+          const path = converted ? converted.paths.toSent(detail.path) : detail.path;
+          details.push({ ...detail, path: `/rules/${index}${path}` });
+        }
       }
     }
     if (code) throw new AppError(code, details);
@@ -158,7 +170,8 @@ export function createTraceService(deps: {
     async trace(principal: Principal, body: unknown): Promise<TraceData> {
       const { payload, request } = readTraceBody(body);
       let set: RuleSet;
-      if (payload.rules) set = compileRuleSet(await inline(principal, payload.rules));
+      const warnings: ErrorDetail[] = [];
+      if (payload.rules) set = compileRuleSet(await inline(principal, payload.rules, warnings));
       else {
         const workspace = await workspaceRules(principal.workspaceId);
         set = payload.ruleIds
@@ -169,6 +182,7 @@ export function createTraceService(deps: {
       return {
         request: { url, method, ...(resourceType ? { resourceType } : {}), ...(pageUrl ? { pageUrl } : {}) },
         ...set.trace(request, payload.includeInactive ?? false),
+        ...(warnings.length > 0 ? { warnings } : {}),
       };
     },
   };
