@@ -1,8 +1,8 @@
 // Regular expressions as the engine runs them: compiled patterns kept per text, matches and
 // replacements, and the literal text a pattern requires (for the rule index).
 import type { RE2JS } from 're2js';
-import { MAX_PROGRAM_SIZE } from '../model/pattern-size.js';
 import { translateJsRegex } from '../model/js-regex.js';
+import { MAX_PROGRAM_SIZE } from '../model/pattern-size.js';
 import { type CompiledPattern, compilePattern, parsePattern } from '../model/patterns.js';
 
 /**

@@ -192,9 +192,9 @@ function translateClass(r: Reading, i: number, vMode: boolean): { text: string; 
       throw new Refusal(`the set operations of the v flag at ${r.at(j)} are not supported`);
     }
     if (pattern[j] === '\\') {
-      const escape = readEscape(r, j, true);
-      atoms.push(escape.char !== undefined ? { char: escape.char } : { text: escape.inClass as string });
-      j = escape.end;
+      const read = readEscape(r, j, true);
+      atoms.push(read.char !== undefined ? { char: read.char } : { text: read.inClass as string });
+      j = read.end;
     } else {
       const { code, end } = codePointAt(pattern, j);
       atoms.push(code === 45 ? { char: code, dash: true } : { char: code });
@@ -238,9 +238,9 @@ export function translateJsRegex(pattern: string, flags: string, offset = 0): Tr
     for (let i = 0; i < pattern.length; ) {
       const c = pattern[i] as string;
       if (c === '\\') {
-        const escape = readEscape(r, i, false);
-        out += escape.char !== undefined ? literal(escape.char) : escape.outside;
-        i = escape.end;
+        const read = readEscape(r, i, false);
+        out += read.char !== undefined ? literal(read.char) : read.outside;
+        i = read.end;
       } else if (c === '[') {
         const cls = translateClass(r, i, flags.includes('v'));
         out += cls.text;

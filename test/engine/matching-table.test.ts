@@ -142,7 +142,12 @@ describe('operators: Matches, RE2 (section 2)', () => {
     ['anchored at both ends on the whole path', src('path', 'Matches', '^/v1/users$'), API, true],
     ['/pattern/ without flags is case-sensitive', src('path', 'Matches', '/USERS/'), API, false],
     ['flag i acts', src('path', 'Matches', '/USERS/i'), API, true],
-    ['an inline (?i) is not JavaScript: refused, never matches', src('path', 'Matches', '(?i)USERS'), API, false],
+    [
+      'an inline (?i) is not JavaScript: refused, never matches',
+      src('path', 'Matches', '(?i)USERS'),
+      API,
+      false,
+    ],
     ['flag g is accepted and changes nothing', src('path', 'Matches', '/users/g'), API, true],
     ['flag u is accepted and changes nothing', src('path', 'Matches', '/users/u'), API, true],
     ['flag y is accepted and does not make the match sticky', src('path', 'Matches', '/users/y'), API, true],
@@ -169,7 +174,12 @@ describe('operators: Matches, RE2 (section 2)', () => {
       API,
       ['', 'v1'],
     ],
-    ['named groups (JavaScript syntax) are captures too', src('path', 'Matches', '(?<version>v\\d)'), API, ['v1']],
+    [
+      'named groups (JavaScript syntax) are captures too',
+      src('path', 'Matches', '(?<version>v\\d)'),
+      API,
+      ['v1'],
+    ],
     ['(?P<name>) is not JavaScript: never matches', src('path', 'Matches', '(?P<version>v\\d)'), API, false],
     ['non-capturing groups take no capture', src('path', 'Matches', '(?:v1)/(users)'), API, ['users']],
     ['an empty pattern matches everything', src('path', 'Matches', ''), API, true],
@@ -185,14 +195,29 @@ describe('operators: Matches, RE2 (section 2)', () => {
     ['a bounded repeat of a letter', src('path', 'Matches', '/s{1,3}$/'), API, true],
     ['without u, \\pN is the letters pN', src('Url', 'Matches', '/\\pN#top/'), API, false],
     ['with u, \\p{N} is a Unicode class', src('Url', 'Matches', '/\\p{N}#top/u'), API, true],
-    ['with u, \\p{Script=Latin} is a Unicode class', src('path', 'Matches', '/\\p{Script=Latin}sers/u'), API, true],
+    [
+      'with u, \\p{Script=Latin} is a Unicode class',
+      src('path', 'Matches', '/\\p{Script=Latin}sers/u'),
+      API,
+      true,
+    ],
     ['without u, \\p{Latin} is text', src('path', 'Matches', '/\\p{Latin}sers/'), API, false],
     ['a hex escape \\x75 is u', src('path', 'Matches', '/\\x75sers/'), API, true],
     ['\\x{75} is x repeated 75 times, as in JavaScript', src('path', 'Matches', '/\\x{75}sers/'), API, false],
     ['a \\u0075 escape is u', src('path', 'Matches', '/\\u0075sers/'), API, true],
     ['an octal escape \\165 is u', src('path', 'Matches', '/\\165sers/'), API, true],
-    ['[[:alpha:]] is a class of [:alph then ], as in JavaScript', src('path', 'Matches', '/[[:alpha:]]sers/'), API, false],
-    ['\\Q…\\E is the letters Q and E, as in JavaScript', src('path', 'Matches', '/\\Quserz\\E?/'), API, false],
+    [
+      '[[:alpha:]] is a class of [:alph then ], as in JavaScript',
+      src('path', 'Matches', '/[[:alpha:]]sers/'),
+      API,
+      false,
+    ],
+    [
+      '\\Q…\\E is the letters Q and E, as in JavaScript',
+      src('path', 'Matches', '/\\Quserz\\E?/'),
+      API,
+      false,
+    ],
     ['(?si) is not JavaScript: never matches', src('path', 'Matches', '/(?si)USERS/'), API, false],
     ['flags si make it case-insensitive', src('path', 'Matches', '/USERS/si'), API, true],
   ])('%s', (_title, source, request, expected) => checkMatch(source, request, expected));
@@ -201,7 +226,9 @@ describe('operators: Matches, RE2 (section 2)', () => {
     const backreference = verdict(run([cancel('c', src('Url', 'Matches', '/(s)\\1/'))], { url: API }), 'c');
     expect(backreference.pairs[0]?.checks[0]?.detail).toMatch(/backreference/);
     const lookaround = verdict(run([cancel('c', src('Url', 'Matches', '/a(?=b)/'))], { url: API }), 'c');
-    expect(lookaround.pairs[0]?.checks[0]?.detail).toMatch(/lookahead \(\?=…\) at 2 cannot be run in linear time/);
+    expect(lookaround.pairs[0]?.checks[0]?.detail).toMatch(
+      /lookahead \(\?=…\) at 2 cannot be run in linear time/,
+    );
   });
 });
 

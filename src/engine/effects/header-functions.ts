@@ -5,7 +5,6 @@ import { MAX_RANDOM_DIGITS } from '../../model/rule-types/headers.js';
 import type { EngineRequest } from '../request.js';
 import { tryUrl } from '../request.js';
 
-
 const FUNCTION = /rq_request_initiator_origin\(\)|rq_rand\((\d+)\)/g;
 
 /** The request's `Origin` header, else the origin of the page that sent it, else `*`. */

@@ -13,16 +13,16 @@ export const headersEffect: RuleEffect<HeadersPair> = {
     const request: Change[] = [];
     const response: Change[] = [];
     const absent: string[] = [];
-    const valueOf = (value: string | undefined) =>
+    const evaluated = (value: string | undefined) =>
       value === undefined ? {} : { value: evaluateHeaderValue(value, engineRequest) };
     for (const set of pair.modifications) {
       for (const { header, type, value } of set.Request ?? []) {
-        const change = { header, type, ...valueOf(value) };
+        const change = { header, type, ...evaluated(value) };
         if (!modifyHeader(state.requestHeaders, change)) absent.push(header);
         request.push(change);
       }
       for (const { header, type, value } of set.Response ?? []) {
-        const change = { header, type, ...valueOf(value) };
+        const change = { header, type, ...evaluated(value) };
         response.push(change);
         state.responseHeaders.push({ ...change, ruleId });
       }

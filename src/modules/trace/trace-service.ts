@@ -18,8 +18,8 @@ import type { GroupsStore } from '../groups/groups-store.js';
 import { readRule } from '../rules/rules-input.js';
 import type { RulesStore } from '../rules/rules-store.js';
 import { referenced } from '../shared/checks.js';
-import { convertOlderFormats } from '../transfer/older-formats.js';
 import { isPlainObject, readPayload } from '../shared/payload.js';
+import { convertOlderFormats } from '../transfer/older-formats.js';
 import { checkTraceBody, MAX_TRACE_PAIRS, type TraceBody } from './trace-schemas.js';
 import type { TraceStore } from './trace-store.js';
 
