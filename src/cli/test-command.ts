@@ -1,6 +1,7 @@
 // `rulekeeper test FILE`: a team's expected rule behaviour, checked case by case against a server's
 // POST /v1/trace or a workspace of the local database; exit 1 when any case fails.
 import type { Command } from 'commander';
+import { createClient, type paths } from '../client/index.js';
 import { AppError } from '../errors.js';
 import { createGroupsStore } from '../modules/groups/groups-store.js';
 import { createRulesStore } from '../modules/rules/rules-store.js';
@@ -19,27 +20,20 @@ type Tracer = (request: Record<string, unknown>) => Promise<CaseTrace>;
 
 class TraceRefused extends Error {}
 
-/** Traces through a running server, as any client would. */
+type TraceBody = NonNullable<paths['/v1/trace']['post']['requestBody']>['content']['application/json'];
+
+/** Traces through a running server, as any client would, with the package's typed client. */
 function serverTracer(server: string, key: string): Tracer {
-  const url = `${server.replace(/\/+$/, '')}/v1/trace`;
+  const client = createClient({ baseUrl: server, key });
   return async (request) => {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'x-api-key': key, 'content-type': 'application/json' },
-      body: JSON.stringify({ request }),
-    });
-    const body = (await response.json().catch(() => ({}))) as {
-      data?: CaseTrace;
-      message?: string;
-      details?: { path: string; message: string }[];
-    };
-    if (response.status !== 200) {
-      const details = (body.details ?? []).map(
-        (d: { path: string; message: string }) => `${d.path}: ${d.message}`,
-      );
-      throw new TraceRefused(`${response.status} ${body.message ?? ''} ${details.join('; ')}`.trim());
+    // A case's request is the file's, as written: the server's checks, not the types, judge it.
+    const body = { request } as unknown as TraceBody;
+    const { data, error, response } = await client.POST('/v1/trace', { body });
+    if (!data) {
+      const details = (error?.details ?? []).map((d) => `${d.path}: ${d.message}`);
+      throw new TraceRefused(`${response.status} ${error?.message ?? ''} ${details.join('; ')}`.trim());
     }
-    return body.data as CaseTrace;
+    return data.data as unknown as CaseTrace;
   };
 }
 
