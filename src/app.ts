@@ -85,7 +85,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const groupsStore = createGroupsStore(db, dialect);
   const idempotency = createIdempotencyService({ db, store: createIdempotencyStore() });
   const rulesStore = createRulesStore(db, dialect);
-  const changesModule = createChangesModule(app, { database, config }, { rulesStore, groupsStore });
+  const changesModule = createChangesModule(
+    app,
+    { database, config, keys: keysService },
+    { rulesStore, groupsStore },
+  );
   const changes = changesModule.service;
   const groupsService = createGroupsService({ db, groupsStore, idempotency, changes });
   const rulesService = createRulesService({
