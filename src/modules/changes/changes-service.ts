@@ -4,6 +4,7 @@ import type { ChangeRow, Db } from '../../db/tables.js';
 import { AppError } from '../../errors.js';
 import type { DataVersion } from '../shared/read-cache.js';
 import type { ChangesStore, FeedRow, ObjectType } from './changes-store.js';
+import { noteRecordedRevision } from './revision-hooks.js';
 
 /** One object changed by a transaction, with its content after the change (or as it was when deleted). */
 export interface ChangeInput {
@@ -139,6 +140,7 @@ export function createChangesService({
         };
       });
       await store.insert(trx, rows);
+      noteRecordedRevision(revision);
       return revision;
     };
   }
