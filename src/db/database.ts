@@ -3,15 +3,17 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, type Migration, Migrator, PostgresDialect, sql } from 'kysely';
+import { Kysely, type Migration, Migrator, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { guardedAgainstAbandon } from './abandon.js';
+import { type ChangeSignals, postgresSignals, sqliteSignals } from './change-signals.js';
 import * as initial from './migrations/0001-initial.js';
 import * as idempotency from './migrations/0002-idempotency.js';
 import * as changes from './migrations/0003-changes.js';
 import * as keyScopes from './migrations/0005-key-scopes.js';
 import * as idOwners from './migrations/0006-id-owners.js';
+import { BatchingPostgresDialect } from './postgres-write-batches.js';
 import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
 import type { Db, Tables } from './tables.js';
 
@@ -26,6 +28,8 @@ export interface Database {
    * cheap and exact check exists (PostgreSQL; in-memory SQLite, whose reads share the writer).
    */
   dataVersion?: () => number;
+  /** How other connections' commits are announced and heard on this backend. */
+  signals: ChangeSignals;
   close(): Promise<void>;
 }
 
@@ -74,6 +78,7 @@ export function openDatabase(
       db,
       dialect: 'sqlite',
       ...(reader === writer ? {} : { dataVersion }),
+      signals: sqliteSignals(reader === writer ? undefined : dataVersion),
       close: () => db.destroy(),
     };
   }
@@ -89,8 +94,8 @@ export function openDatabase(
   // drops the dead connection when it comes back.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Tables>({ dialect: guardedAgainstAbandon(new PostgresDialect({ pool })) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  const db = new Kysely<Tables>({ dialect: guardedAgainstAbandon(new BatchingPostgresDialect({ pool })) });
+  return { db, dialect: 'postgres', signals: postgresSignals(url), close: () => db.destroy() };
 }
 
 async function migrateToLatest(db: Db): Promise<void> {

@@ -29,6 +29,7 @@ export function sendError(
   // A database restarting or failing over is back within seconds, and a load balancer that sees
   // this retries on another instance; without it, clients guess (and often hammer).
   if (status === 503) reply.header('retry-after', String(UNAVAILABLE_RETRY_SECONDS));
+  if (status === 429 && !reply.hasHeader('retry-after')) reply.header('retry-after', '1');
   return (
     reply
       .code(status)
