@@ -8,6 +8,7 @@ const SYSTEM = [
   'test/postgres/**/*.test.ts',
   'test/system/**/*.test.ts',
   'test/security/keys-cli*.test.ts',
+  'test/security/stream-memory.test.ts',
 ];
 const UNIT = [
   'test/unit/**/*.test.ts',

@@ -1,8 +1,9 @@
-// `npm run build` (and so `npm start` and `npm install`): the service, its OpenAPI document and client,
-// then the console. A step runs only when one of its inputs is newer than the stamp it left last time,
-// so a start with nothing changed costs a directory walk instead of a full compile. `--force` runs all.
+// `npm run build` (and so `npm start` and `npm install`): the OpenAPI document and the client's types,
+// the service with its client, then the console. A step runs only when one of its inputs is newer than
+// the stamp it left last time, so a start with nothing changed costs a directory walk instead of a full
+// compile. `--force` runs every step.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const force = process.argv.includes('--force');
@@ -13,15 +14,20 @@ const tsc = (project) => node('node_modules/typescript/bin/tsc', '-p', project);
 const COMMON = ['package-lock.json', 'tsconfig.json', 'scripts/build.mjs'];
 const STEPS = [
   {
-    name: 'service',
-    inputs: [...COMMON, 'tsconfig.build.json', 'src'],
-    run: () => tsc('tsconfig.build.json'),
+    // The document comes from the sources, so it follows every change to them.
+    name: 'document',
+    inputs: [...COMMON, 'scripts/build-client.mjs', 'src'],
+    run: () => node('scripts/build-client.mjs'),
   },
   {
-    // The document is the compiled service's, so this follows every change to it.
-    name: 'client',
-    inputs: [...COMMON, 'tsconfig.client.json', 'scripts/build-client.mjs', 'src'],
-    run: () => node('scripts/build-client.mjs'),
+    // The service with the client it calls itself; then the client's declarations for the package.
+    name: 'service',
+    inputs: [...COMMON, 'tsconfig.build.json', 'tsconfig.client.json', 'src'],
+    run: () => {
+      tsc('tsconfig.build.json');
+      tsc('tsconfig.client.json');
+      copyFileSync('src/client/schema.d.ts', 'dist/client/schema.d.ts');
+    },
   },
   {
     name: 'console',

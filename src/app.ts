@@ -19,12 +19,14 @@ import { createRulesReadModel } from './modules/rules/rules-read-model.js';
 import { registerRulesRoutes } from './modules/rules/rules-routes.js';
 import { createRulesService } from './modules/rules/rules-service.js';
 import { createRulesStore } from './modules/rules/rules-store.js';
+import { createTracePool } from './modules/trace/trace-pool.js';
 import { registerTraceRoutes } from './modules/trace/trace-routes.js';
 import { createTraceService } from './modules/trace/trace-service.js';
 import { createTraceStore } from './modules/trace/trace-store.js';
 import { registerTransferRoutes } from './modules/transfer/transfer-routes.js';
 import { createTransferService } from './modules/transfer/transfer-service.js';
 import { createTransferStore } from './modules/transfer/transfer-store.js';
+import { abandonedRequestsPlugin } from './plugins/abandoned-requests.js';
 import { apiKeyAuthPlugin } from './plugins/api-key-auth.js';
 import { clientErrorHandler } from './plugins/client-error.js';
 import { consolePlugin } from './plugins/console.js';
@@ -36,6 +38,7 @@ import { metricsPlugin } from './plugins/metrics.js';
 import { openapiPlugin } from './plugins/openapi.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { requestIdFor } from './plugins/request-id.js';
+import { writeBatchesPlugin } from './plugins/write-batches.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -82,7 +85,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const groupsStore = createGroupsStore(db, dialect);
   const idempotency = createIdempotencyService({ db, store: createIdempotencyStore() });
   const rulesStore = createRulesStore(db, dialect);
-  const changesModule = createChangesModule(app, { database, config }, { rulesStore, groupsStore });
+  const changesModule = createChangesModule(
+    app,
+    { database, config, keys: keysService },
+    { rulesStore, groupsStore },
+  );
   const changes = changesModule.service;
   const groupsService = createGroupsService({ db, groupsStore, idempotency, changes });
   const rulesService = createRulesService({
@@ -101,6 +108,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     changes,
     config,
   });
+  const tracePool =
+    config.traceWorkers > 0
+      ? createTracePool({
+          workers: config.traceWorkers,
+          timeLimitMs: config.traceTimeLimitMs,
+          memoryMb: config.traceWorkerMemoryMb,
+          // One key never holds every worker; with one worker, it waits its turn with the others.
+          perKey: Math.max(1, config.traceWorkers - 1),
+          perKeyWaiting: 4,
+          maxWaiting: 256,
+        })
+      : undefined;
+  if (tracePool) app.addHook('onClose', () => tracePool.close());
   const traceService = createTraceService({
     db,
     traceStore: createTraceStore(db),
@@ -108,11 +128,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     groupsStore,
     changes,
     config,
+    ...(tracePool ? { runner: tracePool } : {}),
   });
 
   const lintService = createLintService({ lintStore: createLintStore(db), changes });
 
   errorHandlerPlugin(app);
+  abandonedRequestsPlugin(app);
+  writeBatchesPlugin(app);
   everyRequestPlugin(app);
   jsonBodyPlugin(app);
   metricsPlugin(app);

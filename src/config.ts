@@ -16,6 +16,10 @@ export interface Config {
   /** Body limit of POST /v1/import alone: a whole Requestly export in one request. */
   maxImportBytes: number;
   maxDelayMs: number;
+  /** Longest an import may run (after its body is in); past it, it is abandoned and rolled back. */
+  importTimeLimitMs: number;
+  /** Longest an export may run; past it, it stops and the connection is cut before the file's end. */
+  exportTimeLimitMs: number;
   /** Longest a client may take to send a whole request (headers and body); slower ones are cut off. */
   requestTimeoutMs: number;
   /** How long a valid API key is remembered; a key revoked by another process may work this long. */
@@ -32,6 +36,18 @@ export interface Config {
   changesHeartbeatMs: number;
   /** How often streams look for changes they were not woken for (the safety net of NOTIFY). */
   changesPollMs: number;
+  /** Open change streams per API key on this instance; past it, 429. */
+  maxStreamsPerKey: number;
+  /** Open change streams on this instance, all keys together; past it, 503. */
+  maxStreams: number;
+  /** Bytes a change stream may have unsent before it waits for its client (which is cut if it never reads). */
+  maxStreamBufferBytes: number;
+  /** Worker threads that run traces (0: on the event loop, as the CLI does). */
+  traceWorkers: number;
+  /** Longest one trace may run; past it, its worker is ended and the answer is 503. */
+  traceTimeLimitMs: number;
+  /** Heap of each trace worker, in MiB. */
+  traceWorkerMemoryMb: number;
 }
 
 export class ConfigError extends Error {}
@@ -73,6 +89,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxImportBytes: integer(env, 'MAX_IMPORT_BYTES', 52_428_800, 1024, 1_073_741_824),
     maxDelayMs: integer(env, 'MAX_DELAY_MS', 60_000, 0, MAX_CONFIGURABLE_DELAY_MS),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    importTimeLimitMs: integer(env, 'IMPORT_TIME_LIMIT_MS', 120_000, 100, 3_600_000),
+    exportTimeLimitMs: integer(env, 'EXPORT_TIME_LIMIT_MS', 300_000, 100, 3_600_000),
     keyCacheTtlMs: integer(env, 'KEY_CACHE_TTL_MS', 5000, 0, 3_600_000),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
     dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 5000, 1, 3_600_000),
@@ -80,5 +98,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     historyRetentionDays: integer(env, 'HISTORY_RETENTION_DAYS', 90, 1, 36_500),
     changesHeartbeatMs: integer(env, 'CHANGES_HEARTBEAT_MS', 15_000, 10, 3_600_000),
     changesPollMs: integer(env, 'CHANGES_POLL_MS', 1000, 10, 60_000),
+    maxStreamsPerKey: integer(env, 'MAX_STREAMS_PER_KEY', 20, 1, 1_000_000),
+    maxStreams: integer(env, 'MAX_STREAMS', 5000, 1, 1_000_000),
+    maxStreamBufferBytes: integer(env, 'MAX_STREAM_BUFFER_BYTES', 1_048_576, 1024, 1_073_741_824),
+    traceWorkers: integer(env, 'TRACE_WORKERS', 2, 0, 64),
+    traceTimeLimitMs: integer(env, 'TRACE_TIME_LIMIT_MS', 10_000, 10, 600_000),
+    traceWorkerMemoryMb: integer(env, 'TRACE_WORKER_MEMORY_MB', 256, 32, 16_384),
   };
 }

@@ -28,9 +28,12 @@ export const errorTable = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Payload too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported media type' },
   RATE_LIMITED: { status: 429, message: 'Too many requests' },
+  TOO_MANY_STREAMS: { status: 429, message: 'Too many open streams' },
   HEADERS_TOO_LARGE: { status: 431, message: 'Request headers too large' },
   INTERNAL: { status: 500, message: 'Internal server error' },
   UNAVAILABLE: { status: 503, message: 'Service unavailable' },
+  TIME_LIMIT_EXCEEDED: { status: 503, message: 'Time limit exceeded' },
+  STREAMS_FULL: { status: 503, message: 'Too many streams on this instance' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorTable;

@@ -116,7 +116,7 @@ function baseEnv(): Record<string, string> {
   return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
 }
 
-/** `rulekeeper serve` on a free port: warnings only, no rate limit. */
+/** `rulekeeper serve` on a free port: warnings only, no rate limit, fanout's 1,000 streams on one key allowed. */
 export function startService(name: string, databaseUrl: string, extra: Record<string, string> = {}) {
   const env = {
     ...baseEnv(),
@@ -125,6 +125,7 @@ export function startService(name: string, databaseUrl: string, extra: Record<st
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '0',
+    MAX_STREAMS_PER_KEY: '5000',
     ...extra,
   };
   return start(name, [BIN, 'serve'], env, printsListening);

@@ -40,11 +40,35 @@ export function parseEvents(buffer: string): { events: StreamEvent[]; rest: stri
   return { events, rest };
 }
 
+/** Events after which what the panel shows may be out of date: a change, and the two that say read everything again. */
+const REFRESHING = new Set(['change', 'bulk', 'reset']);
+
+/**
+ * Reads a change stream's body to its end: `onId` with every event id (where to resume), `onRefresh`
+ * once per chunk that holds a change, a `bulk` (a revision too large to list: an import) or a `reset`.
+ * One read for what arrived together: an import of a thousand records is one refresh.
+ */
+export async function readChangeStream(
+  body: NonNullable<Response['body']>,
+  handlers: { onId(id: string): void; onRefresh(): void },
+): Promise<void> {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    const { events, rest } = parseEvents(buffer + value);
+    buffer = rest;
+    for (const event of events) if (event.id) handlers.onId(event.id);
+    if (events.some((event) => REFRESHING.has(event.event))) handlers.onRefresh();
+  }
+}
+
 const RETRY_MS = [1000, 2000, 5000, 10000];
 
 /**
- * Calls `onChange` for every change to the workspace (and on `reset`, when the service no longer
- * has the changes since the last one seen), until the component goes away.
+ * Calls `onChange` for every change to the workspace (and on `bulk` and `reset`, when the panel must
+ * read everything again), until the component goes away.
  */
 export function useLiveChanges(client: RulekeeperClient, onChange: () => void): LiveState {
   const [state, setState] = useState<LiveState>('connecting');
@@ -65,17 +89,12 @@ export function useLiveChanges(client: RulekeeperClient, onChange: () => void): 
       if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
       setState('live');
       failures = 0;
-      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-      let buffer = '';
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        const { events, rest } = parseEvents(buffer + value);
-        buffer = rest;
-        for (const event of events) if (event.id) lastId = event.id;
-        // One read for what arrived together: an import of a thousand records is one refresh.
-        if (events.some((event) => event.event === 'change' || event.event === 'reset')) latest.current();
-      }
+      await readChangeStream(response.body, {
+        onId: (id) => {
+          lastId = id;
+        },
+        onRefresh: () => latest.current(),
+      });
     }
 
     (async () => {

@@ -1,17 +1,20 @@
 // `rulekeeper test FILE`: a team's expected rule behaviour, checked case by case against a server's
 // POST /v1/trace or a workspace of the local database; exit 1 when any case fails.
 import type { Command } from 'commander';
+import { createClient, type paths } from '../client/index.js';
 import { AppError } from '../errors.js';
 import { createGroupsStore } from '../modules/groups/groups-store.js';
 import { createRulesStore } from '../modules/rules/rules-store.js';
 import { createTraceService } from '../modules/trace/trace-service.js';
 import { createTraceStore } from '../modules/trace/trace-store.js';
+import { readKey } from './key-source.js';
 import { type LocalWorkspace, UsageError, withLocalWorkspace } from './local-workspace.js';
 import { type CaseTrace, compareCase, RuleTestFileError, readCases, unexercised } from './rule-tests.js';
 
 interface TestOptions {
   server?: string;
   key?: string;
+  keyFile?: string;
   workspace?: string;
 }
 
@@ -19,27 +22,20 @@ type Tracer = (request: Record<string, unknown>) => Promise<CaseTrace>;
 
 class TraceRefused extends Error {}
 
-/** Traces through a running server, as any client would. */
+type TraceBody = NonNullable<paths['/v1/trace']['post']['requestBody']>['content']['application/json'];
+
+/** Traces through a running server, as any client would, with the package's typed client. */
 function serverTracer(server: string, key: string): Tracer {
-  const url = `${server.replace(/\/+$/, '')}/v1/trace`;
+  const client = createClient({ baseUrl: server, key });
   return async (request) => {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'x-api-key': key, 'content-type': 'application/json' },
-      body: JSON.stringify({ request }),
-    });
-    const body = (await response.json().catch(() => ({}))) as {
-      data?: CaseTrace;
-      message?: string;
-      details?: { path: string; message: string }[];
-    };
-    if (response.status !== 200) {
-      const details = (body.details ?? []).map(
-        (d: { path: string; message: string }) => `${d.path}: ${d.message}`,
-      );
-      throw new TraceRefused(`${response.status} ${body.message ?? ''} ${details.join('; ')}`.trim());
+    // A case's request is the file's, as written: the server's checks, not the types, judge it.
+    const body = { request } as unknown as TraceBody;
+    const { data, error, response } = await client.POST('/v1/trace', { body });
+    if (!data) {
+      const details = (error?.details ?? []).map((d) => `${d.path}: ${d.message}`);
+      throw new TraceRefused(`${response.status} ${error?.message ?? ''} ${details.join('; ')}`.trim());
     }
-    return body.data as CaseTrace;
+    return data.data as unknown as CaseTrace;
   };
 }
 
@@ -102,7 +98,8 @@ export function registerTestCommand(program: Command): void {
     )
     .argument('<file>')
     .option('--server <url>', 'a running Rulekeeper, e.g. http://127.0.0.1:8080')
-    .option('--key <key>', 'API key for --server (default: RULEKEEPER_KEY)')
+    .option('--key-file <file>', 'read the API key for --server from this file (default: RULEKEEPER_KEY)')
+    .option('--key <key>', 'the API key itself (visible to other users of the machine: prefer the above)')
     .option('--workspace <name>', 'a workspace of the local database (DATABASE_URL) instead of a server')
     .action(async (file: string, options: TestOptions) => {
       const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -114,13 +111,14 @@ export function registerTestCommand(program: Command): void {
           process.exitCode = passed ? 0 : 1;
           return;
         }
-        const key = options.key ?? process.env.RULEKEEPER_KEY;
-        if (!options.server || !key) {
+        const found = readKey(options);
+        if (options.keyFile && 'error' in found) throw new RuleTestFileError(found.error);
+        if (!options.server || 'error' in found) {
           throw new RuleTestFileError(
-            'give --server URL with --key KEY (or RULEKEEPER_KEY), or --workspace NAME',
+            'give --server URL with RULEKEEPER_KEY (or --key-file FILE), or --workspace NAME',
           );
         }
-        process.exitCode = (await runCases(file, serverTracer(options.server, key), out)) ? 0 : 1;
+        process.exitCode = (await runCases(file, serverTracer(options.server, found.key), out)) ? 0 : 1;
       } catch (error) {
         const usage = error instanceof RuleTestFileError || error instanceof UsageError;
         if (!usage && (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;

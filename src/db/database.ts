@@ -3,14 +3,16 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, type Migration, Migrator, PostgresDialect, sql } from 'kysely';
+import { Kysely, type Migration, Migrator, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { guardedAgainstAbandon } from './abandon.js';
 import * as initial from './migrations/0001-initial.js';
 import * as idempotency from './migrations/0002-idempotency.js';
 import * as changes from './migrations/0003-changes.js';
 import * as keyScopes from './migrations/0005-key-scopes.js';
 import * as idOwners from './migrations/0006-id-owners.js';
+import { BatchingPostgresDialect } from './postgres-write-batches.js';
 import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
 import type { Db, Tables } from './tables.js';
 
@@ -61,7 +63,9 @@ export function openDatabase(
     const writer = openSqlite(file);
     // A second connection for reads outside transactions: it sees only committed data (WAL).
     const reader = file === ':memory:' ? writer : openSqlite(file);
-    const db = new Kysely<Tables>({ dialect: new GroupCommitSqliteDialect(writer, reader) });
+    const db = new Kysely<Tables>({
+      dialect: guardedAgainstAbandon(new GroupCommitSqliteDialect(writer, reader)),
+    });
     // On the reader, which counts the commits of every other connection (the writer's included).
     // Asked directly and synchronously: it is checked before every cached read, and through Kysely it
     // would cost several times the pragma itself.
@@ -86,7 +90,7 @@ export function openDatabase(
   // drops the dead connection when it comes back.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Tables>({ dialect: guardedAgainstAbandon(new BatchingPostgresDialect({ pool })) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 

@@ -1,6 +1,7 @@
 // Every error becomes the documented body {success:false, message, code, details?, requestId};
 // unknown routes are 404 and known paths with another method 405.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ClientGone } from '../db/abandon.js';
 import { isUnavailable } from '../db/dialect.js';
 import { AppError, type ErrorCode, type ErrorDetail, errorTable } from '../errors.js';
 import { scopeRefusal } from '../modules/keys/key-scopes.js';
@@ -28,6 +29,7 @@ export function sendError(
   // A database restarting or failing over is back within seconds, and a load balancer that sees
   // this retries on another instance; without it, clients guess (and often hammer).
   if (status === 503) reply.header('retry-after', String(UNAVAILABLE_RETRY_SECONDS));
+  if (status === 429 && !reply.hasHeader('retry-after')) reply.header('retry-after', '1');
   return (
     reply
       .code(status)
@@ -86,6 +88,11 @@ export function errorHandlerPlugin(app: FastifyInstance): void {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // Nobody is left to answer: the work was rolled back (db/abandon.ts); 499 marks it in the log.
+    if (error instanceof ClientGone) {
+      request.log.info('client went away before the answer: its work was rolled back');
+      return reply.code(499).send();
+    }
     const code = codeFor(error, request);
     if (code === 'INTERNAL' || code === 'UNAVAILABLE') {
       request.log.error({ err: error }, 'request failed');

@@ -125,6 +125,13 @@ export function createRuleFeed(options: RuleFeedOptions): RuleFeed {
         const event = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         if (/^event: reset$/m.test(event)) return 'reset';
+        // A revision too large to list (an import): the lists are read again, and the stream goes on.
+        if (/^event: bulk$/m.test(event)) {
+          pending = [];
+          // Read after the bulk revision was committed: the lists hold it, and the revision says so.
+          reach(await loadAll());
+          continue;
+        }
         const data = /^data: (.*)$/m.exec(event)?.[1];
         if (!data) continue; // a heartbeat
         pending.push(JSON.parse(data) as { objectType: string; id: string });

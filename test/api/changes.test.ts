@@ -23,6 +23,27 @@ forEachDatabase((db) => {
   }
 
   describe('Rulekeeper-Revision', () => {
+    it('on each of twenty concurrent writes is the revision that write recorded, as the feed has it', async () => {
+      const before = await revision();
+      const made = await Promise.all(
+        Array.from({ length: 20 }, (_, n) =>
+          t.call('POST', '/v1/rules', {
+            body: {
+              name: `concurrent ${n}`,
+              ruleType: 'Cancel',
+              pairs: [{ source: { key: 'host', operator: 'Equals', value: `c${n}.test` } }],
+            },
+          }),
+        ),
+      );
+      expect(made.map((reply) => reply.status)).toEqual(made.map(() => 201));
+      const recorded = new Map<string, number>(
+        (await feed(before)).data.map((item: Json) => [item.id as string, item.revision as number]),
+      );
+      for (const reply of made) expect(revisionOf(reply)).toBe(recorded.get(reply.body.data.id));
+      expect(new Set(made.map(revisionOf)).size).toBe(20);
+    });
+
     it('starts at 0 and moves by one with each write, on the write answer and every read after', async () => {
       expect(await revision(t.outsider.key)).toBe(0);
       const before = await revision();

@@ -1,9 +1,11 @@
-// Shared by the engine's table tests: rule builders, and a runner that traces a request and checks
-// that the indexed fast path (evaluate) says exactly what the full trace says.
+// Shared by the engine's table tests: rule builders, a runner that traces a request and checks that
+// the indexed fast path (evaluate) says exactly what the full trace says, and the checks of a table row.
 import { expect } from 'vitest';
 import {
   compileRuleSet,
   type EngineRule,
+  type Outcome,
+  type Reason,
   type RequestInput,
   type TraceResult,
   toEngineRequest,
@@ -66,4 +68,87 @@ export function verdict(trace: TraceResult, ruleId: string) {
   const found = trace.rules.find((r) => r.ruleId === ruleId);
   if (!found) throw new Error(`rule ${ruleId} is not in the trace`);
   return found;
+}
+
+export const userAgent = (id: string, source: Json, value: string) =>
+  rule(id, 'UserAgent', [{ source, userAgent: value }]);
+export const delay = (id: string, source: Json, ms: number) => rule(id, 'Delay', [{ source, delay: ms }]);
+export const body = (id: string, source: Json, type: string, value: string) =>
+  rule(id, 'Request', [{ source, type, value }]);
+export const respond = (id: string, source: Json, fields: Json) =>
+  rule(id, 'Response', [{ source, ...fields }]);
+export const JS = { type: 'code', codeType: 'js', loadTime: 'afterPageLoad', value: 'window.a = 1' };
+export const script = (id: string, source: Json, scripts: Json[] = [JS]) =>
+  rule(id, 'Script', [{ source, scripts }]);
+
+/** The request of the matching tables: every part of a URL differs from the others. */
+export const API = 'https://api.example.com:8443/v1/users?id=7#top';
+
+/** `expected`: false (no match), true (a match), or the captures of a match. */
+export type MatchCase = [
+  title: string,
+  source: Json,
+  request: string | RequestInput,
+  expected: boolean | string[],
+];
+
+/** One Cancel rule with `source`: whether its pair matched (and with which captures). */
+export function checkMatch(source: Json, request: string | RequestInput, expected: boolean | string[]) {
+  const input = typeof request === 'string' ? { url: request } : request;
+  const trace = run([cancel('c', source)], input);
+  expect(trace.outcome.cancelled).toBe(expected !== false);
+  const pair = verdict(trace, 'c').pairs[0];
+  expect(pair?.matched).toBe(expected !== false);
+  if (Array.isArray(expected)) expect(pair?.captures).toEqual(expected);
+}
+
+/** The request of the effect tables. */
+export const URL_A = 'https://shop.example.com/a/a?x=1#f';
+
+/** The outcome of a request no rule acted on. */
+export const CLEAN: Outcome = {
+  cancelled: false,
+  url: URL_A,
+  redirected: false,
+  requestHeaders: {},
+  responseHeaders: [],
+  delayMs: 0,
+  requestBody: null,
+  response: null,
+  scripts: [],
+};
+
+export interface EffectCase {
+  title: string;
+  rules: EngineRule[];
+  request?: RequestInput;
+  includeInactive?: boolean;
+  outcome?: Partial<Outcome>;
+  /** Reason of each rule listed in the trace, in trace order. */
+  reasons?: [string, Reason][];
+  overriddenBy?: Record<string, string>;
+}
+
+/** Traces the case's rules (on URL_A unless it says) and checks what it expects. */
+export function checkEffect({
+  rules,
+  request = { url: URL_A },
+  includeInactive,
+  outcome,
+  reasons,
+  overriddenBy,
+}: EffectCase) {
+  const trace = run(rules, request, includeInactive);
+  // Each part of the outcome a case names is compared whole: `requestHeaders: {}` means none.
+  for (const [part, value] of Object.entries(outcome ?? {})) {
+    expect(trace.outcome[part as keyof Outcome], part).toEqual(value);
+  }
+  if (reasons) expect(trace.rules.map((r) => [r.ruleId, r.reason])).toEqual(reasons);
+  for (const r of trace.rules) {
+    expect(r.acted).toBe(r.reason === 'acted');
+    if (r.reason !== 'overridden') expect(r.overriddenBy).toBeUndefined();
+  }
+  for (const [ruleId, by] of Object.entries(overriddenBy ?? {})) {
+    expect(verdict(trace, ruleId).overriddenBy).toBe(by);
+  }
 }

@@ -32,6 +32,7 @@ export const ERRORS = {
   PAYLOAD_TOO_LARGE: [413, 'Payload too large'],
   UNSUPPORTED_MEDIA_TYPE: [415, 'Unsupported media type'],
   RATE_LIMITED: [429, 'Too many requests'],
+  TIME_LIMIT_EXCEEDED: [503, 'Time limit exceeded'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorName = keyof typeof ERRORS;

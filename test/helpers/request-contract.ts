@@ -78,7 +78,8 @@ export class RequestContract {
       .reduce<unknown>((node, token) => (node as Record<string, unknown>)?.[token], this.document);
   }
 
-  private problems(path: string, value: unknown): string[] {
+  /** What is wrong with `value` by the schema at `path` (a JSON Pointer into the document). */
+  problems(path: string, value: unknown): string[] {
     let validate = this.validators.get(path);
     if (!validate) {
       validate = this.ajv.compile({ $ref: `openapi-requests#${path}` });

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import type { GroupsStore } from '../groups/groups-store.js';
+import type { KeysService } from '../keys/keys-service.js';
 import type { RulesStore } from '../rules/rules-store.js';
 import { createChangeHub } from './change-hub.js';
 import { registerChangesRoutes } from './changes-routes.js';
@@ -19,7 +20,7 @@ const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 export function createChangesModule(
   app: FastifyInstance,
-  { database, config }: { database: Database; config: Config },
+  { database, config, keys }: { database: Database; config: Config; keys: Pick<KeysService, 'stillValid'> },
   stores: { rulesStore: RulesStore; groupsStore: GroupsStore },
 ) {
   const { db, dialect, dataVersion } = database;
@@ -34,6 +35,17 @@ export function createChangesModule(
         : undefined,
     pollMs: config.changesPollMs,
     heartbeatMs: config.changesHeartbeatMs,
+    limits: {
+      perKey: config.maxStreamsPerKey,
+      total: config.maxStreams,
+      bufferBytes: config.maxStreamBufferBytes,
+      // Two heartbeat periods: a client that reads nothing meanwhile is not just momentarily slow.
+      stallMs: 2 * config.changesHeartbeatMs,
+    },
+    stillValid: (principal) => keys.stillValid(principal),
+    // A revoked key's streams end within the key cache's time, give or take one check: a fifth of it,
+    // within a quarter to one second (each check asks the database at most once per key and cache time).
+    keyCheckMs: Math.min(1000, Math.max(250, config.keyCacheTtlMs / 5)),
     onError: (err) => app.log.warn({ err }, 'change stream delivery failed; retrying on the next poll'),
   });
   const history = createHistoryService({ db, store, changes: service, ...stores });

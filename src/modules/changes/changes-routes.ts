@@ -55,8 +55,15 @@ export function registerChangesRoutes(app: FastifyInstance, changes: ChangesServ
         summary: 'Every change as it happens, as server-sent events',
         description:
           'Events `change` (data: a change as `/changes` lists it; `id`: its revision, on the last event of ' +
-          'each revision), comment heartbeats, and `reset` (data `{latest}`) when the changes after the ' +
-          'asked revision are no longer kept. Resumes after `Last-Event-ID`, else `?after`, else from now.',
+          'each revision), `bulk` (data `{revision, changes}`, `id`: the revision) for a revision of more ' +
+          'than 1000 changes, sent instead of its changes: read the lists again; comment heartbeats; and ' +
+          '`reset` (data `{latest}`) when the changes after the asked revision are no longer kept. Resumes ' +
+          'after `Last-Event-ID`, else `?after`, else from now. A key may hold `MAX_STREAMS_PER_KEY` ' +
+          'streams (default 20) on an instance, and an instance `MAX_STREAMS` (default 5000): past them, 429 ' +
+          'or 503 with `Retry-After`. A stream with more than `MAX_STREAM_BUFFER_BYTES` (default 1 MiB) unsent ' +
+          'is sent nothing more until its client reads; a client that reads nothing for two heartbeat periods ' +
+          'meanwhile is disconnected, and resumes with `Last-Event-ID`. ' +
+          'A stream ends when its key is revoked or expires (within `KEY_CACHE_TTL_MS`).',
         querystring: StreamQuery,
         produces: ['text/event-stream'],
         headers: LastEventId,
@@ -68,16 +75,19 @@ export function registerChangesRoutes(app: FastifyInstance, changes: ChangesServ
               'text/event-stream': { schema: { type: 'string', description: 'Server-sent events.' } },
             },
           },
-          ...errorResponses('INVALID_QUERY', ...ALWAYS),
+          ...errorResponses('INVALID_QUERY', 'TOO_MANY_STREAMS', 'STREAMS_FULL', ...ALWAYS),
         },
       },
     },
     async (request, reply) => {
-      const { workspaceId } = request.principal;
+      const { principal } = request;
+      const { workspaceId } = principal;
       const start = readStreamStart(request.query, header(request, 'last-event-id'));
       const latest = request.revision ?? (await changes.revision(workspaceId));
       const reset =
         start !== undefined && (start > latest || start < (await changes.sweptRevision(workspaceId)));
+      // Refused past the limits before anything is sent; nothing awaited from here to subscribe.
+      hub.admit(principal);
       // The stream is written by hand and lives until the client leaves or the service stops: no
       // idle timeout on its socket (heartbeats flow anyway), and the connection closes with it.
       reply.hijack();
@@ -95,7 +105,7 @@ export function registerChangesRoutes(app: FastifyInstance, changes: ChangesServ
       reply.raw.write(
         reset ? `event: reset\nid: ${latest}\ndata: {"latest":${latest}}\n\n` : `: open\nid: ${position}\n\n`,
       );
-      hub.subscribe(workspaceId, position, reply.raw);
+      hub.subscribe(principal, position, reply.raw);
     },
   );
 }

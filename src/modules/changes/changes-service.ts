@@ -4,6 +4,7 @@ import type { ChangeRow, Db } from '../../db/tables.js';
 import { AppError } from '../../errors.js';
 import type { DataVersion } from '../shared/read-cache.js';
 import type { ChangesStore, FeedRow, ObjectType } from './changes-store.js';
+import { noteRecordedRevision } from './revision-hooks.js';
 
 /** One object changed by a transaction, with its content after the change (or as it was when deleted). */
 export interface ChangeInput {
@@ -35,6 +36,12 @@ export interface FeedPage {
   latest: number;
   nextAfter: number;
 }
+
+/**
+ * What a stream sends next: whole revisions of at most `limit` changes each, or one revision larger than
+ * that, announced by its size alone (its changes are not read: the client reads the lists again).
+ */
+export type StreamBatch = { rows: FeedRow[] } | { bulk: { revision: number; changes: number } };
 
 export const toFeedItem = (row: FeedRow): FeedItem => ({
   revision: Number(row.revision),
@@ -133,6 +140,7 @@ export function createChangesService({
         };
       });
       await store.insert(trx, rows);
+      noteRecordedRevision(revision);
       return revision;
     };
   }
@@ -190,11 +198,23 @@ export function createChangesService({
       return { data, latest: Math.max(latest, nextAfter), nextAfter };
     },
 
-    /** The changes a stream sends next: whole revisions after `after`, with what the feed checks. */
+    /** The revision before which changes were swept away: a stream asked to start before it resets. */
     async sweptRevision(workspaceId: string): Promise<number> {
       return Number((await store.revision(workspaceId))?.swept_revision ?? 0);
     },
     wholeRevisionsAfter,
+
+    /** What a stream sends after `after`: up to about `limit` changes, or one revision larger than that. */
+    async streamBatch(workspaceId: string, after: number, limit: number): Promise<StreamBatch> {
+      const rows = await store.feed(workspaceId, after, limit + 1);
+      if (rows.length <= limit) return { rows };
+      const last = (rows[limit] as FeedRow).revision;
+      const whole = rows.slice(0, limit).filter((row) => row.revision !== last);
+      if (whole.length > 0) return { rows: whole };
+      // The first revision alone has more than `limit` changes.
+      const revision = Number(last);
+      return { bulk: { revision, changes: await store.revisionSize(workspaceId, revision) } };
+    },
 
     /** Removes change records older than `maxAgeMs` (the latest version of a live object stays). */
     sweep: (maxAgeMs: number, now = Date.now()) => store.sweep(now - maxAgeMs),

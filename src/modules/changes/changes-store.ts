@@ -98,6 +98,17 @@ export function createChangesStore(db: Db, dialect: DialectName) {
     feed: (workspaceId: string, after: number, limit: number) =>
       feedPage.all(db, { workspaceId, after, limit }),
 
+    /** How many changes one revision made (a stream announces a large one instead of sending it). */
+    async revisionSize(workspaceId: string, revision: number): Promise<number> {
+      const row = await db
+        .selectFrom('changes')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('workspace_id', '=', workspaceId)
+        .where('revision', '=', revision)
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+
     /** Every change of one revision. */
     async ofRevision(workspaceId: string, revision: number): Promise<FeedRow[]> {
       return db

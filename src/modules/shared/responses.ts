@@ -114,10 +114,10 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   412: '`If-Match` does not hold: the object changed since it was read.',
   413: 'The body is larger than the limit.',
   415: 'The body is not `application/json`.',
-  429: 'Over the rate limit; retry after `Retry-After` seconds.',
+  429: 'Over a limit of the key (its rate, or its open streams); retry after `Retry-After` seconds.',
   431: 'The request headers are larger than the limit.',
   500: 'Something unexpected failed; the body names no internals.',
-  503: 'The database cannot be reached, or the service is shutting down; retry after `Retry-After` seconds.',
+  503: 'The database cannot be reached, the service is shutting down, a time limit passed, or this instance has all the streams it can take; retry after `Retry-After` seconds.',
 };
 
 /** One `details` item per validation error, for the examples: as the service words them. */

@@ -8,6 +8,8 @@ import { TraceBody } from './trace-schemas.js';
 export const TRACE_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?:|^[Ww][Ss][Ss]?:';
 /** An absolute URL: a scheme first. */
 export const ABSOLUTE_URL_PATTERN = '^[A-Za-z][A-Za-z0-9+.-]*:';
+/** An HTTP method: letters only (trace-service.ts checks it after the schema, with its own message). */
+export const METHOD_PATTERN = '^[A-Za-z]+$';
 
 type Properties = Record<string, TSchema & { properties?: Properties }>;
 
@@ -16,5 +18,6 @@ export const DocumentedTraceBody: typeof TraceBody = (() => {
   const request = body.properties.request?.properties ?? {};
   if (request.url) request.url.pattern = TRACE_URL_PATTERN;
   if (request.pageUrl) request.pageUrl.pattern = ABSOLUTE_URL_PATTERN;
+  if (request.method) request.method.pattern = METHOD_PATTERN;
   return body as unknown as typeof TraceBody;
 })();

@@ -17,7 +17,9 @@ export function registerTraceRoutes(app: FastifyInstance, traces: TraceService):
         summary: 'What the rules do to a request, rule by rule and check by check',
         description:
           "Evaluates the workspace's rules (or only `ruleIds`, or unsaved `rules`) against `request` as " +
-          'the proxy would, and explains every verdict. Nothing is stored.',
+          'the proxy would, and explains every verdict. Nothing is stored. Traces run apart from other ' +
+          'requests, each within a time limit (`TRACE_TIME_LIMIT_MS`, default 10 s; past it, 503 ' +
+          '`TIME_LIMIT_EXCEEDED`); a key may have one trace running and four waiting (past that, 429).',
         body: DocumentedTraceBody,
         response: {
           200: success('What the rules do to the request, and why.', TraceAnswer),
@@ -28,6 +30,7 @@ export function registerTraceRoutes(app: FastifyInstance, traces: TraceService):
             'UNAUTHORIZED_ACTION',
             'RULE_NOT_FOUND',
             'GROUP_NOT_FOUND',
+            'TIME_LIMIT_EXCEEDED',
             ...BODY,
             ...ALWAYS,
           ),

@@ -11,14 +11,15 @@ import {
   type TraceResult,
   toEngineRequest,
 } from '../../engine/index.js';
-import { AppError, type ErrorCode, type ErrorDetail } from '../../errors.js';
+import { AppError, type ErrorDetail } from '../../errors.js';
 import type { Principal } from '../../model/principal.js';
 import type { ChangesService } from '../changes/changes-service.js';
 import type { GroupsStore } from '../groups/groups-store.js';
-import { readRule } from '../rules/rules-input.js';
 import type { RulesStore } from '../rules/rules-store.js';
 import { referenced } from '../shared/checks.js';
 import { isPlainObject, readPayload } from '../shared/payload.js';
+import { createTraceJobs, type GroupCheck, type TraceJob } from './trace-job.js';
+import { inProcessRunner, type TraceRunner } from './trace-pool.js';
 import { checkTraceBody, MAX_TRACE_PAIRS, type TraceBody } from './trace-schemas.js';
 import type { TraceStore } from './trace-store.js';
 
@@ -76,8 +77,11 @@ export function createTraceService(deps: {
   groupsStore: GroupsStore;
   changes: Pick<ChangesService, 'revision'>;
   config: Pick<Config, 'maxDelayMs'>;
+  /** Where traces run: a pool of worker threads (the service); by default this thread (the CLI). */
+  runner?: TraceRunner;
 }) {
   const { db, traceStore, rulesStore, groupsStore, changes } = deps;
+  const runner = deps.runner ?? inProcessRunner(createTraceJobs(MAX_KEPT_WORKSPACES));
   const kept = new Map<string, Compiled>();
 
   /**
@@ -114,39 +118,48 @@ export function createTraceService(deps: {
     return all.filter((rule) => wanted.has(rule.id));
   }
 
-  /** Unsaved rules validated as POST /v1/rules validates them, errors pointing into `/rules/N`. */
-  async function inline(principal: Principal, bodies: unknown[]): Promise<EngineRule[]> {
-    const rules: EngineRule[] = [];
-    const details: ErrorDetail[] = [];
-    let code: ErrorCode | undefined;
-    for (const [index, body] of bodies.entries()) {
+  /** What each group the unsaved rules name is, for the job (which checks references last). */
+  async function groupChecks(principal: Principal, bodies: unknown[]): Promise<Record<string, GroupCheck>> {
+    const checks: Record<string, GroupCheck> = {};
+    for (const body of bodies) {
+      const groupId = isPlainObject(body) ? body.groupId : undefined;
+      if (typeof groupId !== 'string' || groupId in checks) continue;
       try {
-        const { write, pairs } = readRule(body, { creating: true, maxDelayMs: deps.config.maxDelayMs });
-        rules.push({
-          id: `inline:${index}`,
-          name: write.name ?? '',
-          ruleType: write.ruleType as string,
-          status: write.status ?? 'Inactive',
-          pairs: pairs ?? [],
-          ...(write.groupId ? { groupId: write.groupId } : {}),
+        const group = referenced(await groupsStore.find(db, groupId), principal, 'GROUP_NOT_FOUND', {
+          path: '',
+          message: '',
         });
+        checks[groupId] = { status: group.status };
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        if (code !== 'RULE_PAYLOAD_INVALID') code = error.code;
-        for (const detail of error.details ?? [])
-          details.push({ ...detail, path: `/rules/${index}${detail.path}` });
+        checks[groupId] = { code: error.code };
       }
     }
-    if (code) throw new AppError(code, details);
-    // References last (step 8 of shared/checks.ts), as for POST /v1/rules: each rule's group, for its status.
-    for (const [index, rule] of rules.entries()) {
-      const groupId = (rule as EngineRule & { groupId?: string }).groupId;
-      if (!groupId) continue;
-      const detail = { path: `/rules/${index}/groupId`, message: `group "${groupId}"` };
-      const group = referenced(await groupsStore.find(db, groupId), principal, 'GROUP_NOT_FOUND', detail);
-      rule.groupStatus = group.status;
+    return checks;
+  }
+
+  /** The job of a trace: unsaved rules, some of the workspace's, or all of them (kept by the runner). */
+  async function traceJob(
+    principal: Principal,
+    payload: TraceBody,
+    request: EngineRequest,
+  ): Promise<TraceJob> {
+    const includeInactive = payload.includeInactive ?? false;
+    if (payload.rules) {
+      const groups = await groupChecks(principal, payload.rules);
+      return {
+        request,
+        includeInactive,
+        inline: { bodies: payload.rules, groups, maxDelayMs: deps.config.maxDelayMs },
+      };
     }
-    return rules;
+    if (payload.ruleIds) {
+      const all = await traceStore.workspaceRules(principal.workspaceId);
+      return { request, includeInactive, saved: { rules: await selected(principal, payload.ruleIds, all) } };
+    }
+    // The revision first, as for ruleSet: rules read after it may be newer, never older than the key says.
+    const version = await changes.revision(principal.workspaceId);
+    return { request, includeInactive, saved: { cacheKey: `${principal.workspaceId}@${version}` } };
   }
 
   return {
@@ -157,18 +170,21 @@ export function createTraceService(deps: {
 
     async trace(principal: Principal, body: unknown): Promise<TraceData> {
       const { payload, request } = readTraceBody(body);
-      let set: RuleSet;
-      if (payload.rules) set = compileRuleSet(await inline(principal, payload.rules));
-      else {
-        const workspace = await workspaceRules(principal.workspaceId);
-        set = payload.ruleIds
-          ? compileRuleSet(await selected(principal, payload.ruleIds, workspace.rules))
-          : workspace.set;
+      const job = await traceJob(principal, payload, request);
+      let outcome = await runner.run(principal.keyId, job);
+      if ('missing' in outcome && job.saved?.cacheKey) {
+        const rules = await traceStore.workspaceRules(principal.workspaceId);
+        outcome = await runner.run(principal.keyId, {
+          ...job,
+          saved: { cacheKey: job.saved.cacheKey, rules },
+        });
       }
+      if ('missing' in outcome) throw new AppError('INTERNAL');
+      if (!outcome.ok) throw new AppError(outcome.code, outcome.details);
       const { url, method, resourceType, pageUrl } = request;
       return {
         request: { url, method, ...(resourceType ? { resourceType } : {}), ...(pageUrl ? { pageUrl } : {}) },
-        ...set.trace(request, payload.includeInactive ?? false),
+        ...outcome.result,
       };
     },
   };

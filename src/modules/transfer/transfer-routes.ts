@@ -1,6 +1,7 @@
 // HTTP routes of /v1/import and /v1/export: thin handlers over the transfer service.
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.js';
 import type { Finding } from '../../model/finding.js';
 import type { Principal } from '../../model/principal.js';
 import { header, jsonArrayPieces } from '../shared/replies.js';
@@ -19,7 +20,7 @@ const ATTACHMENT = responseHeader('A file to save.', { enum: [ATTACHMENT_VALUE] 
 export function registerTransferRoutes(
   app: FastifyInstance,
   transfer: TransferService,
-  options: { maxImportBytes: number },
+  options: Pick<Config, 'maxImportBytes' | 'importTimeLimitMs' | 'exportTimeLimitMs'>,
   lint: WorkspaceFindings,
 ): void {
   const common = { tags: ['transfer'], security: [{ apiKey: [] }] };
@@ -29,11 +30,20 @@ export function registerTransferRoutes(
     {
       // A whole export in one request: this route alone takes bodies up to MAX_IMPORT_BYTES.
       bodyLimit: options.maxImportBytes,
-      config: { scope: 'write', bodyError: 'IMPORT_INVALID' },
+      config: {
+        scope: 'write',
+        bodyError: 'IMPORT_INVALID',
+        timeLimit: { ms: options.importTimeLimitMs, setting: 'IMPORT_TIME_LIMIT_MS', what: 'the import' },
+      },
       schema: {
         ...common,
         operationId: 'importFile',
         summary: 'Import a Requestly export (rules and groups), in one transaction',
+        description:
+          'An answer or nothing: the import runs for at most `IMPORT_TIME_LIMIT_MS` (default 120 s) once ' +
+          'its body is in; past it, it is rolled back and answered 503 `Time limit exceeded`. If the ' +
+          'client goes away before the answer, it is rolled back too: nothing is written for a client ' +
+          'that was not told (retry with the same `Idempotency-Key` to be safe either way).',
         querystring: ImportQuery,
         body: ImportBody,
         headers: IdempotencyKey,
@@ -46,6 +56,7 @@ export function registerTransferRoutes(
             'INVALID_QUERY',
             'INVALID_IDEMPOTENCY_KEY',
             'IDEMPOTENCY_KEY_REUSED',
+            'TIME_LIMIT_EXCEEDED',
             ...BODY,
             ...ALWAYS,
           ),
@@ -67,11 +78,18 @@ export function registerTransferRoutes(
   app.get(
     '/export',
     {
-      config: { scope: 'read' },
+      config: {
+        scope: 'read',
+        timeLimit: { ms: options.exportTimeLimitMs, setting: 'EXPORT_TIME_LIMIT_MS', what: 'the export' },
+      },
       schema: {
         ...common,
         operationId: 'exportFile',
         summary: "Export the workspace's groups and rules as a Requestly-compatible file",
+        description:
+          'Streamed a page at a time. It runs for at most `EXPORT_TIME_LIMIT_MS` (default 300 s): past ' +
+          "it, the connection is cut before the file's closing `]`, so a cut-off export is never a " +
+          'valid file.',
         response: {
           200: success("The workspace's groups, then its rules.", ExportFile, {
             headers: { 'Content-Disposition': ATTACHMENT },
@@ -84,6 +102,6 @@ export function registerTransferRoutes(
       reply
         .header('content-disposition', ATTACHMENT_VALUE)
         .type('application/json; charset=utf-8')
-        .send(Readable.from(jsonArrayPieces(transfer.export(request.principal)))),
+        .send(Readable.from(jsonArrayPieces(transfer.export(request.principal, request.abandoned)))),
   );
 }

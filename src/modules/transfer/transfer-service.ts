@@ -11,6 +11,7 @@ import { schemaErrors } from '../../validation.js';
 import type { ChangeInput, ChangesService } from '../changes/changes-service.js';
 import type { Created, IdempotencyService } from '../idempotency/idempotency-service.js';
 import { isPlainObject, MalformedBody } from '../shared/payload.js';
+import { nextSlice, SLICE_ITEMS } from '../shared/slices.js';
 import { createImportPlanner, type ImportMode, type ImportPlan } from './import-plan.js';
 import { type FailedRecord, type ReadRecord, readRecord, recordKind } from './import-records.js';
 import {
@@ -118,6 +119,7 @@ export function createTransferService(deps: {
     const pass: FirstPass = { groups: [], failures: [], count: 0 };
     for await (const value of records) {
       if (pass.count === MAX_IMPORT_RECORDS) throw tooManyRecords(`more than ${MAX_IMPORT_RECORDS}`);
+      if (pass.count % SLICE_ITEMS === SLICE_ITEMS - 1) await nextSlice();
       if (isGroup(value)) {
         const group = read(value, pass.count);
         if (group.kind === 'failed') pass.failures.push(group);
@@ -158,6 +160,7 @@ export function createTransferService(deps: {
     let rules: RuleRecord[] = [];
     let index = 0;
     for await (const value of records('second')) {
+      if (index % SLICE_ITEMS === SLICE_ITEMS - 1) await nextSlice();
       if (!isGroup(value)) {
         const rule = read(value, index);
         if (rule.kind === 'failed') failures.push(rule);
@@ -236,13 +239,16 @@ export function createTransferService(deps: {
     /**
      * The records of the workspace's Requestly-compatible file, groups then rules, a page of rows at a
      * time, so a large workspace is never whole in memory (replies.ts's jsonArrayPieces writes them).
+     * Between pages everyone else is served; once `abandoned` is aborted, the pages stop.
      */
-    async *export(principal: Principal): AsyncGenerator<(Group | Rule)[]> {
+    async *export(principal: Principal, abandoned?: AbortSignal): AsyncGenerator<(Group | Rule)[]> {
       for await (const rows of store.pages(db, 'groups', principal.workspaceId)) {
         yield rows.map((row) => toGroup(row, principal));
+        await nextSlice(abandoned);
       }
       for await (const rows of store.pages(db, 'rules', principal.workspaceId)) {
         yield rows.map((row) => toRule(row, principal));
+        await nextSlice(abandoned);
       }
     },
   };

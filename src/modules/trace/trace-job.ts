@@ -1,0 +1,99 @@
+// One trace's work, where it runs (a worker thread of the pool, or this thread for the CLI): unsaved
+// rules validated (compiling their patterns is the costly part of that), rules compiled, the request
+// evaluated. Plain data in and out, so that it can cross to a worker and back.
+import {
+  compileRuleSet,
+  type EngineRequest,
+  type EngineRule,
+  type RuleSet,
+  type TraceResult,
+} from '../../engine/index.js';
+import { AppError, type ErrorCode, type ErrorDetail } from '../../errors.js';
+import { readRule } from '../rules/rules-input.js';
+
+/** A group an unsaved rule names: its status, or the error naming it deserves (404 or 403). */
+export type GroupCheck = { status: string } | { code: ErrorCode };
+
+export interface TraceJob {
+  request: EngineRequest;
+  includeInactive: boolean;
+  /** Unsaved rules as sent, with what each group they name is (looked up by the caller). */
+  inline?: { bodies: unknown[]; groups: Record<string, GroupCheck>; maxDelayMs: number };
+  /**
+   * Saved rules: `rules`, kept compiled under `cacheKey` when one is given; only the key when the runner
+   * may hold them already (it answers `missing` when it does not).
+   */
+  saved?: { cacheKey?: string; rules?: EngineRule[] };
+}
+
+export type TraceOutcome =
+  | { ok: true; result: TraceResult }
+  | { ok: false; code: ErrorCode; details: ErrorDetail[] }
+  | { missing: true };
+
+/** Unsaved rules validated as POST /v1/rules validates them, errors pointing into `/rules/N`. */
+function inlineRules({ bodies, groups, maxDelayMs }: NonNullable<TraceJob['inline']>): EngineRule[] {
+  const rules: (EngineRule & { groupId?: string })[] = [];
+  const details: ErrorDetail[] = [];
+  let code: ErrorCode | undefined;
+  for (const [index, body] of bodies.entries()) {
+    try {
+      const { write, pairs } = readRule(body, { creating: true, maxDelayMs });
+      rules.push({
+        id: `inline:${index}`,
+        name: write.name ?? '',
+        ruleType: write.ruleType as string,
+        status: write.status ?? 'Inactive',
+        pairs: pairs ?? [],
+        ...(write.groupId ? { groupId: write.groupId } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      if (code !== 'RULE_PAYLOAD_INVALID') code = error.code;
+      for (const detail of error.details ?? [])
+        details.push({ ...detail, path: `/rules/${index}${detail.path}` });
+    }
+  }
+  if (code) throw new AppError(code, details);
+  // References last, as for POST /v1/rules: each rule's group, for its status.
+  for (const [index, rule] of rules.entries()) {
+    if (!rule.groupId) continue;
+    const group = groups[rule.groupId] ?? { code: 'GROUP_NOT_FOUND' };
+    const detail = { path: `/rules/${index}/groupId`, message: `group "${rule.groupId}"` };
+    if ('code' in group) throw new AppError(group.code, [detail]);
+    rule.groupStatus = group.status;
+  }
+  return rules;
+}
+
+/** Runs jobs, keeping the rule sets compiled under a cache key (the least recently used go first). */
+export function createTraceJobs(maxKept: number) {
+  const kept = new Map<string, RuleSet>();
+
+  function savedSet({ cacheKey, rules }: NonNullable<TraceJob['saved']>): RuleSet | undefined {
+    const hit = cacheKey === undefined ? undefined : kept.get(cacheKey);
+    if (hit && cacheKey !== undefined) {
+      kept.delete(cacheKey);
+      kept.set(cacheKey, hit);
+      return hit;
+    }
+    if (!rules) return undefined;
+    const set = compileRuleSet(rules);
+    if (cacheKey !== undefined) {
+      if (kept.size >= maxKept) kept.delete(kept.keys().next().value as string);
+      kept.set(cacheKey, set);
+    }
+    return set;
+  }
+
+  return function run(job: TraceJob): TraceOutcome {
+    try {
+      const set = job.inline ? compileRuleSet(inlineRules(job.inline)) : savedSet(job.saved ?? { rules: [] });
+      if (!set) return { missing: true };
+      return { ok: true, result: set.trace(job.request, job.includeInactive) };
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return { ok: false, code: error.code, details: error.details ?? [] };
+    }
+  };
+}

@@ -1,0 +1,20 @@
+// Short API writes join their workspace's batch on PostgreSQL (db/postgres-write-batches.ts): one
+// COMMIT for the writes of a workspace that arrive together. Routes with a time limit of their own
+// (import) are long work and keep a transaction of their own. On SQLite this changes nothing: its
+// driver batches every transaction already.
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { batchedFor } from '../db/postgres-write-batches.js';
+
+function join(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  const workspaceId = request.principal?.workspaceId;
+  if (workspaceId === undefined) done();
+  else batchedFor(workspaceId, done);
+}
+
+export function writeBatchesPlugin(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const writes = [route.method].flat().some((method) => method !== 'GET' && method !== 'HEAD');
+    if (!writes || route.config?.timeLimit) return;
+    route.preHandler = [...[route.preHandler ?? []].flat(), join];
+  });
+}

@@ -1,0 +1,290 @@
+// The cases of openapi-exact-requests.test.ts: one request per constraint of the document, valid by the
+// document exactly when the service takes it (`refused`: the error it answers instead).
+import type { ErrorName } from '../helpers/fixtures.js';
+
+export const delayRule = (delay: number) => ({
+  name: 'slow',
+  ruleType: 'Delay',
+  pairs: [{ source: { key: 'host', operator: 'Equals', value: 'a.example' }, delay }],
+});
+
+export type Case = {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  template: string;
+  url: () => string;
+  body?: unknown;
+  /** The error the service answers; undefined: accepted (2xx). */
+  refused?: ErrorName;
+};
+
+/** The cases, on the group and rule of `ids` (set before the tests run). */
+export function exactCases(ids: { group: string; rule: string }): [string, Case][] {
+  return [
+    [
+      'a group without a name',
+      {
+        method: 'POST',
+        template: '/v1/groups',
+        url: () => '/v1/groups',
+        body: {},
+        refused: 'GROUP_NAME_REQUIRED',
+      },
+    ],
+    [
+      'a group with a blank name',
+      {
+        method: 'POST',
+        template: '/v1/groups',
+        url: () => '/v1/groups',
+        body: { name: ' \t' },
+        refused: 'GROUP_NAME_REQUIRED',
+      },
+    ],
+    [
+      'a group name of 257 characters',
+      {
+        method: 'POST',
+        template: '/v1/groups',
+        url: () => '/v1/groups',
+        body: { name: 'g'.repeat(257) },
+        refused: 'GROUP_PAYLOAD_INVALID',
+      },
+    ],
+    [
+      'a group name of 256 characters',
+      { method: 'POST', template: '/v1/groups', url: () => '/v1/groups', body: { name: 'g'.repeat(256) } },
+    ],
+    [
+      'a blank name on a group update',
+      {
+        method: 'PUT',
+        template: '/v1/groups/{id}',
+        url: () => `/v1/groups/${ids.group}`,
+        body: { name: '' },
+        refused: 'GROUP_NAME_REQUIRED',
+      },
+    ],
+    [
+      'a group update without a name',
+      {
+        method: 'PUT',
+        template: '/v1/groups/{id}',
+        url: () => `/v1/groups/${ids.group}`,
+        body: { isFavourite: true },
+      },
+    ],
+    [
+      'a rule with an empty name',
+      {
+        method: 'POST',
+        template: '/v1/rules',
+        url: () => '/v1/rules',
+        body: { ...delayRule(5), name: '' },
+        refused: 'RULE_PAYLOAD_INVALID',
+      },
+    ],
+    [
+      'a rule with a blank name',
+      {
+        method: 'PUT',
+        template: '/v1/rules/{ruleId}',
+        url: () => `/v1/rules/${ids.rule}`,
+        body: { name: '  ' },
+        refused: 'RULE_PAYLOAD_INVALID',
+      },
+    ],
+    [
+      'a group id of another form',
+      {
+        method: 'GET',
+        template: '/v1/groups/{id}',
+        url: () => '/v1/groups/nope',
+        refused: 'INVALID_GROUP_ID',
+      },
+    ],
+    [
+      'a group id of another form, deleting',
+      {
+        method: 'DELETE',
+        template: '/v1/groups/{id}',
+        url: () => '/v1/groups/Group_',
+        refused: 'INVALID_GROUP_ID',
+      },
+    ],
+    [
+      'a group id of another form, its versions',
+      {
+        method: 'GET',
+        template: '/v1/groups/{id}/versions',
+        url: () => '/v1/groups/group_abc/versions',
+        refused: 'INVALID_GROUP_ID',
+      },
+    ],
+    [
+      'a rule id of another form',
+      {
+        method: 'GET',
+        template: '/v1/rules/{ruleId}',
+        url: () => '/v1/rules/nope',
+        refused: 'RULE_NOT_FOUND',
+      },
+    ],
+    [
+      'a rule id of another form, its versions',
+      {
+        method: 'GET',
+        template: '/v1/rules/{ruleId}/versions',
+        url: () => '/v1/rules/Header_abcde/versions',
+        refused: 'RULE_NOT_FOUND',
+      },
+    ],
+    [
+      'pageSize 0',
+      { method: 'GET', template: '/v1/rules', url: () => '/v1/rules?pageSize=0', refused: 'INVALID_QUERY' },
+    ],
+    [
+      'pageSize 0000',
+      {
+        method: 'GET',
+        template: '/v1/groups',
+        url: () => '/v1/groups?pageSize=0000',
+        refused: 'INVALID_QUERY',
+      },
+    ],
+    [
+      'pageSize 1001',
+      {
+        method: 'GET',
+        template: '/v1/rules',
+        url: () => '/v1/rules?pageSize=1001',
+        refused: 'INVALID_QUERY',
+      },
+    ],
+    ['pageSize 0001', { method: 'GET', template: '/v1/rules', url: () => '/v1/rules?pageSize=0001' }],
+    ['pageSize 1000', { method: 'GET', template: '/v1/groups', url: () => '/v1/groups?pageSize=1000' }],
+    [
+      'limit 0 on the change feed',
+      {
+        method: 'GET',
+        template: '/v1/changes',
+        url: () => '/v1/changes?limit=0',
+        refused: 'INVALID_QUERY',
+      },
+    ],
+    [
+      'limit 999 on the change feed',
+      { method: 'GET', template: '/v1/changes', url: () => '/v1/changes?limit=999' },
+    ],
+    [
+      'a delay over the largest maximum',
+      {
+        method: 'POST',
+        template: '/v1/rules',
+        url: () => '/v1/rules',
+        body: delayRule(86_400_001),
+        refused: 'RULE_PAIRS_INVALID',
+      },
+    ],
+    [
+      'a trace of an ftp URL',
+      {
+        method: 'POST',
+        template: '/v1/trace',
+        url: () => '/v1/trace',
+        body: { request: { url: 'ftp://a.example/' } },
+        refused: 'INVALID_TRACE_REQUEST',
+      },
+    ],
+    [
+      'a trace of a relative URL',
+      {
+        method: 'POST',
+        template: '/v1/trace',
+        url: () => '/v1/trace',
+        body: { request: { url: '/checkout' } },
+        refused: 'INVALID_TRACE_REQUEST',
+      },
+    ],
+    [
+      'a trace with a relative page URL',
+      {
+        method: 'POST',
+        template: '/v1/trace',
+        url: () => '/v1/trace',
+        body: { request: { url: 'HTTPS://a.example/', pageUrl: 'page' } },
+        refused: 'INVALID_TRACE_REQUEST',
+      },
+    ],
+    [
+      'a trace of a method that is not letters',
+      {
+        method: 'POST',
+        template: '/v1/trace',
+        url: () => '/v1/trace',
+        body: { request: { url: 'https://a.example/', method: 'G3T' } },
+        refused: 'INVALID_TRACE_REQUEST',
+      },
+    ],
+    [
+      'a trace of an upper-case scheme',
+      {
+        method: 'POST',
+        template: '/v1/trace',
+        url: () => '/v1/trace',
+        body: { request: { url: 'WSS://a.example/' } },
+      },
+    ],
+    [
+      'an import of a number',
+      {
+        method: 'POST',
+        template: '/v1/import',
+        url: () => '/v1/import',
+        body: [1],
+        refused: 'IMPORT_INVALID',
+      },
+    ],
+    [
+      'an import of a group without a name',
+      {
+        method: 'POST',
+        template: '/v1/import',
+        url: () => '/v1/import',
+        body: [{ objectType: 'group' }],
+        refused: 'IMPORT_INVALID',
+      },
+    ],
+    [
+      'an import of a record of neither kind',
+      {
+        method: 'POST',
+        template: '/v1/import',
+        url: () => '/v1/import',
+        body: [{ objectType: 'page', name: 'x' }],
+        refused: 'IMPORT_INVALID',
+      },
+    ],
+    [
+      'an import of a rule with a blank name',
+      {
+        method: 'POST',
+        template: '/v1/import',
+        url: () => '/v1/import',
+        body: [{ ...delayRule(5), name: ' ' }],
+        refused: 'IMPORT_INVALID',
+      },
+    ],
+    [
+      'an import of a group and a rule',
+      {
+        method: 'POST',
+        template: '/v1/import',
+        url: () => '/v1/import?dryRun=true',
+        body: [
+          { objectType: 'group', name: 'g' },
+          { ...delayRule(5), objectType: 'rule' },
+        ],
+      },
+    ],
+  ];
+}

@@ -1,0 +1,180 @@
+// The document fuzzer: requests generated from the served OpenAPI document alone (every operation but
+// the endless event stream), as Schemathesis would. A request valid by the document is taken, unless
+// an answer the document gives for the state applies (an unknown id's 404, a 409, a stale If-Match's
+// 412); the same request with one constraint broken is refused with an error the operation lists.
+// Every answer is checked against the document (test-app.ts wraps inject with the contract).
+// Replay with OPENAPI_FUZZ_SEED=<seed>; RULEKEEPER_LONG_TESTS=1 runs ten times as many cases.
+import fc from 'fast-check';
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { RULE_TYPES, ruleTypes } from '../../src/model/rule-types/index.js';
+import { contractOf } from '../helpers/contract.js';
+import {
+  type FuzzRequest,
+  mutated,
+  type Operation,
+  operationsOf,
+  type Pools,
+  requestArbitrary,
+  urlOf,
+} from '../helpers/document-fuzz.js';
+import { type RequestContract, requestContractOf } from '../helpers/request-contract.js';
+import { forEachDatabase, useTestApp } from '../helpers/test-app.js';
+import { byMode, seedFor } from '../helpers/test-modes.js';
+
+const seed = seedFor('OPENAPI_FUZZ_SEED', 'openapi-fuzz');
+const numRuns = byMode(60, 600);
+const timeout = byMode(180_000, 1_800_000);
+
+/** Answers that depend on the state, not on the request's form: the document lists each. */
+const STATE_DEPENDENT = new Set([
+  'RULE_NOT_FOUND',
+  'GROUP_NOT_FOUND',
+  'VERSION_NOT_FOUND',
+  'RESTORE_CONFLICT',
+  'IDEMPOTENCY_KEY_REUSED',
+  'CHANGES_EXPIRED',
+]);
+
+forEachDatabase((db) => {
+  const t = useTestApp({ db });
+  let document: any;
+  let requests: RequestContract;
+  let operations: Operation[];
+  const pools: Pools = { rules: new Map(), groups: new Set() };
+  const stats = { sent: 0, skipped: 0, byStatus: {} as Record<string, number> };
+
+  beforeAll(async () => {
+    document = (await contractOf(t.app)).document;
+    requests = await requestContractOf(t.app);
+    operations = operationsOf(document);
+    for (const ruleType of RULE_TYPES) {
+      const pairs = [(ruleTypes[ruleType].examples.valid[0] as { pair: unknown }).pair];
+      const reply = await t.call('POST', '/v1/rules', {
+        body: { name: `fixture ${ruleType}`, ruleType, pairs },
+      });
+      pools.rules.set(reply.body.data.id, ruleType);
+    }
+    for (const name of ['one', 'two'])
+      pools.groups.add((await t.call('POST', '/v1/groups', { body: { name } })).body.data.id);
+  });
+  afterAll(() => {
+    console.log(
+      `[openapi-fuzz ${db}] ${stats.sent} requests (seed ${seed}), ${stats.skipped} generated cases skipped, ` +
+        `by status ${JSON.stringify(stats.byStatus)}`,
+    );
+  });
+
+  /** What is wrong with the request by the document (nothing: valid). */
+  function problems(request: FuzzRequest): string[] {
+    const { method, template, body } = request.operation;
+    return [
+      ...requests.parameterProblems(method, template, request),
+      ...(body ? requests.bodyProblems(method, template, request.body) : []),
+    ];
+  }
+
+  async function send(request: FuzzRequest) {
+    const headers: Record<string, string> = { 'x-api-key': t.owner.key, ...request.header };
+    const options: InjectOptions = {
+      method: request.operation.method as 'GET',
+      url: urlOf(request),
+      headers,
+    };
+    if (request.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      options.payload = JSON.stringify(request.body);
+    }
+    const response = await t.app.inject(options); // checked against the document on the way
+    stats.sent += 1;
+    stats.byStatus[response.statusCode] = (stats.byStatus[response.statusCode] ?? 0) + 1;
+    const body = response.body ? JSON.parse(response.body) : undefined;
+    learn(request, response.statusCode, body);
+    return { status: response.statusCode, body };
+  }
+
+  /** Objects created join the pools of ids the generators pick from. */
+  function learn(request: FuzzRequest, status: number, body: any) {
+    if (status !== 201 || !body?.data?.id) return;
+    if (request.operation.template === '/v1/rules') pools.rules.set(body.data.id, body.data.ruleType);
+    if (request.operation.template === '/v1/groups') pools.groups.add(body.data.id);
+  }
+
+  /** A PUT of a rule whose pairs or ruleType are not of the stored type: the state decides. */
+  function otherTypeThanStored(request: FuzzRequest): boolean {
+    if (request.operation.template !== '/v1/rules/{ruleId}' || request.operation.method !== 'PUT')
+      return false;
+    const stored = pools.rules.get(request.path.ruleId ?? '');
+    const body = request.body as { ruleType?: string; pairs?: unknown[] };
+    if (!stored) return false;
+    if (body.ruleType !== undefined && body.ruleType !== stored) return true;
+    const pairSchema = `/components/schemas/${stored}PairInput`;
+    return (body.pairs ?? []).some((pair) => requests.problems(pairSchema, pair).length > 0);
+  }
+
+  const describe = (request: FuzzRequest, reply: { status: number; body: unknown }) =>
+    `${request.operation.method} ${urlOf(request)} ${JSON.stringify(request.header)} ${JSON.stringify(request.body)?.slice(0, 1500)}\n→ ${reply.status} ${JSON.stringify(reply.body)?.slice(0, 1500)}`;
+
+  const anyRequest = () =>
+    fc.constantFrom(...operations).chain((operation) => requestArbitrary(document, operation, pools));
+
+  it('takes every request valid by the document, unless its state-dependent answer applies', {
+    timeout,
+  }, async () => {
+    await fc.assert(
+      fc.asyncProperty(anyRequest(), async (request) => {
+        if (problems(request).length > 0) {
+          stats.skipped += 1;
+          fc.pre(false);
+        }
+        const reply = await send(request);
+        const code = (reply.body as { code?: string } | undefined)?.code ?? '';
+        const taken =
+          reply.status < 300 ||
+          (reply.status === 304 && 'If-None-Match' in request.header) ||
+          STATE_DEPENDENT.has(code) ||
+          (code === 'PRECONDITION_FAILED' && 'If-Match' in request.header) ||
+          (['RULE_TYPE_UPDATE_NOT_ALLOWED', 'RULE_PAIRS_INVALID'].includes(code) &&
+            otherTypeThanStored(request));
+        expect(taken, describe(request, reply)).toBe(true);
+      }),
+      { seed, numRuns, maxSkipsPerRun: 1000 },
+    );
+  });
+
+  it('refuses every request with one constraint broken, with an error the operation documents', {
+    timeout,
+  }, async () => {
+    await fc.assert(
+      fc.asyncProperty(anyRequest(), fc.nat(), async (request, choice) => {
+        // An import that reports (a dry run) or skips invalid records answers 200 by design.
+        delete request.query.dryRun;
+        if (request.query.onError === 'skip') delete request.query.onError;
+        const broken = problems(request).length === 0 ? mutated(request, choice) : undefined;
+        if (!broken || problems(broken.request).length === 0) {
+          stats.skipped += 1;
+          fc.pre(false);
+          return;
+        }
+        const reply = await send(broken.request);
+        const where = `${broken.what}: ${describe(broken.request, reply)}`;
+        expect(reply.status >= 400 && reply.status < 500, where).toBe(true);
+        expect([401, 403, 429], where).not.toContain(reply.status);
+      }),
+      { seed, numRuns, maxSkipsPerRun: 1000 },
+    );
+  });
+
+  it('generates requests for every operation, valid ones and broken ones', () => {
+    const kinds = new Set<string>();
+    for (const operation of operations)
+      for (const request of fc.sample(requestArbitrary(document, operation, pools), { seed, numRuns: 20 }))
+        for (let choice = 0; choice < 5; choice += 1) {
+          const broken = mutated(request, choice * 7);
+          if (broken) kinds.add(broken.what.split(' at ')[0] as string);
+        }
+    expect([...kinds].sort()).toEqual(
+      expect.arrayContaining(['drop required', 'enum', 'maxLength', 'pattern', 'type', 'unknown field']),
+    );
+  });
+});
