@@ -11,6 +11,7 @@ import { engineLines, engineTargets, measureEngine, traceScenario } from './lib/
 import { importTargets, measureImports } from './lib/import-scenario.js';
 import { type Scenario, sequentialMs } from './lib/load.js';
 import { log } from './lib/log.js';
+import { measureNoisyNeighbour, noisyTargets } from './lib/noisy-neighbour.js';
 import { readOptions } from './lib/options.js';
 import { createRunDatabase } from './lib/postgres.js';
 import { highWaterMb, ROOT, startCeiling, stopAll, useServiceBinary } from './lib/processes.js';
@@ -93,6 +94,14 @@ async function main(): Promise<void> {
     );
     process.stdout.write(
       `\ntargets of the issue (information only, never an exit code):\n${targetLines(proxyTargets(facts))}\n`,
+    );
+    return;
+  }
+
+  if (options.noisyOnly) {
+    const facts = [await measureNoisyNeighbour(`sqlite:${join(tmp, 'noisy.db')}`, options.serviceEnv, log)];
+    process.stdout.write(
+      `\ntargets of the issue (information only, never an exit code):\n${targetLines(noisyTargets(facts))}\n`,
     );
     return;
   }

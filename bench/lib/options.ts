@@ -27,6 +27,8 @@ export interface Options {
   /** Only the import scenario. */
   importOnly: boolean;
   proxyOnly: boolean;
+  /** Only the noisy-neighbour scenario. */
+  noisyOnly: boolean;
 }
 
 export const USAGE = `npm run bench [-- options]
@@ -41,6 +43,7 @@ export const USAGE = `npm run bench [-- options]
   --only a,b          run only these scenarios (names as in the table; ceilings always run)
   --engine            only the rule engine (in process) and the trace scenario
   --import            only rulekeeper import of 10,000 and 100,000 records (1,000 with --quick)
+  --noisy-neighbour   only noisy-neighbour: workspace B's get-rule p99 and /healthz, quiet and while workspace A runs the largest trace, a 100,000-record import and 20 change streams (also in the standard run)
   --proxy             only rulekeeper proxy: 0, 100 and 1,000 rules (0 and 100 with --quick), HTTP and HTTPS, against the upstream directly
   --no-postgres       skip PostgreSQL even when a server answers
   --no-peer           skip json-server
@@ -73,6 +76,7 @@ export function readOptions(argv: string[]): Options {
       engine: { type: 'boolean' },
       import: { type: 'boolean' },
       proxy: { type: 'boolean' },
+      'noisy-neighbour': { type: 'boolean' },
       'no-postgres': { type: 'boolean' },
       'no-peer': { type: 'boolean' },
       'scale-rules': { type: 'string' },
@@ -115,6 +119,7 @@ export function readOptions(argv: string[]): Options {
     engineOnly: values.engine ?? false,
     importOnly: values.import ?? false,
     proxyOnly: values.proxy ?? false,
+    noisyOnly: values['noisy-neighbour'] ?? false,
     build: values.build ? 'always' : values['no-build'] ? 'never' : 'auto',
     seed: quick
       ? { mainRules: 200, otherWorkspaces: 2, otherRules: 50 }

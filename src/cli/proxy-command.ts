@@ -5,15 +5,19 @@ import type { Command } from 'commander';
 import { ensureCa } from '../proxy/ca.js';
 import { startProxy } from '../proxy/proxy-server.js';
 import { createRuleFeed } from '../proxy/rule-feed.js';
+import { readKey } from './key-source.js';
 
 interface ProxyFlags {
   server: string;
   key?: string;
+  keyFile?: string;
   port: string;
   caDir: string;
   allowCode?: boolean;
   codeTimeoutMs: string;
+  codeMemoryMb: string;
   upstreamTimeoutMs: string;
+  maxBodyBytes: string;
   allowFiles?: string;
   upstreamCa: string[];
   allowRemote?: boolean;
@@ -37,20 +41,33 @@ export function registerProxyCommand(program: Command): void {
     .command('proxy')
     .description("an HTTP and HTTPS proxy that applies a workspace's active rules to traffic through it")
     .option('--server <url>', 'the Rulekeeper server to read rules from', 'http://127.0.0.1:8080')
-    .option('--key <key>', 'API key of the workspace (default: RULEKEEPER_KEY)')
+    .option('--key-file <file>', 'read the API key of the workspace from this file (default: RULEKEEPER_KEY)')
+    .option('--key <key>', 'the API key itself (visible to other users of the machine: prefer the above)')
     .option('--port <port>', 'port to listen on', '8888')
     .option('--ca-dir <dir>', 'where the HTTPS certificate authority is kept', 'data/proxy-ca')
-    .option('--allow-code', "run Response and Request rules' code (each call time-limited)")
+    .option(
+      '--allow-code',
+      "run Response and Request rules' code (in a worker, each call time- and memory-limited)",
+    )
     .option('--code-timeout-ms <ms>', 'time limit of one code call', '1000')
+    .option('--code-memory-mb <mb>', "memory limit of the code's worker", '64')
+    .option(
+      '--max-body-bytes <bytes>',
+      'the most of a body a rule may read whole (past it: streamed unchanged)',
+      '10485760',
+    )
     .option('--upstream-timeout-ms <ms>', 'answer 504 when the upstream has not answered by then', '30000')
     .option('--allow-files <dir>', 'serve Redirects to local files from this directory')
     .option('--allow-remote', 'serve clients of other machines too (default: this machine only)')
     .option('--upstream-ca <file>', 'also trust this CA for upstream HTTPS (repeatable)', collect, [])
     .action(async (flags: ProxyFlags) => {
-      const key = flags.key ?? process.env.RULEKEEPER_KEY;
-      if (!key) usage('give the workspace key with --key or RULEKEEPER_KEY');
+      const found = readKey(flags);
+      if ('error' in found) usage(found.error);
+      const { key } = found;
       const port = integer(flags.port, '--port', 0, 65535);
       const codeTimeoutMs = integer(flags.codeTimeoutMs, '--code-timeout-ms', 1, 60_000);
+      const codeMemoryMb = integer(flags.codeMemoryMb, '--code-memory-mb', 8, 4096);
+      const maxBodyBytes = integer(flags.maxBodyBytes, '--max-body-bytes', 0, 1024 * 1024 * 1024);
       const upstreamTimeoutMs = integer(flags.upstreamTimeoutMs, '--upstream-timeout-ms', 1, 3_600_000);
       const ca = await ensureCa(flags.caDir);
       if (ca.created)
@@ -63,7 +80,9 @@ export function registerProxyCommand(program: Command): void {
         feed,
         allowCode: !!flags.allowCode,
         codeTimeoutMs,
+        codeMemoryMb,
         upstreamTimeoutMs,
+        maxBodyBytes,
         ...(flags.allowFiles ? { allowFilesDir: flags.allowFiles } : {}),
         allowRemote: !!flags.allowRemote,
         upstreamCas: flags.upstreamCa.map((file) => readFileSync(file, 'utf8')),

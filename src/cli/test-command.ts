@@ -7,12 +7,14 @@ import { createGroupsStore } from '../modules/groups/groups-store.js';
 import { createRulesStore } from '../modules/rules/rules-store.js';
 import { createTraceService } from '../modules/trace/trace-service.js';
 import { createTraceStore } from '../modules/trace/trace-store.js';
+import { readKey } from './key-source.js';
 import { type LocalWorkspace, UsageError, withLocalWorkspace } from './local-workspace.js';
 import { type CaseTrace, compareCase, RuleTestFileError, readCases, unexercised } from './rule-tests.js';
 
 interface TestOptions {
   server?: string;
   key?: string;
+  keyFile?: string;
   workspace?: string;
 }
 
@@ -96,7 +98,8 @@ export function registerTestCommand(program: Command): void {
     )
     .argument('<file>')
     .option('--server <url>', 'a running Rulekeeper, e.g. http://127.0.0.1:8080')
-    .option('--key <key>', 'API key for --server (default: RULEKEEPER_KEY)')
+    .option('--key-file <file>', 'read the API key for --server from this file (default: RULEKEEPER_KEY)')
+    .option('--key <key>', 'the API key itself (visible to other users of the machine: prefer the above)')
     .option('--workspace <name>', 'a workspace of the local database (DATABASE_URL) instead of a server')
     .action(async (file: string, options: TestOptions) => {
       const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -108,13 +111,14 @@ export function registerTestCommand(program: Command): void {
           process.exitCode = passed ? 0 : 1;
           return;
         }
-        const key = options.key ?? process.env.RULEKEEPER_KEY;
-        if (!options.server || !key) {
+        const found = readKey(options);
+        if (options.keyFile && 'error' in found) throw new RuleTestFileError(found.error);
+        if (!options.server || 'error' in found) {
           throw new RuleTestFileError(
-            'give --server URL with --key KEY (or RULEKEEPER_KEY), or --workspace NAME',
+            'give --server URL with RULEKEEPER_KEY (or --key-file FILE), or --workspace NAME',
           );
         }
-        process.exitCode = (await runCases(file, serverTracer(options.server, key), out)) ? 0 : 1;
+        process.exitCode = (await runCases(file, serverTracer(options.server, found.key), out)) ? 0 : 1;
       } catch (error) {
         const usage = error instanceof RuleTestFileError || error instanceof UsageError;
         if (!usage && (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;

@@ -1,7 +1,5 @@
 // What the engine's outcome means for a real request and its answer: the request as the engine sees
-// it, scripts injected into HTML, response headers changed, and the `code` a rule carries, run with a
-// time limit when the operator allows it.
-import { runInNewContext } from 'node:vm';
+// it, scripts injected into HTML, response headers changed (a rule's `code` runs in code-runner.ts).
 import type { Outcome, RequestInput } from '../engine/index.js';
 import type { ResourceType } from '../model/rule-types/source.js';
 
@@ -108,24 +106,4 @@ export function injectScripts(html: string, scripts: Outcome['scripts']): string
     out = close >= 0 ? out.slice(0, close) + after + out.slice(close) : out + after;
   }
   return out;
-}
-
-export class CodeError extends Error {}
-
-/**
- * A rule's `code` (a function's source, as Requestly writes it: `function modifyResponse(args) {…}`)
- * called with `args` in a fresh context, with a time limit. Its answer as text (objects as JSON).
- */
-export function runCode(source: string, args: Record<string, unknown>, timeoutMs: number): string {
-  try {
-    const result = runInNewContext(
-      `(${source})(args)`,
-      { args: structuredClone(args) },
-      { timeout: timeoutMs },
-    );
-    if (result instanceof Promise) throw new CodeError('asynchronous code is not supported');
-    return typeof result === 'string' ? result : JSON.stringify(result ?? null);
-  } catch (error) {
-    throw new CodeError(`the rule's code failed: ${(error as Error).message}`);
-  }
 }

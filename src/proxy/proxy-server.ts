@@ -1,13 +1,15 @@
 // `rulekeeper proxy`: an HTTP and HTTPS proxy (mockttp, from the HTTP Toolkit team) that applies a
 // workspace's active rules through the same engine as POST /v1/trace, so the two never disagree.
 //
-// A request no rule acts on is passed through untouched and streamed both ways. A request some rule
-// acts on (or any request, while an active rule filters on request bodies) goes through hooks that
-// see the whole request and answer, which mockttp buffers.
-import { readFile } from 'node:fs/promises';
-import type { ServerResponse } from 'node:http';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// What the rules decide from a request's head (most rules) is applied while the request and its answer
+// stream through, with backpressure both ways. Only a request whose body some rule reads (a
+// requestPayload filter, Request code) or that the proxy answers itself (Cancel, Redirect, a Response
+// served without the request) goes through mockttp's hook, which reads the request whole, up to
+// --max-body-bytes. Answers are changed as they are written to the client (answer-rewrite.ts).
+import type { Server as HttpServer, IncomingMessage } from 'node:http';
+import { ServerResponse } from 'node:http';
+import type { Server } from 'node:net';
+import type { Readable } from 'node:stream';
 import {
   type CompletedRequest,
   completionCheckers,
@@ -18,20 +20,31 @@ import {
   requestSteps,
   webSocketSteps,
 } from 'mockttp';
-import { type Outcome, toEngineRequest } from '../engine/index.js';
-import { CodeError, changeResponseHeaders, engineInput, injectScripts, runCode } from './effects.js';
+import { type RuleSet, toEngineRequest } from '../engine/index.js';
+import { type AnswerPlan, RULES_HEADER, rewriteAnswers } from './answer-rewrite.js';
+import { CodeError, createCodeRunner } from './code-runner.js';
+import { engineInput } from './effects.js';
+import { stripFlat, stripObject } from './hop-by-hop.js';
+import { localFile } from './local-files.js';
+import { refuseRemote } from './remote-gate.js';
 import type { RuleFeed } from './rule-feed.js';
+
+export { RULES_HEADER };
 
 export interface ProxyOptions {
   /** 0: any free port. mockttp listens on every interface (it takes no address): see allowRemote. */
   port: number;
   ca: { keyPath: string; certPath: string };
   feed: Pick<RuleFeed, 'current'>;
-  /** Run rules' `code` (Response and Request), each call limited to `codeTimeoutMs`. */
+  /** Run rules' `code` (Response and Request) in a worker, each call limited in time and memory. */
   allowCode: boolean;
   codeTimeoutMs: number;
+  /** The code worker's heap limit (default 64 MB). */
+  codeMemoryMb?: number;
   /** An upstream that has not begun to answer by then gets the client a 504. */
   upstreamTimeoutMs: number;
+  /** The most of a body a rule may need whole (request or answer); past it the body streams unchanged. */
+  maxBodyBytes: number;
   /** Serve Redirects to local files from this directory (and nowhere else). */
   allowFilesDir?: string;
   /** Serve clients of other machines too (default: loopback clients only). */
@@ -43,19 +56,22 @@ export interface ProxyOptions {
 
 type CallbackRequestResult = requestSteps.CallbackRequestResult;
 type CallbackResponseResult = requestSteps.CallbackResponseResult;
-type PassThroughResponse = requestSteps.PassThroughResponse;
 
-interface Decision {
-  outcome: Outcome;
-  acted: string[];
+/** One request and its answer, from mockttp's first sight of them. */
+interface Exchange {
+  response: ServerResponse;
+  request?: OngoingRequest;
+  /** What the rules do to the answer, once the request goes upstream. */
+  plan?: AnswerPlan;
+  /** Whether the answer's head has been begun (a rule may hold it while it reads the body). */
+  headBegun: boolean;
+  /** Whether the request needs mockttp's hook (it is read whole), decided once. */
+  route?: Promise<boolean>;
 }
 
-/** The header that lists the rules that acted on an answer. */
-export const RULES_HEADER = 'x-rulekeeper-rules';
-
-/** A callback matcher that answers from the request's head, without waiting for its body. */
+/** A matcher that answers from the request's head, without waiting for its body. */
 class HeadMatcher extends matchers.CallbackMatcher {
-  constructor(private readonly test: (request: OngoingRequest) => boolean) {
+  constructor(private readonly test: (request: OngoingRequest) => boolean | Promise<boolean>) {
     super(() => true);
   }
   override async matches(request: OngoingRequest): Promise<boolean> {
@@ -63,15 +79,33 @@ class HeadMatcher extends matchers.CallbackMatcher {
   }
 }
 
+const pairs = (flat: string[]) => {
+  const out: [string, string][] = [];
+  for (let i = 0; i < flat.length; i += 2) out.push([flat[i] ?? '', flat[i + 1] ?? '']);
+  return out;
+};
+
+/** The ids of the active rules that filter on request bodies (named when a body is too large). */
+function bodyReaders(rules: RuleSet): string {
+  return rules.rules
+    .filter((rule) => !rule.inactive && JSON.stringify(rule.rule.pairs).includes('"requestPayload"'))
+    .map((rule) => rule.rule.id)
+    .join(', ');
+}
+
 export async function startProxy(options: ProxyOptions): Promise<{ port: number; stop(): Promise<void> }> {
-  const server: Mockttp = getLocal({ https: options.ca, recordTraffic: false, http2: false });
-  // What the rules decided for a request on its way upstream, until its answer comes back. An answer
-  // that never comes (an upstream error) leaves its entry; the oldest go beyond a bound.
-  const decisions = new Map<string, Decision>();
-  const remember = (id: string, decision: Decision) => {
-    if (decisions.size >= 10_000) decisions.delete(decisions.keys().next().value as string);
-    decisions.set(id, decision);
-  };
+  // mockttp buffers a request it hands to a hook up to this size (a larger one streams on unread).
+  const server: Mockttp = getLocal({
+    https: options.ca,
+    recordTraffic: false,
+    http2: false,
+    maxBodySize: options.maxBodyBytes,
+  });
+  const runner = options.allowCode
+    ? createCodeRunner({ timeoutMs: options.codeTimeoutMs, memoryMb: options.codeMemoryMb ?? 64 })
+    : undefined;
+  const exchanges = new WeakMap<IncomingMessage, Exchange>();
+  const byId = new Map<string, Exchange>();
   const warned = new Set<string>();
   const warnOnce = (key: string, message: string) => {
     if (warned.has(key)) return;
@@ -79,63 +113,134 @@ export async function startProxy(options: ProxyOptions): Promise<{ port: number;
     options.log(message);
   };
 
-  function decide(url: string, method: string, headers: OngoingRequest['headers'], body?: string) {
-    const request = toEngineRequest(engineInput(url, method, headers, body));
-    if ('details' in request) return undefined; // not a URL the engine handles (e.g. ftp:)
-    return options.feed.current().evaluate(request);
+  function code(kind: string, source: string, args: Record<string, unknown>): string | undefined {
+    if (!runner) {
+      warnOnce(kind, `a ${kind} rule's code was not run: start with --allow-code to run it`);
+      return undefined;
+    }
+    return runner.run(source, args);
   }
 
-  const acts = (request: OngoingRequest): boolean => {
-    answerLate(request, options.upstreamTimeoutMs);
-    if (options.feed.current().readsBodies) return true;
-    return (decide(request.url, request.method, request.headers)?.acted.length ?? 0) > 0;
+  // Every answer passes through the rules' plan for it; this runs before mockttp sees the request.
+  const app = (server as unknown as { app: { use(f: unknown): void; stack: unknown[] } }).app;
+  app.use((request: IncomingMessage, response: ServerResponse, next: () => void) => {
+    const exchange: Exchange = { response, headBegun: false };
+    exchanges.set(request, exchange);
+    rewriteAnswers(
+      response,
+      () => exchange.plan,
+      {
+        maxBodyBytes: options.maxBodyBytes,
+        runCode: (source, args) => code('Response', source, args),
+        log: options.log,
+      },
+      () => {
+        exchange.headBegun = true;
+      },
+    );
+    next();
+  });
+  app.stack.unshift(app.stack.pop());
+
+  function decide(
+    rules: RuleSet,
+    url: string,
+    method: string,
+    headers: OngoingRequest['headers'],
+    body?: string,
+  ) {
+    const request = toEngineRequest(engineInput(url, method, headers, body));
+    if ('details' in request) return undefined; // not a URL the engine handles (e.g. ftp:)
+    return rules.evaluate(request);
+  }
+
+  /** Decides from the head whether the request needs the hook; if not, applies what the rules said. */
+  async function route(request: OngoingRequest, exchange: Exchange): Promise<boolean> {
+    request.rawHeaders = pairs(stripFlat(request.rawHeaders.flat()));
+    request.headers = stripObject(request.headers) as OngoingRequest['headers'];
+    // mockttp copies every answer written for listeners of its events, which this proxy has none of:
+    // the copy would hold a whole answer however large.
+    Reflect.deleteProperty(exchange.response, 'write');
+    Reflect.deleteProperty(exchange.response, 'end');
+    exchange.request = request;
+    byId.set(request.id, exchange);
+    exchange.response.once('close', () => byId.delete(request.id));
+    answerLate(exchange, options.upstreamTimeoutMs);
+    const rules = options.feed.current();
+    if (rules.readsBodies) return true;
+    const decision = decide(rules, request.url, request.method, request.headers);
+    if (decision && decision.acted.length > 0) {
+      const { outcome } = decision;
+      const answered = outcome.cancelled || outcome.redirected || outcome.response?.serveWithoutRequest;
+      if (answered || outcome.requestBody) return true;
+      if (outcome.delayMs > 0) await new Promise((done) => setTimeout(done, outcome.delayMs));
+      const headers = stripObject(outcome.requestHeaders);
+      request.headers = headers as OngoingRequest['headers'];
+      request.rawHeaders = Object.entries(headers).flatMap(([name, value]) =>
+        (Array.isArray(value) ? value : [value ?? '']).map((one): [string, string] => [name, one]),
+      );
+      exchange.plan = { rules: decision.acted.join(', '), method: request.method, url: request.url, outcome };
+    }
+    // Streamed as it comes: mockttp would otherwise keep a copy of the body as it forwards it.
+    request.body.asStream = () => request as unknown as Readable;
+    return false;
+  }
+
+  const needsHook = (request: OngoingRequest): Promise<boolean> => {
+    const exchange = exchanges.get(request as unknown as IncomingMessage);
+    if (!exchange) return Promise.resolve(true);
+    // A failure here would be answered by mockttp with its message: the hook's own handling says less.
+    exchange.route ??= route(request, exchange).catch((error: Error) => {
+      options.log(`a request to ${request.url} failed in the proxy: ${error.message}`);
+      return true;
+    });
+    return exchange.route;
   };
 
-  async function localFile(url: string, rules: string): Promise<CallbackResponseResult | undefined> {
-    const dir = options.allowFilesDir;
-    if (!dir) {
+  async function fileAnswer(url: string, rules: string): Promise<CallbackResponseResult | undefined> {
+    if (!options.allowFilesDir) {
       warnOnce(
         'files',
         'a Redirect to a local file was passed through: start with --allow-files DIR to serve files',
       );
       return undefined;
     }
-    const path = resolve(dir, fileURLToPath(url).replace(/^\/+/, ''));
-    const inside = relative(resolve(dir), path);
-    if (inside.split(sep)[0] === '..' || isAbsolute(inside))
-      return textAnswer(403, `${path} is outside ${dir}`, rules);
-    try {
-      return { statusCode: 200, headers: { [RULES_HEADER]: rules }, body: await readFile(path) };
-    } catch (error) {
-      return textAnswer(404, `cannot read ${path}: ${(error as Error).message}`, rules);
-    }
-  }
-
-  function code(kind: string, source: string, args: Record<string, unknown>): string | undefined {
-    if (!options.allowCode) {
-      warnOnce(kind, `a ${kind} rule's code was not run: start with --allow-code to run it`);
-      return undefined;
-    }
-    return runCode(source, args, options.codeTimeoutMs);
+    const file = await localFile(options.allowFilesDir, url, options.maxBodyBytes);
+    if (file.status === 200) return { statusCode: 200, headers: { [RULES_HEADER]: rules }, body: file.body };
+    return textAnswer(file.status, file.message, rules);
   }
 
   async function beforeRequest(request: CompletedRequest): Promise<CallbackRequestResult> {
-    const body = request.body.buffer.length > 0 ? await request.body.getText() : undefined;
-    const decision = decide(request.url, request.method, request.headers, body);
+    const exchange = byId.get(request.id);
+    const rules = options.feed.current();
+    const length = Number(request.headers['content-length'] ?? 0);
+    // mockttp hands an empty body to the hook when the body went past its limit (it then streams).
+    const truncated =
+      request.body.buffer.length === 0 &&
+      (length > options.maxBodyBytes || (exchange?.request !== undefined && !exchange.request.readableEnded));
+    const limit = `its body is larger than --max-body-bytes (${options.maxBodyBytes})`;
+    if (truncated && rules.readsBodies)
+      options.log(`rules ${bodyReaders(rules)} skipped for ${request.method} ${request.url}: ${limit}`);
+    const body = !truncated && request.body.buffer.length > 0 ? await request.body.getText() : undefined;
+    const decision = decide(rules, request.url, request.method, request.headers, body);
     if (!decision || decision.acted.length === 0) return {};
     const { outcome } = decision;
-    const rules = decision.acted.join(', ');
-    if (outcome.cancelled) return { response: 'close' };
-    if (outcome.delayMs > 0) await new Promise((done) => setTimeout(done, outcome.delayMs));
-    if (outcome.redirected) {
-      if (!outcome.url.startsWith('file:'))
-        return {
-          response: { statusCode: 307, headers: { location: outcome.url, [RULES_HEADER]: rules }, body: '' },
-        };
-      const file = await localFile(outcome.url, rules);
-      if (file) return { response: file };
-    }
+    const rules_ = decision.acted.join(', ');
     try {
+      if (outcome.cancelled) return { response: 'close' };
+      if (outcome.delayMs > 0) await new Promise((done) => setTimeout(done, outcome.delayMs));
+      if (outcome.redirected) {
+        if (!outcome.url.startsWith('file:'))
+          return {
+            response: {
+              statusCode: 307,
+              headers: { location: outcome.url, [RULES_HEADER]: rules_ },
+              body: '',
+            },
+          };
+        const file = await fileAnswer(outcome.url, rules_);
+        if (file) return { response: file };
+      }
       const mock = outcome.response;
       if (mock?.serveWithoutRequest) {
         const value =
@@ -144,65 +249,30 @@ export async function startProxy(options: ProxyOptions): Promise<{ port: number;
             : mock.value;
         if (value !== undefined)
           return {
-            response: { statusCode: mock.statusCode, headers: { [RULES_HEADER]: rules }, body: value },
+            response: { statusCode: mock.statusCode, headers: { [RULES_HEADER]: rules_ }, body: value },
           };
       }
       let newBody: string | undefined;
       const sent = outcome.requestBody;
-      if (sent?.type === 'code')
-        newBody = code('Request', sent.value, { method: request.method, url: request.url, body });
-      else if (sent) newBody = sent.value;
-      remember(request.id, decision);
-      return { headers: outcome.requestHeaders, ...(newBody !== undefined ? { body: newBody } : {}) };
-    } catch (error) {
-      if (error instanceof CodeError) return { response: textAnswer(500, error.message, rules) };
-      throw error;
-    }
-  }
-
-  async function beforeResponse(
-    response: PassThroughResponse,
-    request: CompletedRequest,
-  ): Promise<CallbackResponseResult> {
-    const decision = decisions.get(request.id);
-    decisions.delete(request.id);
-    if (!decision) return {};
-    const { outcome } = decision;
-    const headers = changeResponseHeaders(response.headers, outcome.responseHeaders);
-    headers[RULES_HEADER] = decision.acted.join(', ');
-    let statusCode = response.statusCode;
-    let body: string | undefined;
-    const mock = outcome.response;
-    try {
-      if (mock && !mock.serveWithoutRequest) {
-        const value =
-          mock.type === 'code'
-            ? code('Response', mock.value, {
-                method: request.method,
-                url: request.url,
-                response: await response.body.getText(),
-                responseType: response.headers['content-type'],
-                statusCode: response.statusCode,
-              })
-            : mock.value;
-        if (value !== undefined) {
-          body = value;
-          statusCode = mock.statusCode;
-        }
+      if (sent?.type === 'code') {
+        if (truncated)
+          options.log(`rules ${sent.ruleId} skipped for ${request.method} ${request.url}: ${limit}`);
+        else newBody = code('Request', sent.value, { method: request.method, url: request.url, body });
+      } else if (sent) newBody = sent.value;
+      if (exchange) exchange.plan = { rules: rules_, method: request.method, url: request.url, outcome };
+      const headers = stripObject(outcome.requestHeaders);
+      if (truncated && newBody === undefined) {
+        // The body streams on after what mockttp read: it cannot have a length computed from it.
+        delete headers['content-length'];
+        headers['transfer-encoding'] = 'chunked';
       }
+      return { headers, ...(newBody !== undefined ? { body: newBody } : {}) };
     } catch (error) {
-      if (error instanceof CodeError) return textAnswer(500, error.message, headers[RULES_HEADER]);
-      throw error;
+      if (error instanceof CodeError) return { response: textAnswer(500, error.message, rules_) };
+      // Whatever failed, the client is told nothing of this machine (no paths, no stack).
+      options.log(`a request to ${request.url} failed in the proxy: ${(error as Error).message}`);
+      return { response: textAnswer(500, 'the proxy could not apply the rules to this request', rules_) };
     }
-    const html = /text\/html/i.test(String(headers['content-type'] ?? ''));
-    if (outcome.scripts.length > 0 && html) {
-      body = injectScripts(body ?? (await response.body.getText()) ?? '', outcome.scripts);
-      if (headers['content-security-policy'] !== undefined) {
-        delete headers['content-security-policy'];
-        headers['x-rulekeeper-csp'] = 'removed: it would block the scripts the rules injected';
-      }
-    }
-    return { statusCode, headers, ...(body !== undefined ? { body } : {}) };
   }
 
   const connection = {
@@ -210,22 +280,8 @@ export async function startProxy(options: ProxyOptions): Promise<{ port: number;
   };
   await server.addRequestRules(
     {
-      // mockttp listens on every interface: clients of other machines are refused unless allowed,
-      // so that a proxy started on a laptop is not an open proxy of its network.
-      matchers: [new HeadMatcher((request) => !options.allowRemote && !isLoopback(request.remoteIpAddress))],
-      steps: [
-        new requestSteps.FixedResponseStep(
-          403,
-          undefined,
-          'rulekeeper proxy serves this machine only; start it with --allow-remote to serve others\n',
-          { 'content-type': 'text/plain; charset=utf-8' },
-        ),
-      ],
-      completionChecker: new completionCheckers.Always(),
-    },
-    {
-      matchers: [new HeadMatcher(acts)],
-      steps: [new requestSteps.PassThroughStep({ ...connection, beforeRequest, beforeResponse })],
+      matchers: [new HeadMatcher(needsHook)],
+      steps: [new requestSteps.PassThroughStep({ ...connection, beforeRequest })],
       completionChecker: new completionCheckers.Always(),
     },
     {
@@ -235,37 +291,48 @@ export async function startProxy(options: ProxyOptions): Promise<{ port: number;
     },
   );
   await server.addWebSocketRules({
-    matchers: [new matchers.WildcardMatcher()],
+    // A genuine upgrade keeps Connection: Upgrade and Upgrade; the other hop-by-hop headers go.
+    matchers: [
+      new HeadMatcher((request) => {
+        request.rawHeaders = pairs(stripFlat(request.rawHeaders.flat(), true));
+        return true;
+      }),
+    ],
     steps: [new webSocketSteps.PassThroughWebSocketStep(connection)],
     completionChecker: new completionCheckers.Always(),
   });
-  // A request that ended without an answer from upstream leaves no decision behind.
-  await server.on('abort', (request) => decisions.delete(request.id));
   await server.start(options.port);
-  return { port: server.port, stop: () => server.stop() };
+  if (!options.allowRemote) refuseRemote((server as unknown as { server: Server | HttpServer }).server);
+  return {
+    port: server.port,
+    stop: async () => {
+      await runner?.stop();
+      await server.stop();
+    },
+  };
 }
 
 /**
  * A 504 for a request whose answer has not begun after `ms`. mockttp has no upstream timeout, so the
- * answer is written to the client's response (the one its HTTP/1.1 connection is serving) directly,
- * and the connection is closed after it; mockttp's own late attempt to answer then fails harmlessly.
+ * answer is written to the client's response directly (past any wrapper), and the connection is closed
+ * after it; mockttp's own late attempt to answer then fails harmlessly.
  */
-function answerLate(request: OngoingRequest, ms: number): void {
-  // The raw IncomingMessage under mockttp's request: its socket knows the response it is serving.
-  const { socket } = request as unknown as { socket?: { _httpMessage?: ServerResponse } };
-  const response = socket?._httpMessage;
-  if (!response) return;
+function answerLate(exchange: Exchange, ms: number): void {
+  const { response } = exchange;
   const timer = setTimeout(() => {
-    if (response.headersSent || response.writableEnded) return;
-    response.writeHead(504, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
-    response.end(`the upstream server did not answer within ${ms} ms\n`);
+    if (exchange.headBegun || response.headersSent || response.writableEnded) return;
+    ServerResponse.prototype.writeHead.call(response, 504, {
+      'content-type': 'text/plain; charset=utf-8',
+      connection: 'close',
+    });
+    ServerResponse.prototype.end.call(
+      response,
+      `the upstream server did not answer within ${ms} ms\n`,
+      'utf8',
+    );
   }, ms);
   timer.unref();
   response.once('close', () => clearTimeout(timer));
-}
-
-function isLoopback(address: string | undefined): boolean {
-  return !!address && /^(127\.|::1$|::ffff:127\.)/.test(address);
 }
 
 function textAnswer(statusCode: number, message: string, rules: string): CallbackResponseResult {

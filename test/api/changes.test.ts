@@ -23,6 +23,27 @@ forEachDatabase((db) => {
   }
 
   describe('Rulekeeper-Revision', () => {
+    it('on each of twenty concurrent writes is the revision that write recorded, as the feed has it', async () => {
+      const before = await revision();
+      const made = await Promise.all(
+        Array.from({ length: 20 }, (_, n) =>
+          t.call('POST', '/v1/rules', {
+            body: {
+              name: `concurrent ${n}`,
+              ruleType: 'Cancel',
+              pairs: [{ source: { key: 'host', operator: 'Equals', value: `c${n}.test` } }],
+            },
+          }),
+        ),
+      );
+      expect(made.map((reply) => reply.status)).toEqual(made.map(() => 201));
+      const recorded = new Map<string, number>(
+        (await feed(before)).data.map((item: Json) => [item.id as string, item.revision as number]),
+      );
+      for (const reply of made) expect(revisionOf(reply)).toBe(recorded.get(reply.body.data.id));
+      expect(new Set(made.map(revisionOf)).size).toBe(20);
+    });
+
     it('starts at 0 and moves by one with each write, on the write answer and every read after', async () => {
       expect(await revision(t.outsider.key)).toBe(0);
       const before = await revision();
@@ -254,8 +275,9 @@ forEachDatabase((db) => {
   describe('the change record is written with its change, in one transaction', () => {
     it('a transaction that fails after recording leaves neither a revision bump nor a change record', async () => {
       const changes = createChangesService({
-        store: createChangesStore(t.database.db, db),
+        store: createChangesStore(t.database.db),
         dataVersion: undefined,
+        signals: t.database.signals,
       });
       const before = await revision();
       const actor = { workspaceId: t.owner.workspaceId, userId: t.owner.userId };
@@ -275,8 +297,9 @@ forEachDatabase((db) => {
   describe('retention', () => {
     it('sweeps old records but keeps the latest version of live objects; followers from before get 410', async () => {
       const changes = createChangesService({
-        store: createChangesStore(t.database.db, db),
+        store: createChangesStore(t.database.db),
         dataVersion: undefined,
+        signals: t.database.signals,
       });
       const rule = await createRule(t, {}, t.teammate.key);
       await t.call('PUT', `/v1/rules/${rule.id}`, { body: { name: 'kept' } });

@@ -2,7 +2,7 @@
 // rules, saying so, and listening), refuses to start without a key, and `proxy ca` prints the
 // certificate to trust, the same one each time.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +49,40 @@ describe('rulekeeper proxy (command)', () => {
   it('refuses to start without a key (exit 2)', async () => {
     const result = await runCli(['proxy', '--ca-dir', join(dir, 'ca')], {});
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--key or RULEKEEPER_KEY/);
+    expect(result.stderr).toMatch(/RULEKEEPER_KEY or --key-file FILE/);
+  });
+
+  it('reads the key from --key-file, never from a command line, and never shows it', async () => {
+    const keyFile = join(dir, 'key');
+    writeFileSync(keyFile, 'rk_from_a_file_not_shown\n', { mode: 0o600 });
+    const missing = await runCli(['proxy', '--key-file', join(dir, 'none'), '--ca-dir', join(dir, 'ca')], {});
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/cannot read --key-file: ENOENT/);
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'proxy',
+        '--key-file',
+        keyFile,
+        '--server',
+        'http://127.0.0.1:9',
+        '--port',
+        '0',
+        '--ca-dir',
+        join(dir, 'ca'),
+      ],
+      { env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (/listening on port \d+/.test(stderr)) resolve();
+      });
+      child.on('exit', (code) => reject(new Error(`exited (${code}): ${stderr}`)));
+    });
+    child.kill('SIGTERM');
+    expect(stderr).not.toContain('rk_from_a_file_not_shown');
   });
 });

@@ -168,7 +168,7 @@ describe('rulekeeper test', () => {
 
   it('needs a server and key, or a workspace', async () => {
     const result = await runCli(['test', passing()], { DATABASE_URL: database.url });
-    expect(result.stderr).toMatch(/give --server URL with --key KEY/);
+    expect(result.stderr).toMatch(/give --server URL with RULEKEEPER_KEY \(or --key-file FILE\)/);
     expect(result.code).toBe(2);
   });
 });

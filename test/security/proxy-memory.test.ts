@@ -1,0 +1,195 @@
+// The proxy's memory under large bodies: an answer or an upload that no rule needs whole streams
+// through with backpressure (the reported attack: a 2 GB answer left 4.3 GB resident), and one a rule
+// would need whole streams unchanged past --max-body-bytes, the log naming the rule skipped. The
+// bounds are generous (a fraction of the body's size), not timings. Real servers and clients on loopback.
+import { createServer, request, type Server } from 'node:http';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestProxy, testProxy } from '../helpers/test-proxy.js';
+
+const MB = 1024 * 1024;
+const CHUNK = Buffer.alloc(64 * 1024, 'a');
+
+/** `bytes` of 'a', made as they are read: only what the reader takes is ever in memory. */
+function generated(bytes: number): Readable {
+  let left = bytes;
+  return new Readable({
+    read() {
+      if (left <= 0) return void this.push(null);
+      const chunk = left >= CHUNK.length ? CHUNK : CHUNK.subarray(0, left);
+      left -= chunk.length;
+      this.push(chunk);
+    },
+  });
+}
+
+/** The growth of this process's resident memory over its value at the start, at its highest. */
+async function peakGrowth<T>(work: () => Promise<T>): Promise<{ result: T; growthMb: number }> {
+  const start = process.memoryUsage.rss();
+  let peak = start;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 20);
+  try {
+    const result = await work();
+    peak = Math.max(peak, process.memoryUsage.rss());
+    return { result, growthMb: (peak - start) / MB };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+interface Counted {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  bytes: number;
+}
+
+/** A request through the proxy whose answer is counted as it streams, never kept. */
+function counted(proxyPort: number, url: string, uploadBytes?: number): Promise<Counted> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port: proxyPort, path: url, method: uploadBytes ? 'POST' : 'GET', agent: false },
+      (res) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    if (uploadBytes) generated(uploadBytes).pipe(req);
+    else req.end();
+  });
+}
+
+describe('large bodies stream through the proxy', () => {
+  let upstream: Server;
+  let base: string;
+  let proxy: TestProxy;
+  const received: number[] = [];
+
+  beforeAll(async () => {
+    upstream = createServer((req, res) => {
+      const size = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('mb') ?? 0) * MB;
+      if (req.method === 'POST') {
+        let bytes = 0;
+        req.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+        });
+        req.on('end', () => {
+          received.push(bytes);
+          res.writeHead(200, { 'content-type': 'text/plain' }).end(String(bytes));
+        });
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      generated(size).pipe(res);
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
+    // Code allowed, so that a Response code rule would act if the body were within the limit.
+    proxy = await testProxy({ allowCode: true, maxBodyBytes: MB });
+    // Warm up: the first exchange loads code and fills caches that are not the body's.
+    await counted(proxy.port, `${base}/big?mb=8`);
+  });
+
+  afterAll(async () => {
+    await proxy?.stop();
+    upstream?.close();
+  });
+
+  const source = (value: string) => ({ key: 'Url', operator: 'Contains', value });
+
+  it('streams a 500 MB answer no rule acts on, with memory far below its size', {
+    timeout: 180_000,
+  }, async () => {
+    proxy.setRules([]);
+    const { result, growthMb } = await peakGrowth(() => counted(proxy.port, `${base}/big?mb=500`));
+    expect(result.status).toBe(200);
+    expect(result.bytes).toBe(500 * MB);
+    expect(growthMb).toBeLessThan(150);
+  });
+
+  it('streams a 500 MB answer whose headers a rule changes', { timeout: 180_000 }, async () => {
+    proxy.setRules([
+      {
+        ruleType: 'Headers',
+        pairs: [
+          {
+            source: source('/big'),
+            modifications: [{ Request: [], Response: [{ header: 'X-Added', type: 'Add', value: 'yes' }] }],
+          },
+        ],
+      },
+    ]);
+    const { result, growthMb } = await peakGrowth(() => counted(proxy.port, `${base}/big?mb=500`));
+    expect(result.headers['x-added']).toBe('yes');
+    expect(result.bytes).toBe(500 * MB);
+    expect(growthMb).toBeLessThan(150);
+  });
+
+  it('streams an answer larger than --max-body-bytes unchanged past a Response code rule, logging it', {
+    timeout: 180_000,
+  }, async () => {
+    proxy.setRules([
+      {
+        id: 'rule_needs_body',
+        ruleType: 'Response',
+        pairs: [
+          {
+            source: source('/big'),
+            type: 'code',
+            value: 'function f(a) { return "changed"; }',
+            statusCode: 200,
+            resourceType: 'restApi',
+          },
+        ],
+      },
+    ]);
+    const { result, growthMb } = await peakGrowth(() => counted(proxy.port, `${base}/big?mb=300`));
+    expect(result.bytes).toBe(300 * MB);
+    expect(result.headers['x-rulekeeper-rules']).toBe('rule_needs_body');
+    expect(growthMb).toBeLessThan(150);
+    expect(proxy.logged.some((line) => /rules rule_needs_body skipped .*--max-body-bytes/.test(line))).toBe(
+      true,
+    );
+    // Within the limit, the same rule acts.
+    const small = await counted(proxy.port, `${base}/big?mb=0.5`);
+    expect(small.bytes).toBe('changed'.length);
+  });
+
+  it('streams a 300 MB upload no rule needs whole', { timeout: 180_000 }, async () => {
+    proxy.setRules([]);
+    const { result, growthMb } = await peakGrowth(() => counted(proxy.port, `${base}/upload`, 300 * MB));
+    expect(result.status).toBe(200);
+    expect(received.at(-1)).toBe(300 * MB);
+    expect(growthMb).toBeLessThan(150);
+  });
+
+  it('streams a 300 MB upload past a rule that filters on request bodies, logging it', {
+    timeout: 180_000,
+  }, async () => {
+    proxy.setRules([
+      {
+        id: 'rule_reads_payload',
+        ruleType: 'Headers',
+        pairs: [
+          {
+            source: { ...source('/upload'), filters: [{ requestPayload: { key: 'a', value: 'b' } }] },
+            modifications: [{ Request: [{ header: 'X-Seen', type: 'Add', value: '1' }], Response: [] }],
+          },
+        ],
+      },
+    ]);
+    const { result, growthMb } = await peakGrowth(() => counted(proxy.port, `${base}/upload`, 300 * MB));
+    expect(result.status).toBe(200);
+    expect(received.at(-1)).toBe(300 * MB);
+    expect(growthMb).toBeLessThan(150);
+    expect(
+      proxy.logged.some((line) => /rules rule_reads_payload skipped .*--max-body-bytes/.test(line)),
+    ).toBe(true);
+  });
+});
