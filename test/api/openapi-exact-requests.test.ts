@@ -48,6 +48,23 @@ forEachDatabase((db) => {
       }
     });
 
+    it('lists what the schemas cannot say in one place, the description of the document', () => {
+      const { description } = (contract.document as unknown as { info: { description: string } }).info;
+      const section = description.slice(description.indexOf('## What the schemas cannot say'));
+      expect(section).not.toBe(description);
+      for (const limit of [
+        'UTF-16',
+        'trimmed',
+        'NUL',
+        'RE2',
+        'WHATWG',
+        'onError=skip',
+        'If-Match',
+        'X-Request-Id',
+      ])
+        expect(section).toContain(limit);
+    });
+
     it('takes any X-Request-Id, as the document says: one of another form is replaced', async () => {
       const header = { 'X-Request-Id': 'not an id!' };
       expect(requests.parameterProblems('get', '/v1/rules', { header })).toStrictEqual([]);

@@ -50,6 +50,10 @@ function startingRequests(source: Source): EngineRequest[] {
   return requests;
 }
 
+/** A pair that redirected to the URL it was asked for. */
+const isSameUrl = (pair: { effect: Record<string, unknown> | null }) =>
+  pair.effect !== null && 'unchanged' in pair.effect && !('error' in pair.effect);
+
 type Followed = { kind: 'loop' | 'endless' | 'fixed'; ruleIds: string[]; urls: string[] } | undefined;
 
 export function redirectLoops(active: LintRule[], engineRules: EngineRule[]): Finding[] {
@@ -65,6 +69,13 @@ export function redirectLoops(active: LintRule[], engineRules: EngineRule[]): Fi
     for (let hop = 0; hop < MAX_HOPS; hop++) {
       const { outcome, acted } = set.evaluate(request);
       const by = acted.find((id) => redirects.has(id));
+      if (by === undefined && !outcome.cancelled) {
+        // A redirect to the very URL requested does not act (no_change): the trace still names it.
+        const fixed = set
+          .trace(request)
+          .rules.find((v) => v.reason === 'no_change' && redirects.has(v.ruleId) && v.pairs.some(isSameUrl));
+        if (fixed) return { kind: 'fixed', ruleIds: [fixed.ruleId], urls: [request.url] };
+      }
       if (outcome.cancelled || by === undefined || !/^(https?|wss?):/.test(outcome.url)) return undefined;
       ruleIds.push(by);
       if (outcome.url === request.url) return { kind: 'fixed', ruleIds: [by], urls: [request.url] };
