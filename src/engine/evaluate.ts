@@ -110,8 +110,9 @@ class Evaluation {
       let pairEffect: Record<string, unknown> | null = null;
       const mayAct = !blockedByStatus && !blocked && !(effect.combine === 'first' && actedOnce);
       if (matched && mayAct) {
-        pairEffect = effect.apply(pair, result.captures, this.state, rule.id);
-        actedOnce = true;
+        pairEffect = effect.apply(pair, result.captures, this.state, rule.id, this.request);
+        // A pair that changed nothing did not act: a later pair, or rule, may still take the effect.
+        if (!('unchanged' in pairEffect) && !('error' in pairEffect)) actedOnce = true;
       }
       matchedAny ||= matched;
       pairs.push({
@@ -125,14 +126,17 @@ class Evaluation {
     });
     if (actedOnce) this.#record(compiled);
     if (!matchedAny) blocked = undefined;
-    const reason: Reason = blockedByStatus ?? blocked?.reason ?? (matchedAny ? 'acted' : 'no_pair_matched');
+    const reason: Reason =
+      blockedByStatus ??
+      blocked?.reason ??
+      (actedOnce ? 'acted' : matchedAny ? 'no_change' : 'no_pair_matched');
     return {
       ruleId: rule.id,
       name: rule.name,
       ruleType: rule.ruleType,
       acted: reason === 'acted',
       reason,
-      ...(reason === 'overridden' ? { overriddenBy: blocked?.overriddenBy } : {}),
+      ...(reason === 'overridden' || reason === 'cancelled' ? { overriddenBy: blocked?.overriddenBy } : {}),
       pairs,
     };
   }
@@ -142,6 +146,26 @@ class Evaluation {
     if (effect.combine === 'first') this.#takenBy.set(rule.ruleType, rule.id);
     if (effect.url === 'redirect') this.#redirectedBy = rule.id;
     if (this.state.cancelled && !this.#cancelledBy) this.#cancelledBy = rule.id;
+  }
+
+  /**
+   * A Cancel that acted wins over every rule, before it in the list as well as after (as a browser's
+   * own blocking does): the request is cancelled and nothing else; every other rule that matched is
+   * reported cancelled by it.
+   */
+  finish(verdicts: RuleVerdict[]): Outcome {
+    const cancelledBy = this.#cancelledBy;
+    if (!cancelledBy) return outcomeOf(this.state, this.request);
+    this.acted.splice(0, this.acted.length, cancelledBy);
+    for (const verdict of verdicts) {
+      if (verdict.ruleId === cancelledBy || verdict.reason === 'inactive') continue;
+      if (verdict.reason === 'group_inactive' || verdict.reason === 'no_pair_matched') continue;
+      verdict.acted = false;
+      verdict.reason = 'cancelled';
+      verdict.overriddenBy = cancelledBy;
+      for (const pair of verdict.pairs) pair.effect = null;
+    }
+    return outcomeOf({ ...initialState(this.request), cancelled: true }, this.request);
   }
 }
 
@@ -165,7 +189,7 @@ export function traceRules(
     if (rule.inactive && !includeInactive) continue;
     verdicts.push(evaluation.run(rule));
   }
-  return { outcome: outcomeOf(evaluation.state, request), rules: verdicts };
+  return { outcome: evaluation.finish(verdicts), rules: verdicts };
 }
 
 /**
@@ -196,5 +220,6 @@ export function evaluateRules(
       k = -1;
     }
   }
-  return { outcome: outcomeOf(evaluation.state, request), acted: evaluation.acted };
+  const outcome = evaluation.finish([]);
+  return { outcome, acted: evaluation.acted };
 }

@@ -1,6 +1,5 @@
 // Does a pair's source match? The four operators on the URL component its key names, then every
 // filter; each step explained as a check a person can read. Sources are compiled once per rule.
-import { parsePattern } from '../model/patterns.js';
 import { compileRegex, findMatch, requiredLiteral } from './regex.js';
 import { type EngineRequest, urlComponent } from './request.js';
 import type { Check } from './types.js';
@@ -35,13 +34,19 @@ function wildcardPattern(value: string) {
   return { source: `^${parts.join('(.*?)')}$`, flags: 's' };
 }
 
-const sourceOf = ({ pattern, flags }: { pattern: string; flags: string }) => ({ source: pattern, flags });
-
 function longestPart(value: string): string {
   return value.split('*').reduce((a, b) => (b.length > a.length ? b : a), '');
 }
 
+/** Requestly's extension and its browser rules read an empty value as "every request", whatever the operator. */
+const EVERYTHING: Matcher = {
+  test: () => [],
+  describe: (subject) => `${subject}: an empty value matches every request`,
+  literal: undefined,
+};
+
 export function compileMatcher({ operator, value }: Operand): Matcher {
+  if (value === '') return EVERYTHING;
   switch (operator) {
     case 'Equals':
       return {
@@ -65,7 +70,7 @@ export function compileMatcher({ operator, value }: Operand): Matcher {
         describe: (subject, passed) =>
           `${subject} ${passed ? 'matches' : 'does not match'} the wildcard ${shown(value)}`,
         literal: longestPart(value),
-        pattern,
+        ...(compiled.ok ? { pattern: { source: compiled.source, flags: compiled.flags } } : {}),
       };
     }
     default: {
@@ -83,7 +88,8 @@ export function compileMatcher({ operator, value }: Operand): Matcher {
         describe: (subject, passed) =>
           `${subject} ${passed ? 'matches' : 'does not match'} the regular expression ${shown(value)}`,
         literal: requiredLiteral(value),
-        pattern: sourceOf(parsePattern(value)),
+        // The RE2 text run (translated from JavaScript's), so that an alternation of many runs the same.
+        pattern: { source: compiled.source, flags: compiled.flags },
       };
     }
   }
@@ -179,7 +185,8 @@ function compileFilter(filter: Filter, at: string): { name: string; run: FilterC
     });
   }
   if (pageDomains) {
-    const domains = pageDomains.map((domain) => domain.toLowerCase());
+    // As stored they are already so; rules evaluated as written (a draft) are read the same way.
+    const domains = pageDomains.map((domain) => domain.toLowerCase().replace(/^\./, ''));
     checks.push({
       name: `${at}.pageDomains`,
       run: ({ pageHost }) => {

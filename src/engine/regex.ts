@@ -1,6 +1,7 @@
 // Regular expressions as the engine runs them: compiled patterns kept per text, matches and
 // replacements, and the literal text a pattern requires (for the rule index).
 import type { RE2JS } from 're2js';
+import { translateJsRegex } from '../model/js-regex.js';
 import { MAX_PROGRAM_SIZE } from '../model/pattern-size.js';
 import { type CompiledPattern, compilePattern, parsePattern } from '../model/patterns.js';
 
@@ -68,13 +69,77 @@ export function findMatch(regex: RE2JS, text: string): string[] | undefined {
   return groups;
 }
 
-/** `text` with the first match of `regex` (every match with `global`) replaced by `replacement` as it is. */
-export function replaceMatches(regex: RE2JS, text: string, replacement: string, global: boolean): string {
+/**
+ * `template` as JavaScript's `String.prototype.replace` reads it for one match: `$$`, `$&`, `` $` ``,
+ * `$'`, `$1`…`$99` (two digits when that group exists) and `$<name>` (only when the pattern names groups).
+ */
+export function expandReplacement(
+  template: string,
+  match: { text: string; index: number; groups: (string | undefined)[] },
+  input: string,
+  names: ReadonlyMap<string, number> | undefined,
+): string {
+  if (!template.includes('$')) return template;
+  let out = '';
+  for (let i = 0; i < template.length; i++) {
+    const c = template[i] as string;
+    const next = template[i + 1];
+    if (c !== '$' || next === undefined) {
+      out += c;
+      continue;
+    }
+    if (next === '$') out += '$';
+    else if (next === '&') out += match.text;
+    else if (next === '`') out += input.slice(0, match.index);
+    else if (next === "'") out += input.slice(match.index + match.text.length);
+    else if (/[0-9]/.test(next)) {
+      const two = Number(template.slice(i + 1, i + 3));
+      const one = Number(next);
+      const count = match.groups.length;
+      if (/^[0-9]{2}$/.test(template.slice(i + 1, i + 3)) && two >= 1 && two <= count) {
+        out += match.groups[two - 1] ?? '';
+        i += 2;
+        continue;
+      }
+      if (one >= 1 && one <= count) out += match.groups[one - 1] ?? '';
+      else out += `$${next}`;
+    } else if (next === '<' && names && names.size > 0 && template.indexOf('>', i) > 0) {
+      const close = template.indexOf('>', i);
+      const group = names.get(template.slice(i + 2, close));
+      out += group === undefined ? '' : (match.groups[group - 1] ?? '');
+      i = close;
+      continue;
+    } else out += `$${next}`;
+    i++;
+  }
+  return out;
+}
+
+/**
+ * `text` with the first match of `regex` (every match with `global`) replaced by `template`, read as
+ * JavaScript's `replace` reads it (see expandReplacement).
+ */
+export function replaceMatches(
+  regex: RE2JS,
+  text: string,
+  template: string,
+  global: boolean,
+  names?: ReadonlyMap<string, number>,
+): string {
   const matcher = regex.matcher(text);
-  // A function, not a string: `replacement` already had the pair's captures substituted and is
-  // inserted as it is (re2js would read `$1` or `$$` in a string as its own groups and escapes).
-  const literal = () => replacement;
-  return global ? matcher.replaceAll(literal) : matcher.replaceFirst(literal);
+  let out = '';
+  let last = 0;
+  while (matcher.find()) {
+    const index = matcher.start();
+    const groups: (string | undefined)[] = [];
+    for (let g = 1; g <= matcher.groupCount(); g++) groups.push(matcher.group(g) ?? undefined);
+    const matched = text.slice(index, matcher.end());
+    out +=
+      text.slice(last, index) + expandReplacement(template, { text: matched, index, groups }, text, names);
+    last = matcher.end();
+    if (!global) break;
+  }
+  return out + text.slice(last);
 }
 
 /** Inline flags that turn case-insensitivity on: (?i), (?si), (?mi:…). */
@@ -117,7 +182,12 @@ function endOfClass(pattern: string, i: number): number {
  * Any doubt cuts a run: a literal too short only costs the index, one not really required breaks it.
  */
 export function requiredLiteral(value: string): string | undefined {
-  const { pattern, flags } = parsePattern(value);
+  const parsed = parsePattern(value);
+  const { flags } = parsed;
+  // Read from the RE2 text the pattern is run as: JavaScript escapes such as `\u0041` are no literal text.
+  const translated = translateJsRegex(parsed.pattern, flags);
+  if (!translated.ok) return undefined;
+  const pattern = translated.source;
   if (flags.includes('i') || pattern.includes('|') || INLINE_CASE_INSENSITIVE.test(pattern)) return undefined;
   const runs: string[] = [];
   let run = '';

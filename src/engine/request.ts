@@ -31,11 +31,23 @@ export interface EngineRequest {
 
 const SCHEMES = new Set(['http:', 'https:', 'ws:', 'wss:']);
 
+/**
+ * `text` parsed as a URL (against `base`), or undefined. `new URL`, never `URL.canParse`: Node 20's
+ * canParse turns false for Latin-1 hosts (`münchen.de`) once the code is optimised, while `new URL`
+ * parses them.
+ */
+export function tryUrl(text: string, base?: string): URL | undefined {
+  try {
+    return new URL(text, base);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The URL parsed, when it is absolute and of a scheme the engine handles. */
 export function parseUrl(url: string): URL | undefined {
-  if (!URL.canParse(url)) return undefined;
-  const parsed = new URL(url);
-  return SCHEMES.has(parsed.protocol) ? parsed : undefined;
+  const parsed = tryUrl(url);
+  return parsed && SCHEMES.has(parsed.protocol) ? parsed : undefined;
 }
 
 /** The request model of `input`, or the problems with it (paths relative to the request object). */
@@ -44,8 +56,7 @@ export function toEngineRequest(input: RequestInput): EngineRequest | { details:
   const url = parseUrl(input.url);
   if (!url) details.push({ path: '/url', message: 'must be an absolute http, https, ws or wss URL' });
   // Serialised like the URL, so that a URL filter compares it as a browser would send it.
-  const page =
-    input.pageUrl !== undefined && URL.canParse(input.pageUrl) ? new URL(input.pageUrl) : undefined;
+  const page = input.pageUrl !== undefined ? tryUrl(input.pageUrl) : undefined;
   if (input.pageUrl !== undefined && !page)
     details.push({ path: '/pageUrl', message: 'must be an absolute URL' });
   if (!url || details.length > 0) return { details };

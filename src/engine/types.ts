@@ -34,7 +34,8 @@ export type Reason =
   | 'group_inactive'
   | 'overridden'
   | 'cancelled'
-  | 'after_redirect';
+  | 'after_redirect'
+  | 'no_change';
 
 export interface RuleVerdict {
   ruleId: string;

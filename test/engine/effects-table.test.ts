@@ -56,10 +56,10 @@ describe('what each type does', () => {
       outcome: { url: 'https://staging.example.com/', redirected: true },
     },
     {
-      title: 'Redirect to the URL it already has is no redirect',
+      title: 'Redirect to the URL it already has is no redirect: no_change',
       rules: [redirect('r', ANY, URL_A)],
       outcome: { url: URL_A, redirected: false },
-      reasons: [['r', 'acted']],
+      reasons: [['r', 'no_change']],
     },
     {
       title: 'Redirect map_local: a local file, as a file: URL',
@@ -102,10 +102,10 @@ describe('what each type does', () => {
       outcome: { url: 'https://store.example.com/a/a?x=1#f', redirected: true },
     },
     {
-      title: 'Replace: a plain from is literal text, not a pattern',
+      title: 'Replace: a plain from is literal text, not a pattern (absent: no_change)',
       rules: [replace('p', ANY, 'a.a', 'z')],
       outcome: { url: URL_A, redirected: false },
-      reasons: [['p', 'acted']],
+      reasons: [['p', 'no_change']],
     },
     {
       title: 'Replace: from not in the URL changes nothing',
@@ -235,11 +235,11 @@ describe('what each type does', () => {
       outcome: { requestHeaders: { 'x-env': 'c' } },
     },
     {
-      title: 'Headers Modify of an absent header does nothing',
+      title: 'Headers Modify of an absent header does nothing: no_change',
       request: { url: URL_A, headers: { Accept: '*/*' } },
       rules: [headers('h', ANY, [{ header: 'X-Env', type: 'Modify', value: 'c' }])],
       outcome: { requestHeaders: { accept: '*/*' } },
-      reasons: [['h', 'acted']],
+      reasons: [['h', 'no_change']],
     },
     {
       title: 'Headers Remove removes every value',

@@ -146,7 +146,8 @@ export function checkEffect({
   if (reasons) expect(trace.rules.map((r) => [r.ruleId, r.reason])).toEqual(reasons);
   for (const r of trace.rules) {
     expect(r.acted).toBe(r.reason === 'acted');
-    if (r.reason !== 'overridden') expect(r.overriddenBy).toBeUndefined();
+    if (r.reason !== 'overridden' && r.reason !== 'cancelled') expect(r.overriddenBy).toBeUndefined();
+    if (r.reason === 'cancelled') expect(r.overriddenBy).toBeDefined();
   }
   for (const [ruleId, by] of Object.entries(overriddenBy ?? {})) {
     expect(verdict(trace, ruleId).overriddenBy).toBe(by);

@@ -516,11 +516,11 @@ describe('captures in what a rule writes', () => {
   type ReplaceCase = [title: string, source: Json, from: string, to: string, expected: string];
   it.each<ReplaceCase>([
     [
-      'captures in a Replace to',
+      'a plain from: $1 in to stays as written (the source captures do not fill it)',
       src('path', 'Matches', '^/(v\\d)/'),
       'users',
       'people-$1',
-      'https://api.example.com:8443/v1/people-v1?id=7#top',
+      'https://api.example.com:8443/v1/people-$1?id=7#top',
     ],
     [
       'a regex from: $$ in to is a literal $',
@@ -530,18 +530,18 @@ describe('captures in what a rule writes', () => {
       'https://api.example.com:8443/v1/u$?id=7#top',
     ],
     [
-      'a regex from: $N beyond the captures stays as written',
+      'a regex from: $N beyond the groups stays as written',
       ANY,
       '/(users)/',
-      'x$1',
-      'https://api.example.com:8443/v1/x$1?id=7#top',
+      'x$2',
+      'https://api.example.com:8443/v1/x$2?id=7#top',
     ],
     [
-      'a regex from: the source captures fill to, not the groups of from',
+      'a regex from: the groups of from fill to, not the source captures',
       src('path', 'Matches', '/(v\\d)/'),
       '/(users)/',
-      '$1',
-      'https://api.example.com:8443/v1/v1?id=7#top',
+      '$1-x',
+      'https://api.example.com:8443/v1/users-x?id=7#top',
     ],
     [
       'a regex from: a backslash in to is literal',
@@ -554,11 +554,11 @@ describe('captures in what a rule writes', () => {
     expect(run([replace('p', source, from, to)], { url: API }).outcome.url).toBe(expected);
   });
 
-  it('a Replace to takes the captures of a wildcard source', () => {
+  it('a Replace to reads $ as JavaScript does: the captures of a wildcard source never fill it', () => {
     const host = src('host', 'Wildcard_Matches', '*.example.com');
-    const trace = run([replace('p', host, 'example.com', '$1.staging.example.net')], {
+    const trace = run([replace('p', host, 'example.com', '$&.staging.example.net')], {
       url: 'https://api.example.com/x',
     });
-    expect(trace.outcome.url).toBe('https://api.api.staging.example.net/x');
+    expect(trace.outcome.url).toBe('https://api.example.com.staging.example.net/x');
   });
 });

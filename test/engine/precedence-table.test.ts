@@ -42,6 +42,7 @@ describe('which rules act, and in what order', () => {
         ['c1', 'acted'],
         ['c2', 'cancelled'],
       ],
+      overriddenBy: { c2: 'c1' },
     },
     {
       title: 'Cancel: nothing else happens to the request after it',
@@ -63,6 +64,7 @@ describe('which rules act, and in what order', () => {
         ['d', 'cancelled'],
         ['s', 'cancelled'],
       ],
+      overriddenBy: { r: 'c', p: 'c', h: 'c', d: 'c', s: 'c' },
     },
     {
       title: 'Cancel: a later rule that does not match is no_pair_matched, not cancelled',
@@ -73,16 +75,17 @@ describe('which rules act, and in what order', () => {
       ],
     },
     {
-      title: 'Cancel after a Redirect matches the redirected URL',
+      title: 'Cancel after a Redirect matches the redirected URL, and wins: nothing else happens',
       rules: [
         redirect('r', ANY, 'https://blocked.example.net/'),
         cancel('c', src('host', 'Equals', 'blocked.example.net')),
       ],
-      outcome: { cancelled: true, url: 'https://blocked.example.net/', redirected: true },
+      outcome: { cancelled: true, url: URL_A, redirected: false },
       reasons: [
-        ['r', 'acted'],
+        ['r', 'cancelled'],
         ['c', 'acted'],
       ],
+      overriddenBy: { r: 'c' },
     },
     {
       title: 'Redirect: the first one wins, the second is overridden by it',
@@ -363,13 +366,14 @@ describe('which rules act, and in what order', () => {
       outcome: { requestHeaders: { 'x-a': '1' } },
     },
     {
-      title: 'an earlier rule acts before a Cancel: the request is still cancelled',
+      title: 'a rule before a Cancel does not act on the cancelled request: reported cancelled',
       rules: [headers('h', ANY, [{ header: 'X-A', type: 'Add', value: '1' }]), cancel('c', ANY)],
-      outcome: { cancelled: true },
+      outcome: { cancelled: true, requestHeaders: {} },
       reasons: [
-        ['h', 'acted'],
+        ['h', 'cancelled'],
         ['c', 'acted'],
       ],
+      overriddenBy: { h: 'c' },
     },
     {
       title: 'Headers: a later Modify changes what an earlier Add set',
@@ -416,18 +420,24 @@ describe('which rules act, and in what order', () => {
         cancel('old', src('host', 'Equals', 'shop.example.com')),
         cancel('new', src('host', 'Equals', 'other.test')),
       ],
-      outcome: { cancelled: true },
+      // The Cancel that matches the new URL wins over the Redirect before it.
+      outcome: { cancelled: true, url: SHOP_A, redirected: false },
       reasons: [
-        ['r', 'acted'],
+        ['r', 'cancelled'],
         ['old', 'no_pair_matched'],
         ['new', 'acted'],
       ],
     },
     {
-      title: 'a Delay before a Cancel keeps its effect',
+      title: 'a Cancel wins over a Delay before it: reported cancelled, no delay',
       request: { url: SHOP_A },
       rules: [delay('d', ANY, 5), cancel('c', ANY)],
-      outcome: { cancelled: true, delayMs: 5 },
+      outcome: { cancelled: true, delayMs: 0 },
+      reasons: [
+        ['d', 'cancelled'],
+        ['c', 'acted'],
+      ],
+      overriddenBy: { d: 'c' },
     },
     {
       title: 'Delay: a first one that does not match leaves the second to act',

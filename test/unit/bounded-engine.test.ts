@@ -39,7 +39,7 @@ describe('compiled patterns', () => {
       '(a{1,100}){1,10}',
       '.{1000}',
       '[a-z]+\\.example',
-      '(?P<x>abc){300}',
+      '(?<x>abc){300}',
     ]) {
       const real = (compileRegex(pattern, Number.POSITIVE_INFINITY) as { regex: { programSize(): number } })
         .regex;

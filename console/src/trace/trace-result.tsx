@@ -11,8 +11,9 @@ const REASONS: Record<string, string> = {
   inactive: 'Did not act: the rule is inactive.',
   group_inactive: 'Did not act: its group is inactive.',
   overridden: 'Did not act: another rule of the same kind came first.',
-  cancelled: 'Did not act: an earlier rule cancelled the request.',
+  cancelled: 'Did not act: a Cancel rule cancelled the request.',
   after_redirect: 'Did not act: an earlier rule redirected the request.',
+  no_change: 'Did not act: it matched, but would change nothing.',
 };
 
 /** The outcome in sentences: what a person asks first ("what happens to my request?"). */

@@ -2,14 +2,16 @@
 // changes, redirects to files, the document check of scripts.
 
 import type { EngineRequest, HeaderMap } from '../request.js';
-import { parseUrl } from '../request.js';
+import { parseUrl, tryUrl } from '../request.js';
 import type { Check, EvaluationState } from '../types.js';
 
 /** Moves the request to `next` (resolved against the current URL); a URL that cannot be sent is not applied. */
 export function changeUrl(state: EvaluationState, next: string): Record<string, unknown> {
-  const resolved = URL.canParse(next, state.url) ? parseUrl(new URL(next, state.url).href) : undefined;
+  const absolute = tryUrl(next, state.url);
+  const resolved = absolute ? parseUrl(absolute.href) : undefined;
   if (!resolved)
     return { error: `the new URL ${JSON.stringify(next)} is not an absolute http(s) or ws(s) URL` };
+  if (resolved.href === state.url) return { url: state.url, unchanged: 'the new URL is the URL requested' };
   state.url = resolved.href;
   return { url: resolved.href };
 }
@@ -20,12 +22,20 @@ export interface HeaderModification {
   value?: string;
 }
 
-/** Add adds a value; Modify replaces the values of a present header (nothing otherwise); Remove removes it. */
-export function modifyHeader(headers: HeaderMap, { header, type, value }: HeaderModification): void {
+/**
+ * Add adds a value; Modify replaces the values of a present header (nothing otherwise); Remove removes
+ * it. Answers whether the headers changed.
+ */
+export function modifyHeader(headers: HeaderMap, { header, type, value }: HeaderModification): boolean {
   const name = header.toLowerCase();
+  if (type === 'Add') {
+    headers.set(name, [...(headers.get(name) ?? []), value ?? '']);
+    return true;
+  }
+  if (!headers.has(name)) return false;
   if (type === 'Remove') headers.delete(name);
-  else if (type === 'Add') headers.set(name, [...(headers.get(name) ?? []), value ?? '']);
-  else if (headers.has(name)) headers.set(name, [value ?? '']);
+  else headers.set(name, [value ?? '']);
+  return true;
 }
 
 export interface QueryModification {
@@ -80,7 +90,8 @@ export function modifyQuery(url: string, modifications: readonly QueryModificati
  * and throw on a space.
  */
 function fileUrl(destination: string): string {
-  if (destination.startsWith('file:') && URL.canParse(destination)) return new URL(destination).href;
+  const written = destination.startsWith('file:') ? tryUrl(destination) : undefined;
+  if (written) return written.href;
   const url = new URL('file:///');
   url.pathname = destination;
   return url.href;
@@ -95,7 +106,7 @@ export function redirectTo(
   type: string,
   destination: string,
 ): Record<string, unknown> {
-  const isWebUrl = URL.canParse(destination) && parseUrl(destination) !== undefined;
+  const isWebUrl = parseUrl(destination) !== undefined;
   if (type === 'url' || isWebUrl) return changeUrl(state, destination);
   const file = fileUrl(destination);
   state.url = file;

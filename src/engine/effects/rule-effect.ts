@@ -15,6 +15,16 @@ export interface RuleEffect<P> {
   url?: 'chain' | 'redirect';
   /** A condition of the type itself, checked after the source (Script: HTML documents only). */
   condition?(request: EngineRequest): Check;
-  /** Applies one matching pair to the state; answers what it did, as a trace shows it. */
-  apply(pair: P, captures: string[], state: EvaluationState, ruleId: string): Record<string, unknown>;
+  /**
+   * Applies one matching pair to the state; answers what it did, as a trace shows it. A pair that
+   * changes nothing (a Replace whose `from` is not in the URL) says why in `unchanged`, and one that
+   * could not be applied says why in `error`: neither acts.
+   */
+  apply(
+    pair: P,
+    captures: string[],
+    state: EvaluationState,
+    ruleId: string,
+    request: EngineRequest,
+  ): Record<string, unknown>;
 }

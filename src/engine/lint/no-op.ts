@@ -3,6 +3,7 @@
 // not (or that the pair already removed), a Headers Modify of a header the pair itself removed.
 import { isPatternLiteral } from '../../model/patterns.js';
 import { compileRegex } from '../regex.js';
+import { tryUrl } from '../request.js';
 import type { Source } from './sources.js';
 import type { Finding, LintRule } from './types.js';
 
@@ -60,8 +61,9 @@ function decodedName(part: string): string {
 function queryNoOps(rule: LintRule, pair: Record<string, unknown>, index: number): Finding[] {
   const url = fixedUrl(pair.source as Source);
   let present: Set<string> | undefined;
-  if (url !== undefined && URL.canParse(url)) {
-    present = new Set(new URL(url).search.slice(1).split('&').filter(Boolean).map(decodedName));
+  const parsed = url === undefined ? undefined : tryUrl(url);
+  if (parsed) {
+    present = new Set(parsed.search.slice(1).split('&').filter(Boolean).map(decodedName));
   }
   // What this pair has removed so far, and added back since.
   const removed = new Set<string>();

@@ -9,6 +9,10 @@ import { isRecord, ModificationId, oneOf, patternString } from './schema-helpers
 
 const MAX_MODIFICATIONS = 100;
 
+/** The most digits Requestly's `rq_rand(N)` gives in a header value. */
+export const MAX_RANDOM_DIGITS = 8;
+const RANDOM_CALL = /rq_rand\((\d*)\)/g;
+
 const HeaderModification = Type.Object(
   {
     id: ModificationId,
@@ -59,9 +63,15 @@ function checkHeaders(pair: Record<string, unknown>): ErrorDetail[] {
     for (const target of ['Request', 'Response'] as const) {
       set[target]?.forEach((modification, position) => {
         count += 1;
+        const path = `/modifications/${index}/${target}/${position}/value`;
         if (modification.type !== 'Remove' && modification.value === undefined) {
-          const path = `/modifications/${index}/${target}/${position}/value`;
           details.push({ path, message: `required field missing when type is ${modification.type}` });
+        }
+        for (const [call, digits] of modification.value?.matchAll(RANDOM_CALL) ?? []) {
+          const n = Number(digits);
+          if (digits === '' || n < 1 || n > MAX_RANDOM_DIGITS) {
+            details.push({ path, message: `${call} must ask for 1 to ${MAX_RANDOM_DIGITS} random digits` });
+          }
         }
       });
     }

@@ -62,7 +62,12 @@ export function liftNested(
 export function readStatusCode(pair: Record<string, unknown>): Record<string, unknown> {
   if (!Object.hasOwn(pair, 'statusCode')) return pair;
   const { statusCode, ...rest } = pair;
-  return statusCode === '' ? rest : { ...rest, statusCode: digitsToNumber(statusCode) };
+  if (statusCode === '') return rest;
+  // In its place: a canonical pair normalised again must keep its key order (export, import, export
+  // gives the same bytes).
+  return Object.fromEntries(
+    Object.entries(pair).map(([key, value]) => [key, key === 'statusCode' ? digitsToNumber(value) : value]),
+  );
 }
 
 /** The check every type runs: the source's. Types with rules of their own add theirs to it. */

@@ -124,11 +124,32 @@ export function normaliseSource(source: unknown, paths?: PathMap): unknown {
   return kept.length > 0 ? { ...normalised, filters: kept } : normalised;
 }
 
+/**
+ * A page domain as it is compared: lower-case, without the leading `.` Requestly's users write for
+ * "this domain and its subdomains" (which is what every domain means here).
+ */
+export function canonicalDomain(domain: string): string {
+  return domain.toLowerCase().replace(/^\./, '');
+}
+
+/**
+ * Requestly writes the page filter as `pageUrl`: read as `URL`, the contract's name, in its place
+ * among the filter's fields. Page domains in their canonical spelling.
+ */
 function renamePageUrl(filter: unknown, at: string, sent: string, paths?: PathMap): unknown {
-  if (!isRecord(filter) || !Object.hasOwn(filter, 'pageUrl') || Object.hasOwn(filter, 'URL')) return filter;
-  const { pageUrl, ...rest } = filter;
-  paths?.moved(`${at}/URL`, `${sent}/pageUrl`);
-  return { ...rest, URL: pageUrl };
+  if (!isRecord(filter)) return filter;
+  let renamed = filter;
+  if (Object.hasOwn(filter, 'pageUrl') && !Object.hasOwn(filter, 'URL')) {
+    paths?.moved(`${at}/URL`, `${sent}/pageUrl`);
+    renamed = Object.fromEntries(
+      Object.entries(filter).map(([key, value]) => [key === 'pageUrl' ? 'URL' : key, value]),
+    );
+  }
+  const domains = renamed.pageDomains;
+  if (!Array.isArray(domains) || !domains.every((d) => typeof d === 'string' && canonicalDomain(d) !== '')) {
+    return renamed;
+  }
+  return { ...renamed, pageDomains: domains.map(canonicalDomain) };
 }
 
 /**

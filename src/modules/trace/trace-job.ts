@@ -10,6 +10,8 @@ import {
 } from '../../engine/index.js';
 import { AppError, type ErrorCode, type ErrorDetail } from '../../errors.js';
 import { readRule } from '../rules/rules-input.js';
+import { isPlainObject } from '../shared/payload.js';
+import { convertOlderFormats } from '../transfer/older-formats.js';
 
 /** A group an unsaved rule names: its status, or the error naming it deserves (404 or 403). */
 export type GroupCheck = { status: string } | { code: ErrorCode };
@@ -27,16 +29,26 @@ export interface TraceJob {
 }
 
 export type TraceOutcome =
-  | { ok: true; result: TraceResult }
+  | { ok: true; result: TraceResult & { warnings?: ErrorDetail[] } }
   | { ok: false; code: ErrorCode; details: ErrorDetail[] }
   | { missing: true };
 
-/** Unsaved rules validated as POST /v1/rules validates them, errors pointing into `/rules/N`. */
-function inlineRules({ bodies, groups, maxDelayMs }: NonNullable<TraceJob['inline']>): EngineRule[] {
+/**
+ * Unsaved rules validated as POST /v1/rules validates them, errors pointing into `/rules/N`, after the
+ * conversions an import makes (older formats), so that a rule is tried as it will be imported; what
+ * was converted goes into `warnings`.
+ */
+function inlineRules(
+  { bodies, groups, maxDelayMs }: NonNullable<TraceJob['inline']>,
+  warnings: ErrorDetail[],
+): EngineRule[] {
   const rules: (EngineRule & { groupId?: string })[] = [];
   const details: ErrorDetail[] = [];
   let code: ErrorCode | undefined;
-  for (const [index, body] of bodies.entries()) {
+  for (const [index, sent] of bodies.entries()) {
+    const converted = isPlainObject(sent) ? convertOlderFormats(sent) : undefined;
+    const body = converted?.record ?? sent;
+    for (const message of converted?.warnings ?? []) warnings.push({ path: `/rules/${index}`, message });
     try {
       const { write, pairs } = readRule(body, { creating: true, maxDelayMs });
       rules.push({
@@ -50,8 +62,10 @@ function inlineRules({ bodies, groups, maxDelayMs }: NonNullable<TraceJob['inlin
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       if (code !== 'RULE_PAYLOAD_INVALID') code = error.code;
-      for (const detail of error.details ?? [])
-        details.push({ ...detail, path: `/rules/${index}${detail.path}` });
+      for (const detail of error.details ?? []) {
+        const path = converted ? converted.paths.toSent(detail.path) : detail.path;
+        details.push({ ...detail, path: `/rules/${index}${path}` });
+      }
     }
   }
   if (code) throw new AppError(code, details);
@@ -88,9 +102,13 @@ export function createTraceJobs(maxKept: number) {
 
   return function run(job: TraceJob): TraceOutcome {
     try {
-      const set = job.inline ? compileRuleSet(inlineRules(job.inline)) : savedSet(job.saved ?? { rules: [] });
+      const warnings: ErrorDetail[] = [];
+      const set = job.inline
+        ? compileRuleSet(inlineRules(job.inline, warnings))
+        : savedSet(job.saved ?? { rules: [] });
       if (!set) return { missing: true };
-      return { ok: true, result: set.trace(job.request, job.includeInactive) };
+      const result = set.trace(job.request, job.includeInactive);
+      return { ok: true, result: warnings.length > 0 ? { ...result, warnings } : result };
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       return { ok: false, code: error.code, details: error.details ?? [] };

@@ -133,7 +133,16 @@ const RuleVerdict = Type.Object(
     ruleType: Type.String(),
     acted: Type.Boolean(),
     reason: oneOf(
-      ['acted', 'no_pair_matched', 'inactive', 'group_inactive', 'overridden', 'cancelled', 'after_redirect'],
+      [
+        'acted',
+        'no_pair_matched',
+        'inactive',
+        'group_inactive',
+        'overridden',
+        'cancelled',
+        'after_redirect',
+        'no_change',
+      ],
       {},
     ),
     overriddenBy: Type.Optional(Type.String()),
@@ -173,6 +182,15 @@ export const TraceAnswer = Type.Object(
         ),
         outcome: Outcome,
         rules: Type.Array(RuleVerdict, { description: 'Every rule evaluated, in list order.' }),
+        warnings: Type.Optional(
+          Type.Array(
+            Type.Object({ path: Type.String(), message: Type.String() }, { additionalProperties: false }),
+            {
+              description:
+                'What was converted in the unsaved rules, as an import converts it (older Headers and Redirect formats, page domains); `path` points at the rule in the body.',
+            },
+          ),
+        ),
       },
       { additionalProperties: false },
     ),

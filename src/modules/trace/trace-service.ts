@@ -28,6 +28,8 @@ const MAX_KEPT_WORKSPACES = 256;
 
 export interface TraceData extends TraceResult {
   request: { url: string; method: string; resourceType?: string; pageUrl?: string };
+  /** What was converted in unsaved rules, as an import converts it. */
+  warnings?: ErrorDetail[];
 }
 
 interface Compiled {

@@ -1,6 +1,7 @@
 // Requestly's pre-2018 record formats, converted to today's before the normal checks.
 
 import { PathMap } from '../../model/path-map.js';
+import { canonicalDomain } from '../../model/rule-types/source.js';
 import { isPlainObject } from '../shared/payload.js';
 
 type Json = Record<string, unknown>;
@@ -40,7 +41,37 @@ export function convertOlderFormats(record: Json): Converted {
       );
     }
   }
+  const domains = respelledDomains(converted);
+  if (domains.length > 0) {
+    warnings.push(
+      `page domains read as ${domains.map(([from, to]) => `${JSON.stringify(to)} (written ${JSON.stringify(from)})`).join(', ')}: ` +
+        'a domain always covers its subdomains',
+    );
+  }
   return { record: converted, warnings, paths };
+}
+
+/** Page domains written with a leading `.` or capitals, which the rule's normal form respells. */
+function respelledDomains(record: Json): [string, string][] {
+  const found: [string, string][] = [];
+  if (!Array.isArray(record.pairs)) return found;
+  for (const pair of record.pairs) {
+    const source = isPlainObject(pair) ? pair.source : undefined;
+    const filters = isPlainObject(source) ? source.filters : undefined;
+    for (const filter of Array.isArray(filters) ? filters : [filters]) {
+      const domains = isPlainObject(filter) ? filter.pageDomains : undefined;
+      if (!Array.isArray(domains)) continue;
+      for (const domain of domains) {
+        if (
+          typeof domain === 'string' &&
+          canonicalDomain(domain) !== domain &&
+          canonicalDomain(domain) !== ''
+        )
+          found.push([domain, canonicalDomain(domain)]);
+      }
+    }
+  }
+  return found;
 }
 
 /** `{source, header, target, type, value}`: one header change per pair, before modifications existed. */
