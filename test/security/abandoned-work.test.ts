@@ -83,6 +83,20 @@ forEachDatabase((db) => {
       };
     }
 
+    /**
+     * On PostgreSQL, until a write waits for the held workspace row, so that it is cut off inside its
+     * transaction. (On SQLite its transaction waits for the held one, which cannot be seen from here;
+     * the body is read at once there, so the cut lands in the handler either way.)
+     */
+    async function waitingForWorkspace(): Promise<void> {
+      if (db !== 'postgres') return;
+      await until(async () => {
+        const rows = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+          where wait_event_type = 'Lock' and query like 'update "workspaces"%'`.execute(t.database.db);
+        return (rows.rows[0]?.n ?? 0) > 0;
+      });
+    }
+
     /** What the workspace holds: rules, ids claimed, change records, and its revision. */
     async function stored(workspaceId: string) {
       const count = async (table: 'rules' | 'id_owners' | 'changes') =>
@@ -123,14 +137,8 @@ forEachDatabase((db) => {
       const sent = new Promise<void>((resolve) => client.on('finish', resolve));
       client.end(body);
       await sent;
-      if (db === 'postgres') {
-        // Inside its transaction, waiting for the workspace's row (its rules already inserted).
-        await until(async () => {
-          const rows = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-            where wait_event_type = 'Lock' and query like 'update "workspaces"%'`.execute(t.database.db);
-          return (rows.rows[0]?.n ?? 0) > 0;
-        });
-      }
+      // Inside its transaction, waiting for the workspace's row (its rules already inserted).
+      await waitingForWorkspace();
       client.destroy();
       await logs.waitFor((line) => line.msg === 'request abandoned: its work stops and is rolled back', from);
       await release();
@@ -144,6 +152,32 @@ forEachDatabase((db) => {
       const again = await t.call('POST', '/v1/import', { key: ws.key, body: [cancelRecord('three')] });
       expect(again.status).toBe(200);
       expect((await stored(ws.id)).rules).toBe(1);
+    });
+
+    it('any write cut off before its commit is rolled back: a rule created by a client that left', async () => {
+      const ws = await workspace();
+      const before = await stored(ws.id);
+      const release = await holdWorkspace(ws.id);
+      const from = logs.lines.length;
+      const client = request(`${base}/v1/rules`, {
+        method: 'POST',
+        agent: false,
+        headers: { 'x-api-key': ws.key, 'content-type': 'application/json' },
+      });
+      client.on('error', () => {}); // cut off on purpose
+      const sent = new Promise<void>((resolve) => client.on('finish', resolve));
+      const { objectType: _objectType, ...rule } = cancelRecord('gone');
+      client.end(JSON.stringify(rule));
+      await sent;
+      await waitingForWorkspace();
+      client.destroy();
+      await logs.waitFor((line) => line.msg === 'request abandoned: its work stops and is rolled back', from);
+      await release();
+      await logs.waitFor(
+        (line) => line.msg === 'client went away before the answer: its work was rolled back',
+        from,
+      );
+      expect(await stored(ws.id)).toEqual(before);
     });
 
     it('waiting longer than REQUEST_TIMEOUT_MS (the idle timeout) is not cut off: it gets its answer', async () => {
