@@ -14,6 +14,7 @@ import { isPlainObject, MalformedBody } from '../shared/payload.js';
 import { nextSlice, SLICE_ITEMS } from '../shared/slices.js';
 import { createImportPlanner, type ImportMode, type ImportPlan } from './import-plan.js';
 import { type FailedRecord, type ReadRecord, readRecord, recordKind } from './import-records.js';
+import { warnLikelyDuplicates } from './likely-duplicates.js';
 import {
   checkImportQuery,
   type ImportItem,
@@ -168,6 +169,7 @@ export function createTransferService(deps: {
       }
       index++;
       if (index % BATCH_RECORDS === 0 || index === first.count) {
+        if (options.dryRun) await warnLikelyDuplicates(trx, store, principal.workspaceId, rules);
         await apply(await planner.rules(rules));
         rules = [];
         progress?.(index, first.count);
@@ -186,6 +188,7 @@ export function createTransferService(deps: {
     const failed = failures.map(
       (r): ImportItem => ({
         index: r.index,
+        name: r.name,
         objectType: r.objectType,
         sourceId: r.sourceId,
         id: null,
