@@ -29,7 +29,18 @@ export default defineConfig({
         extends: true,
         test: { name: 'api', include: ['test/**/*.test.ts'], exclude: [...UNIT, ...SYSTEM] },
       },
-      { extends: true, test: { name: 'system', include: SYSTEM, globalSetup: ['test/global-setup.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'system',
+          include: SYSTEM,
+          globalSetup: ['test/global-setup.ts'],
+          // Real processes on a loaded two-core machine: a CLI call or a service start can take tens of
+          // seconds when every core is busy. These limits only catch hangs; speed is the bench's.
+          testTimeout: 180_000,
+          hookTimeout: 240_000,
+        },
+      },
     ],
   },
 });

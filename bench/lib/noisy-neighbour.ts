@@ -32,6 +32,8 @@ export interface NoisyFacts {
   import_seconds: number;
   streams: number;
   service_peak_rss_mb: number;
+  /** B's and /healthz's requests that got no 200, by path and what happened. */
+  failures: Record<string, number>;
 }
 
 const QUIET_SECONDS = 10;
@@ -45,14 +47,23 @@ function percentile(values: number[], fraction: number): number {
 }
 const ms = (value: number) => Math.round(value * 10) / 10;
 
+/** Requests that got no 200 (refused, or the connection lost): counted, their time kept as latency. */
+const failures: Record<string, number> = {};
+
 /** Latencies of `url`, asked one request at a time until `done()`. */
 async function sample(url: string, headers: Record<string, string>, done: () => boolean): Promise<number[]> {
   const latencies: number[] = [];
   while (!done()) {
     const began = performance.now();
-    const response = await fetch(url, { headers });
-    await response.arrayBuffer();
-    if (response.status !== 200) throw new Error(`noisy-neighbour: ${url} answered ${response.status}`);
+    let failure: string | undefined;
+    try {
+      const response = await fetch(url, { headers });
+      await response.arrayBuffer();
+      if (response.status !== 200) failure = `${new URL(url).pathname} ${response.status}`;
+    } catch {
+      failure = `${new URL(url).pathname} connection lost`;
+    }
+    if (failure) failures[failure] = (failures[failure] ?? 0) + 1;
     latencies.push(performance.now() - began);
   }
   return latencies;
@@ -205,6 +216,7 @@ export async function measureNoisyNeighbour(
       import_seconds: Math.round(importSeconds * 10) / 10,
       streams: STREAMS,
       service_peak_rss_mb: Math.round(highWaterMb(service.pid)),
+      failures: { ...failures },
     };
     log(
       `noisy-neighbour (${facts.store}): with the import too: B get-rule p50/p99 quiet ${facts.quiet_get_p50_ms}/${facts.quiet_get_p99_ms} ms (${quietGet.length} requests), noisy ${facts.noisy_get_p50_ms}/${facts.noisy_get_p99_ms} ms (${noisyGet.length}): p99 ${facts.get_p99_ratio}×`,
@@ -216,7 +228,7 @@ export async function measureNoisyNeighbour(
       `noisy-neighbour (${facts.store}): /healthz p99 quiet ${facts.quiet_health_p99_ms} ms, noisy ${facts.noisy_health_p99_ms} ms (max ${facts.noisy_health_max_ms} ms, ${noisyHealth.length} requests)`,
     );
     log(
-      `noisy-neighbour (${facts.store}): A's import ${importStatus} in ${facts.import_seconds} s; traces ${JSON.stringify(traceStatuses)}; ${STREAMS} streams; ${facts.noisy_seconds} s noisy; service peak RSS ${facts.service_peak_rss_mb} MB`,
+      `noisy-neighbour (${facts.store}): A's import ${importStatus} in ${facts.import_seconds} s; traces ${JSON.stringify(traceStatuses)}; ${STREAMS} streams; ${facts.noisy_seconds} s noisy; service peak RSS ${facts.service_peak_rss_mb} MB; B's failures ${JSON.stringify(facts.failures)}`,
     );
     return facts;
   } finally {

@@ -35,8 +35,9 @@ export async function withLocalWorkspace<T>(
     const userId = user === undefined ? found.ownerUserId : (await keys.findUser(user))?.id;
     if (!userId) throw new UsageError(`no user named "${user}"`);
     const changes = createChangesService({
-      store: createChangesStore(database.db, database.dialect),
+      store: createChangesStore(database.db),
       dataVersion: database.dataVersion,
+      signals: database.signals,
     });
     const principal = { keyId: '', userId, workspaceId: found.id, ownerUserId: found.ownerUserId };
     return await work({ database, config, principal, changes });

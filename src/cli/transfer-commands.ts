@@ -8,7 +8,10 @@ import type { Command } from 'commander';
 import { AppError } from '../errors.js';
 import { createIdempotencyService } from '../modules/idempotency/idempotency-service.js';
 import { createIdempotencyStore } from '../modules/idempotency/idempotency-store.js';
+import { createLintService } from '../modules/lint/lint-service.js';
+import { createLintStore } from '../modules/lint/lint-store.js';
 import { jsonArrayPieces } from '../modules/shared/replies.js';
+import { withFindings } from '../modules/transfer/import-warnings.js';
 import { readJsonArray, skimRecord } from '../modules/transfer/json-array-reader.js';
 import type { ImportResult } from '../modules/transfer/transfer-schemas.js';
 import { createTransferService } from '../modules/transfer/transfer-service.js';
@@ -107,7 +110,13 @@ export function registerTransferCommands(program: Command): void {
               options,
               bar.update,
             );
-            return result.data;
+            const data = result.data;
+            if (data.dryRun || data.created + data.updated === 0) return data;
+            const lint = createLintService({
+              lintStore: createLintStore(local.database.db),
+              changes: local.changes,
+            });
+            return withFindings(data, (await lint.lint(local.principal)).findings);
           } finally {
             bar.stop();
           }

@@ -7,6 +7,7 @@ import { Kysely, type Migration, Migrator, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { guardedAgainstAbandon } from './abandon.js';
+import { type ChangeSignals, postgresSignals, sqliteSignals } from './change-signals.js';
 import * as initial from './migrations/0001-initial.js';
 import * as idempotency from './migrations/0002-idempotency.js';
 import * as changes from './migrations/0003-changes.js';
@@ -27,6 +28,8 @@ export interface Database {
    * cheap and exact check exists (PostgreSQL; in-memory SQLite, whose reads share the writer).
    */
   dataVersion?: () => number;
+  /** How other connections' commits are announced and heard on this backend. */
+  signals: ChangeSignals;
   close(): Promise<void>;
 }
 
@@ -75,6 +78,7 @@ export function openDatabase(
       db,
       dialect: 'sqlite',
       ...(reader === writer ? {} : { dataVersion }),
+      signals: sqliteSignals(reader === writer ? undefined : dataVersion),
       close: () => db.destroy(),
     };
   }
@@ -91,7 +95,7 @@ export function openDatabase(
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Tables>({ dialect: guardedAgainstAbandon(new BatchingPostgresDialect({ pool })) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return { db, dialect: 'postgres', signals: postgresSignals(url), close: () => db.destroy() };
 }
 
 async function migrateToLatest(db: Db): Promise<void> {

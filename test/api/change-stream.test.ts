@@ -112,8 +112,9 @@ forEachDatabase((db) => {
         data: `{"latest":${await latest()}}`,
       });
       const changes = createChangesService({
-        store: createChangesStore(t.database.db, db),
+        store: createChangesStore(t.database.db),
         dataVersion: undefined,
+        signals: t.database.signals,
       });
       await createRule(t);
       await changes.sweep(1, Date.now() + 1000);

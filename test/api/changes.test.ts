@@ -275,8 +275,9 @@ forEachDatabase((db) => {
   describe('the change record is written with its change, in one transaction', () => {
     it('a transaction that fails after recording leaves neither a revision bump nor a change record', async () => {
       const changes = createChangesService({
-        store: createChangesStore(t.database.db, db),
+        store: createChangesStore(t.database.db),
         dataVersion: undefined,
+        signals: t.database.signals,
       });
       const before = await revision();
       const actor = { workspaceId: t.owner.workspaceId, userId: t.owner.userId };
@@ -296,8 +297,9 @@ forEachDatabase((db) => {
   describe('retention', () => {
     it('sweeps old records but keeps the latest version of live objects; followers from before get 410', async () => {
       const changes = createChangesService({
-        store: createChangesStore(t.database.db, db),
+        store: createChangesStore(t.database.db),
         dataVersion: undefined,
+        signals: t.database.signals,
       });
       const rule = await createRule(t, {}, t.teammate.key);
       await t.call('PUT', `/v1/rules/${rule.id}`, { body: { name: 'kept' } });

@@ -49,7 +49,9 @@ forEachDatabase((db) => {
           sourceId: record.id,
           id: expect.any(String),
           outcome: 'created',
-          warnings: [],
+          // The rule lint's one finding about these records (README, Rule lint): a true self-redirect.
+          warnings:
+            record.id === 'Redirect_kt3hx' ? [expect.stringMatching(/^redirect_loop \(warning\): /)] : [],
         });
         expect(item.id).not.toBe(record.id);
       });
@@ -186,7 +188,10 @@ forEachDatabase((db) => {
     it('a rule whose group is in neither the file nor the workspace goes in ungrouped, with a warning', async () => {
       const key = await freshWorkspace(t);
       const reply = await importFile(t, key, [rules[0]]);
-      expect(reply.body.data.items[0].warnings).toEqual([expect.stringContaining(String(requestlyGroup.id))]);
+      expect(reply.body.data.items[0].warnings).toEqual([
+        expect.stringContaining(String(requestlyGroup.id)),
+        expect.stringMatching(/^redirect_loop \(warning\): /),
+      ]);
       expect((await everything(t, key)).rules[0]?.groupId).toBe('');
     });
 
@@ -201,8 +206,9 @@ forEachDatabase((db) => {
     it('a file that is not JSON, not an array, too long, or a bad query gets its error and writes nothing', async () => {
       const key = await freshWorkspace(t);
       const json = { headers: { 'content-type': 'application/json' } };
+      // The file is read a record at a time: the pointer names the record it ended in.
       expectError(await t.call('POST', '/v1/import', { key, ...rawJson('[{"a":') }), 'IMPORT_INVALID', [
-        at(''),
+        at('/0'),
       ]);
       expectError(await importFile(t, key, { rules }), 'IMPORT_INVALID', [at('')]);
       const tooMany = `[${Array(100_001).fill('0').join(',')}]`;

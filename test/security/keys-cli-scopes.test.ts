@@ -34,7 +34,7 @@ describe.each(kinds)('keys with a scope, an expiry and a name (%s)', (kind) => {
   const DAY = 86_400_000;
 
   it('creates a read key that expires, with a name; lists it; the service holds it to its scope', {
-    timeout: 120_000,
+    timeout: 180_000,
   }, async () => {
     const before = Date.now();
     const proxy = await createKeyWithCli(scratch.url, 'acme', 'pat', [
@@ -176,7 +176,7 @@ describe.each(kinds)('keys with a scope, an expiry and a name (%s)', (kind) => {
   });
 
   it('lists an expired key as expired; the service refuses it, saying when it expired', {
-    timeout: 60_000,
+    timeout: 180_000,
   }, async () => {
     const issued = await createKeyWithCli(scratch.url, 'acme', 'old', ['--expires', '1h']);
     // Its hour passed: as the clock would have it, written where the service reads it.

@@ -1,7 +1,7 @@
 // The console reads the change stream with fetch (EventSource cannot send the key), so it parses
 // server-sent events itself: wherever the network cuts the text, the same events come out.
 import { describe, expect, it } from 'vitest';
-import { parseEvents, type StreamEvent } from '../../console/src/live.js';
+import { parseEvents, readChangeStream, type StreamEvent } from '../../console/src/live.js';
 import { parseRoute } from '../../console/src/route.js';
 
 const STREAM =
@@ -30,6 +30,44 @@ describe('parseEvents', () => {
       expect([...first.events, ...second.events], `cut at ${cut}`).toEqual(EXPECTED);
       expect(second.rest).toBe('');
     }
+  });
+});
+
+/** A response body that arrives in these chunks. */
+function body(...chunks: string[]): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
+      controller.close();
+    },
+  });
+}
+
+describe('readChangeStream', () => {
+  async function read(...chunks: string[]) {
+    const ids: string[] = [];
+    let refreshes = 0;
+    await readChangeStream(body(...chunks), {
+      onId: (id) => ids.push(id),
+      onRefresh: () => refreshes++,
+    });
+    return { ids, refreshes };
+  }
+
+  it('refreshes on a bulk event (a revision too large to list) and resumes after its id', async () => {
+    expect(
+      await read(': open\nid: 4\n\n', 'event: bulk\nid: 5\ndata: {"revision":5,"changes":20000}\n\n'),
+    ).toEqual({
+      ids: ['4', '5'],
+      refreshes: 1,
+    });
+  });
+
+  it('refreshes once per chunk of changes, on reset, and never on heartbeats', async () => {
+    expect(await read(STREAM, ': heartbeat\n\n')).toEqual({ ids: ['3'], refreshes: 1 });
+    expect(await read(': heartbeat\n\n', ': heartbeat\n\n')).toEqual({ ids: [], refreshes: 0 });
+    expect(await read('event: reset\nid: 9\ndata: {"latest":9}\n\n')).toEqual({ ids: ['9'], refreshes: 1 });
   });
 });
 

@@ -3,11 +3,10 @@
 // whole revisions it has not seen yet, and kept open with heartbeat comments. Streams are bounded: in
 // number per key and per instance, in unsent bytes each, and in life by their key's validity.
 import type { ServerResponse } from 'node:http';
+import type { ChangeSignals } from '../../db/change-signals.js';
 import { AppError } from '../../errors.js';
 import type { KeyPrincipal } from '../keys/keys-store.js';
-import type { DataVersion } from '../shared/read-cache.js';
 import type { ChangesService } from './changes-service.js';
-import type { Listener } from './pg-listener.js';
 import { eventsOf } from './stream-events.js';
 
 interface Subscriber {
@@ -32,14 +31,11 @@ export interface StreamLimits {
 
 /** Changes read per batch; a single revision with more is sent as one `bulk` event. */
 export const STREAM_BATCH = 1000;
-/** How often SQLite's data_version is looked at: a pragma, microseconds. */
-const DATA_VERSION_CHECK_MS = 50;
 
 export function createChangeHub(deps: {
   changes: Pick<ChangesService, 'revision' | 'streamBatch'>;
-  dataVersion: DataVersion | undefined;
-  /** Starts listening for changes of other instances (PostgreSQL), on the first stream. */
-  listen?: (wake: (workspaceId: string) => void, wakeAll: () => void) => Listener;
+  /** Changes committed by other connections and instances, followed from the first stream on. */
+  signals: Pick<ChangeSignals, 'follow'>;
   pollMs: number;
   heartbeatMs: number;
   limits: StreamLimits;
@@ -55,7 +51,7 @@ export function createChangeHub(deps: {
   let open = 0;
   const running = new Set<string>();
   const again = new Set<string>();
-  let listener: Listener | undefined;
+  let listener: ReturnType<ChangeSignals['follow']> | undefined;
   let timers: NodeJS.Timeout[] = [];
   let checkingKeys = false;
   let closed = false;
@@ -191,17 +187,7 @@ export function createChangeHub(deps: {
       }
     });
     every(deps.keyCheckMs, checkKeys);
-    const { dataVersion } = deps;
-    if (dataVersion) {
-      let seen = dataVersion();
-      every(DATA_VERSION_CHECK_MS, () => {
-        const now = dataVersion();
-        if (now === seen) return;
-        seen = now;
-        wakeAll();
-      });
-    }
-    listener = deps.listen?.((workspaceId) => void wake(workspaceId), wakeAll);
+    listener = deps.signals.follow((workspaceId) => void wake(workspaceId), wakeAll);
   }
 
   function join<K>(map: Map<K, Set<Subscriber>>, key: K, subscriber: Subscriber): void {

@@ -12,7 +12,6 @@ import { createChangesService } from './changes-service.js';
 import { createChangesStore } from './changes-store.js';
 import { registerHistoryRoutes } from './history-routes.js';
 import { createHistoryService } from './history-service.js';
-import { listenForChanges } from './pg-listener.js';
 import { revisionHooks } from './revision-hooks.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -23,16 +22,12 @@ export function createChangesModule(
   { database, config, keys }: { database: Database; config: Config; keys: Pick<KeysService, 'stillValid'> },
   stores: { rulesStore: RulesStore; groupsStore: GroupsStore },
 ) {
-  const { db, dialect, dataVersion } = database;
-  const store = createChangesStore(db, dialect);
-  const service = createChangesService({ store, dataVersion });
+  const { db, dataVersion, signals } = database;
+  const store = createChangesStore(db);
+  const service = createChangesService({ store, dataVersion, signals });
   const hub = createChangeHub({
     changes: service,
-    dataVersion,
-    listen:
-      dialect === 'postgres'
-        ? (wake, wakeAll) => listenForChanges(config.databaseUrl, wake, wakeAll)
-        : undefined,
+    signals,
     pollMs: config.changesPollMs,
     heartbeatMs: config.changesHeartbeatMs,
     limits: {

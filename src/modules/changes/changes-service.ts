@@ -1,5 +1,6 @@
 // The workspace revision and the change log: recording changes in the writer's transaction, reading
 // the revision cheaply, the change feed, and the retention sweep.
+import type { ChangeSignals } from '../../db/change-signals.js';
 import type { ChangeRow, Db } from '../../db/tables.js';
 import { AppError } from '../../errors.js';
 import type { DataVersion } from '../shared/read-cache.js';
@@ -56,10 +57,13 @@ export const toFeedItem = (row: FeedRow): FeedItem => ({
 export function createChangesService({
   store,
   dataVersion,
+  signals,
 }: {
   store: ChangesStore;
   /** On SQLite: revisions read once are kept until anyone commits anything. */
   dataVersion: DataVersion | undefined;
+  /** Every write announces its workspace's change through them. */
+  signals: Pick<ChangeSignals, 'announce'>;
 }) {
   let seenVersion = -1;
   const known = new Map<string, number>();
@@ -118,7 +122,7 @@ export function createChangesService({
         }
       }
       if (revision === undefined) {
-        await store.notify(trx, actor.workspaceId); // delivered at the commit
+        await signals.announce(trx, actor.workspaceId); // heard once it commits
         revision = await store.bump(trx, actor.workspaceId);
       }
       const at = Date.now();

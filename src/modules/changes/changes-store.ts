@@ -1,6 +1,5 @@
 // SQL for workspace revisions and the change log (feed, history, retention).
 import { sql } from 'kysely';
-import type { DialectName } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { ChangeRow, Db } from '../../db/tables.js';
 
@@ -9,7 +8,6 @@ export type ObjectType = ChangeRow['object_type'];
 export type FeedRow = Omit<ChangeRow, 'workspace_id' | 'object' | 'version'> & { by_name: string | null };
 
 /** The PostgreSQL channel that wakes every instance's streams; the payload is the workspace id. */
-export const CHANGES_CHANNEL = 'rulekeeper_changes';
 
 // Rows per INSERT and ids per IN list: well under either database's limit on bound parameters.
 const CHUNK = 500;
@@ -32,7 +30,7 @@ const FEED_COLUMNS = [
   'users.name as by_name',
 ] as const;
 
-export function createChangesStore(db: Db, dialect: DialectName) {
+export function createChangesStore(db: Db) {
   // Read on every request: compiled once.
   const revisionById = prepared<{ id: string }, { revision: number; swept_revision: number }>(
     db,
@@ -87,10 +85,6 @@ export function createChangesStore(db: Db, dialect: DialectName) {
     },
 
     /** Wakes every instance's streams once the transaction commits (PostgreSQL holds it until then). */
-    async notify(trx: Db, workspaceId: string): Promise<void> {
-      if (dialect === 'postgres')
-        await sql`select pg_notify(${CHANGES_CHANNEL}, ${workspaceId})`.execute(trx);
-    },
 
     revision: (workspaceId: string) => revisionById.first(db, { id: workspaceId }),
 

@@ -51,7 +51,11 @@ export const ImportItem = Type.Object(
       description: 'Its id here (the one it would get, in a dry run); null when it failed.',
     }),
     outcome: Type.Union([Type.Literal('created'), Type.Literal('updated'), Type.Literal('failed')]),
-    warnings: Type.Array(Type.String(), { description: 'What was converted or changed on the way in.' }),
+    warnings: Type.Array(Type.String(), {
+      description:
+        'What was converted or changed on the way in; for a rule written, also what the rule lint finds ' +
+        'about it after the import, one line per finding (`code (severity): message Hint: hint`; GET /v1/lint has them whole).',
+    }),
     message: Type.Optional(Type.String({ description: 'Why it failed: the error POST would answer.' })),
     details: Type.Optional(
       Type.Array(Detail, {

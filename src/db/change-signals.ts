@@ -1,0 +1,99 @@
+// How an instance learns that another connection committed a change, per backend, behind one small
+// interface: PostgreSQL announces each change with NOTIFY (delivered at its commit) and one LISTEN
+// connection per instance hears every instance's; SQLite's data_version moves whenever any
+// connection commits, so it is looked at often (a pragma: microseconds). Either way, the change
+// stream's poll stays the safety net for what a signal missed.
+import { sql } from 'kysely';
+import pg from 'pg';
+import type { Db } from './tables.js';
+
+export interface ChangeSignals {
+  /** In a write's transaction: the workspace changed (heard by every instance once it commits). */
+  announce(trx: Db, workspaceId: string): Promise<void>;
+  /**
+   * Calls `changed(workspaceId)` for each change heard, and `changedAny()` when any workspace may
+   * have changed (a backend that cannot tell which, or a gap in listening). Starts on the first call.
+   */
+  follow(changed: (workspaceId: string) => void, changedAny: () => void): { close(): Promise<void> };
+}
+
+const CHANNEL = 'rulekeeper_changes';
+const RECONNECT_MS = 1000;
+/** How often SQLite's data_version is looked at. */
+const DATA_VERSION_CHECK_MS = 50;
+
+export function postgresSignals(url: string): ChangeSignals {
+  return {
+    async announce(trx, workspaceId) {
+      await sql`select pg_notify(${CHANNEL}, ${workspaceId})`.execute(trx);
+    },
+    follow: (changed, changedAny) => listen(url, changed, changedAny),
+  };
+}
+
+/** `dataVersion` undefined: an in-memory database, one connection, nobody else commits. */
+export function sqliteSignals(dataVersion: (() => number) | undefined): ChangeSignals {
+  return {
+    async announce() {},
+    follow(_changed, changedAny) {
+      if (!dataVersion) return { close: async () => {} };
+      let seen = dataVersion();
+      const timer = setInterval(() => {
+        const now = dataVersion();
+        if (now === seen) return;
+        seen = now;
+        changedAny();
+      }, DATA_VERSION_CHECK_MS);
+      timer.unref();
+      return { close: async () => clearInterval(timer) };
+    },
+  };
+}
+
+/** One LISTEN connection; if it drops it is opened again, and `changedAny` covers the gap. */
+function listen(
+  url: string,
+  changed: (workspaceId: string) => void,
+  changedAny: () => void,
+): { close(): Promise<void> } {
+  let closed = false;
+  let client: pg.Client | undefined;
+  let timer: NodeJS.Timeout | undefined;
+
+  function retryLater(failed: pg.Client): void {
+    if (closed || client !== failed || timer) return;
+    client = undefined;
+    failed.end().catch(() => {});
+    timer = setTimeout(() => {
+      timer = undefined;
+      void connect();
+    }, RECONNECT_MS);
+    timer.unref();
+  }
+
+  async function connect(): Promise<void> {
+    const next = new pg.Client({ connectionString: url });
+    client = next;
+    next.on('error', () => retryLater(next));
+    next.on('end', () => retryLater(next));
+    next.on('notification', (message) => {
+      if (message.payload) changed(message.payload);
+    });
+    try {
+      await next.connect();
+      await next.query(`listen ${CHANNEL}`);
+      changedAny();
+    } catch {
+      retryLater(next);
+    }
+  }
+
+  void connect();
+  return {
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      await client?.end().catch(() => {});
+    },
+  };
+}
