@@ -64,7 +64,8 @@ forEachDatabase((db) => {
 
       // Not a dry run: the records are imported as asked, without the warning.
       const real = await importFile([cancel('block ads')]);
-      expect((real.body.data.items as Json[])[0]?.warnings).toEqual([]);
+      const [written] = real.body.data.items as { warnings: string[] }[];
+      expect(written?.warnings.filter((warning) => warning.startsWith('looks like'))).toEqual([]);
     });
   });
 });
