@@ -151,10 +151,22 @@ export function registerTransferCommands(program: Command): void {
     .description("write a workspace's groups and rules as a Requestly-compatible JSON file")
     .requiredOption('--workspace <name>', 'workspace name')
     .option('--output <file>', 'where to write it (default: standard output)')
-    .action(async (flags: { workspace: string; output?: string }) => {
+    .option(
+      '--format <format>',
+      "rulekeeper (default: rules as the API returns them) or requestly (the shapes Requestly's app stores)",
+      'rulekeeper',
+    )
+    .action(async (flags: { workspace: string; output?: string; format: string }) => {
       try {
+        if (flags.format !== 'rulekeeper' && flags.format !== 'requestly') {
+          throw new UsageError(
+            `--format must be rulekeeper or requestly, not ${JSON.stringify(flags.format)}`,
+          );
+        }
+        const format = flags.format;
         await withLocalWorkspace(flags.workspace, undefined, async (local) => {
-          const pieces = Readable.from(jsonArrayPieces(transferService(local).export(local.principal)));
+          const records = transferService(local).export(local.principal, undefined, format);
+          const pieces = Readable.from(jsonArrayPieces(records));
           await pipeline(pieces, flags.output ? createWriteStream(flags.output) : process.stdout, {
             end: !!flags.output,
           });
