@@ -149,10 +149,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       changesModule.register(api);
       registerGroupsRoutes(api, groupsService);
       registerKeysRoutes(api, keysService);
-      registerRulesRoutes(api, rulesService);
+      registerRulesRoutes(api, rulesService, lintService.findingsOfRule);
       registerTraceRoutes(api, traceService);
       registerLintRoutes(api, lintService);
-      registerTransferRoutes(api, transferService, config);
+      registerTransferRoutes(api, transferService, config, lintService.lint);
     },
     { prefix: '/v1' },
   );

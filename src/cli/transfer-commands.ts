@@ -8,7 +8,10 @@ import type { Command } from 'commander';
 import { AppError } from '../errors.js';
 import { createIdempotencyService } from '../modules/idempotency/idempotency-service.js';
 import { createIdempotencyStore } from '../modules/idempotency/idempotency-store.js';
+import { createLintService } from '../modules/lint/lint-service.js';
+import { createLintStore } from '../modules/lint/lint-store.js';
 import { jsonArrayPieces } from '../modules/shared/replies.js';
+import { withFindings } from '../modules/transfer/import-warnings.js';
 import { readJsonArray, skimRecord } from '../modules/transfer/json-array-reader.js';
 import type { ImportResult } from '../modules/transfer/transfer-schemas.js';
 import { createTransferService } from '../modules/transfer/transfer-service.js';
@@ -48,11 +51,14 @@ function progressBar(): { update(done: number, total: number): void; stop(): voi
 function printReport(report: ImportResult): void {
   const out = (line: string) => process.stdout.write(`${line}\n`);
   for (const item of report.items) {
+    // The record's 0-based index, as in the pointers (`/3/pairs/0`), its name and ids beside it.
+    const ids = item.id === null ? (item.sourceId ?? '') : `${item.sourceId ?? '(no id)'} → ${item.id}`;
+    const record = `record ${item.index}${item.name === null ? '' : ` "${item.name}"`}${ids ? ` (${ids})` : ''}`;
     if (item.outcome === 'failed') {
-      out(`record ${item.index}: failed: ${item.message}`);
+      out(`${record}: failed: ${item.message}`);
       for (const detail of item.details ?? []) out(`    ${detail.path}: ${detail.message}`);
     }
-    for (const warning of item.warnings) out(`record ${item.index}: ${warning}`);
+    for (const warning of item.warnings) out(`${record}: ${warning}`);
   }
   const summary = `${report.created} created, ${report.updated} updated, ${report.failed} failed`;
   out(report.dryRun ? `${summary} (dry run: nothing was written)` : summary);
@@ -104,7 +110,13 @@ export function registerTransferCommands(program: Command): void {
               options,
               bar.update,
             );
-            return result.data;
+            const data = result.data;
+            if (data.dryRun || data.created + data.updated === 0) return data;
+            const lint = createLintService({
+              lintStore: createLintStore(local.database.db),
+              changes: local.changes,
+            });
+            return withFindings(data, (await lint.lint(local.principal)).findings);
           } finally {
             bar.stop();
           }

@@ -147,9 +147,12 @@ forEachDatabase((db) => {
       const rule = created.body.data;
       expect(rule.groupId).toBe('');
       const replies: [Reply, string[]][] = [
-        [created, ['data', 'success']],
+        [created, ['data', 'success', 'warnings']],
         [await t.call('GET', `/v1/rules/${rule.id}`), ['data', 'success']],
-        [await t.call('PUT', `/v1/rules/${rule.id}`, { body: { status: 'Active' } }), ['data', 'success']],
+        [
+          await t.call('PUT', `/v1/rules/${rule.id}`, { body: { status: 'Active' } }),
+          ['data', 'success', 'warnings'],
+        ],
         [await t.call('GET', '/v1/rules'), ['data', 'nextOffset', 'success', 'total']],
         [await t.call('GET', '/v1/groups'), ['data', 'nextOffset', 'success', 'total']],
         [await t.call('GET', `/v1/groups/${group.id}`), ['data', 'success']],

@@ -22,7 +22,12 @@ forEachDatabase((db) => {
     it('answers the findings with the rules they name, and nothing about another workspace', async () => {
       const empty = await t.call('GET', '/v1/lint', { key: t.outsider.key });
       expect(empty.status).toBe(200);
-      expect(empty.body.data).toEqual({ findings: [], rules: [], counts: { error: 0, warning: 0, info: 0 } });
+      expect(empty.body.data).toEqual({
+        findings: [],
+        rules: [],
+        counts: { error: 0, warning: 0, info: 0 },
+        complete: true,
+      });
 
       const a = await createRule(t, {
         name: 'A to B',
@@ -80,6 +85,107 @@ forEachDatabase((db) => {
       expect(changed.body.data.findings).toContainEqual(
         expect.objectContaining({ code: 'matches_everything', ruleIds: [rule.id] }),
       );
+    });
+  });
+});
+
+forEachDatabase((db) => {
+  describe('warnings on writes of a rule', () => {
+    const t = useTestApp({ db });
+    const everything = {
+      name: 'cancel everything',
+      ruleType: 'Cancel',
+      status: 'Active',
+      pairs: [{ source: { key: 'Url', operator: 'Contains', value: '' } }],
+    };
+
+    it('POST answers the new rule with its findings, and writes it all the same', async () => {
+      const reply = await t.call('POST', '/v1/rules', { body: everything });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+      expect(reply.body.warnings).toEqual([
+        expect.objectContaining({
+          code: 'matches_everything',
+          severity: 'warning',
+          ruleIds: [reply.body.data.id],
+          pointers: [{ ruleId: reply.body.data.id, path: '/pairs/0/source/value' }],
+          hint: expect.stringMatching(/\S/),
+        }),
+      ]);
+      const stored = await t.call('GET', `/v1/rules/${reply.body.data.id}`);
+      expect(stored.body.data).toStrictEqual(reply.body.data);
+    });
+
+    it('names a rule shadowed by an earlier one, on its POST and on the earlier rule’s PUT', async () => {
+      // In another workspace than the test before: its rule would be a duplicate here.
+      const key = t.outsider.key;
+      const first = await t.call('POST', '/v1/rules', {
+        key,
+        body: { ...everything, name: 'off for now', status: 'Inactive' },
+      });
+      expect(first.body.warnings).toEqual([expect.objectContaining({ code: 'matches_everything' })]);
+      const later = await t.call('POST', '/v1/rules', {
+        key,
+        body: {
+          name: 'block ads',
+          ruleType: 'Cancel',
+          status: 'Active',
+          pairs: [{ source: { key: 'host', operator: 'Equals', value: 'ads.example.com' } }],
+        },
+      });
+      expect(later.body.warnings).toEqual([]);
+      const activated = await t.call('PUT', `/v1/rules/${first.body.data.id}`, {
+        key,
+        body: { status: 'Active' },
+      });
+      expect(activated.status).toBe(200);
+      expect(activated.body.warnings.map((w: Json) => [w.code, w.ruleIds])).toEqual([
+        ['shadowed', [later.body.data.id, first.body.data.id]],
+        ['matches_everything', [first.body.data.id]],
+      ]);
+      const lint = await t.call('GET', '/v1/lint', { key });
+      expect(lint.body.data.findings).toEqual(expect.arrayContaining(activated.body.warnings));
+    });
+  });
+});
+
+forEachDatabase((db) => {
+  describe('warnings on import', () => {
+    const t = useTestApp({ db });
+    const file = [
+      {
+        objectType: 'rule',
+        name: 'API to staging',
+        ruleType: 'Redirect',
+        status: 'Active',
+        pairs: [
+          {
+            source: { key: 'Url', operator: 'Contains', value: 'example.com/api' },
+            destination: 'https://staging.example.com/api',
+          },
+        ],
+      },
+      {
+        objectType: 'rule',
+        name: 'fine',
+        ruleType: 'Cancel',
+        pairs: [{ source: { key: 'host', operator: 'Equals', value: 'ads.test' } }],
+      },
+    ];
+
+    it('adds the findings about each rule written to its warnings, after the conversions’ own', async () => {
+      const dry = await t.call('POST', '/v1/import?dryRun=true', { body: file });
+      expect(dry.status).toBe(200);
+      // A dry run writes nothing: the lint, which reads the workspace, has nothing to say yet.
+      expect(dry.body.data.items.map((item: Json) => item.warnings)).toEqual([[], []]);
+      const reply = await t.call('POST', '/v1/import', { body: file });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+      const [redirect, cancel] = reply.body.data.items;
+      expect(redirect.warnings).toEqual([
+        expect.stringMatching(
+          /^redirect_loop \(warning\): "API to staging" redirects to a URL its own source matches again .* Hint: /,
+        ),
+      ]);
+      expect(cancel.warnings).toEqual([]);
     });
   });
 });

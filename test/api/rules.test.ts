@@ -55,6 +55,7 @@ forEachDatabase((db) => {
           currentOwner: t.owner.userId,
           objectType: 'rule',
         },
+        warnings: expect.any(Array),
       });
       expect(reply.headers.location).toBe(`/v1/rules/${reply.body.data.id}`);
       expect(await getRule(t, reply.body.data.id)).toStrictEqual(reply.body.data);
@@ -199,6 +200,7 @@ forEachDatabase((db) => {
       expect(reply.body).toStrictEqual({
         success: true,
         data: { ...rule, name, modificationDate: expect.any(Number) },
+        warnings: expect.any(Array),
       });
       expect(reply.body.data.modificationDate).toBeGreaterThan(rule.modificationDate as number);
       expect(await getRule(t, rule.id)).toStrictEqual(reply.body.data);

@@ -44,11 +44,14 @@ forEachDatabase((db) => {
         const record = exportFile[index] as Json;
         expect(item).toStrictEqual({
           index,
+          name: record.name,
           objectType: record.objectType,
           sourceId: record.id,
           id: expect.any(String),
           outcome: 'created',
-          warnings: [],
+          // The rule lint's one finding about these records (README, Rule lint): a true self-redirect.
+          warnings:
+            record.id === 'Redirect_kt3hx' ? [expect.stringMatching(/^redirect_loop \(warning\): /)] : [],
         });
         expect(item.id).not.toBe(record.id);
       });
@@ -168,6 +171,7 @@ forEachDatabase((db) => {
       expect(reply.body.data).toMatchObject({ created: 2, updated: 0, failed: 1 });
       expect(reply.body.data.items[1]).toStrictEqual({
         index: 1,
+        name: '',
         objectType: 'rule',
         sourceId: null,
         id: null,
@@ -184,7 +188,10 @@ forEachDatabase((db) => {
     it('a rule whose group is in neither the file nor the workspace goes in ungrouped, with a warning', async () => {
       const key = await freshWorkspace(t);
       const reply = await importFile(t, key, [rules[0]]);
-      expect(reply.body.data.items[0].warnings).toEqual([expect.stringContaining(String(requestlyGroup.id))]);
+      expect(reply.body.data.items[0].warnings).toEqual([
+        expect.stringContaining(String(requestlyGroup.id)),
+        expect.stringMatching(/^redirect_loop \(warning\): /),
+      ]);
       expect((await everything(t, key)).rules[0]?.groupId).toBe('');
     });
 
@@ -199,8 +206,9 @@ forEachDatabase((db) => {
     it('a file that is not JSON, not an array, too long, or a bad query gets its error and writes nothing', async () => {
       const key = await freshWorkspace(t);
       const json = { headers: { 'content-type': 'application/json' } };
+      // The file is read a record at a time: the pointer names the record it ended in.
       expectError(await t.call('POST', '/v1/import', { key, ...rawJson('[{"a":') }), 'IMPORT_INVALID', [
-        at(''),
+        at('/0'),
       ]);
       expectError(await importFile(t, key, { rules }), 'IMPORT_INVALID', [at('')]);
       const tooMany = `[${Array(100_001).fill('0').join(',')}]`;

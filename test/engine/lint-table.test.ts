@@ -1,7 +1,15 @@
 // The rule lint as a table written by hand: each workspace with exactly the findings it must give
 // (code, severity, rules), the many that must give none included. Sampled answers say so.
 import { describe, expect, it } from 'vitest';
-import { type Finding, type LintGroup, type LintRule, lintWorkspace } from '../../src/engine/lint/index.js';
+import {
+  type Finding,
+  findingsOf,
+  type LintGroup,
+  type LintRule,
+  lintRule,
+  lint as lintWithOptions,
+  lintWorkspace,
+} from '../../src/engine/lint/index.js';
 import { cancel, headers, type Json, queryParam, redirect, replace, rule, src } from './engine-helpers.js';
 
 type Expected = [code: Finding['code'], severity: Finding['severity'], ruleIds: string[]];
@@ -434,7 +442,10 @@ describe.each([
   ['the other codes', others],
 ])('%s', (_name, cases) => {
   it.each(cases)('%s', (_title, rules, expected, groups) => {
-    expect(brief(lint(rules, groups))).toEqual(expected);
+    const findings = lint(rules, groups);
+    expect(brief(findings)).toEqual(expected);
+    // What a write of one rule answers: the same findings about it, found from that rule alone.
+    for (const { id } of rules) expect(lintRule(rules, groups ?? [], id)).toEqual(findingsOf(findings, id));
   });
 });
 
@@ -468,6 +479,13 @@ describe('what findings say', () => {
       [group('Group_on', 'Active')],
     );
     expect(findings.map((f) => f.severity)).toEqual(['error', 'warning', 'info']);
+  });
+
+  it('says when the comparisons of rules stopped at the budget, and finds less then', () => {
+    const rules = shadowedCases[0]?.[1] as LintRule[];
+    expect(lintWithOptions(rules, [])).toEqual({ findings: lint(rules), complete: true });
+    const cut = lintWithOptions(rules, [], { comparisons: 0 });
+    expect(cut).toEqual({ findings: [], complete: false });
   });
 
   it('holds at least 40 workspaces', () => {

@@ -74,8 +74,8 @@ forEachDatabase((db) => {
     ];
   }
 
-  async function send(request: FuzzRequest) {
-    const headers: Record<string, string> = { 'x-api-key': t.owner.key, ...request.header };
+  async function send(request: FuzzRequest, key: string | null = t.owner.key) {
+    const headers: Record<string, string> = { ...(key ? { 'x-api-key': key } : {}), ...request.header };
     const options: InjectOptions = {
       method: request.operation.method as 'GET',
       url: urlOf(request),
@@ -162,6 +162,22 @@ forEachDatabase((db) => {
         expect([401, 403, 429], where).not.toContain(reply.status);
       }),
       { seed, numRuns, maxSkipsPerRun: 1000 },
+    );
+  });
+
+  // A fuzzer may expect 406 here; the document says 401, which is what a missing credential is.
+  it('answers any request without a key 401 API_KEY_REQUIRED, as every operation documents', {
+    timeout,
+  }, async () => {
+    await fc.assert(
+      fc.asyncProperty(anyRequest(), async (request) => {
+        const reply = await send(request, null);
+        expect(reply, describe(request, reply)).toMatchObject({
+          status: 401,
+          body: { code: 'API_KEY_REQUIRED' },
+        });
+      }),
+      { seed, numRuns: Math.ceil(numRuns / 2) },
     );
   });
 

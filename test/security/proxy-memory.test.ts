@@ -70,6 +70,7 @@ describe('large bodies stream through the proxy', () => {
   let base: string;
   let proxy: TestProxy;
   const received: number[] = [];
+  let pulled = 0;
 
   beforeAll(async () => {
     upstream = createServer((req, res) => {
@@ -86,7 +87,11 @@ describe('large bodies stream through the proxy', () => {
         return;
       }
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
-      generated(size).pipe(res);
+      const body = generated(size);
+      body.on('data', (chunk: Buffer) => {
+        pulled += chunk.length;
+      });
+      body.pipe(res);
     });
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
@@ -102,6 +107,15 @@ describe('large bodies stream through the proxy', () => {
   });
 
   const source = (value: string) => ({ key: 'Url', operator: 'Contains', value });
+  const addsHeader = {
+    ruleType: 'Headers',
+    pairs: [
+      {
+        source: source('/big'),
+        modifications: [{ Request: [], Response: [{ header: 'X-Added', type: 'Add', value: 'yes' }] }],
+      },
+    ],
+  };
 
   it('streams a 500 MB answer no rule acts on, with memory far below its size', {
     timeout: 180_000,
@@ -113,18 +127,39 @@ describe('large bodies stream through the proxy', () => {
     expect(growthMb).toBeLessThan(150);
   });
 
+  it('holds the upstream back while its client does not read (backpressure), a rule acting on it', {
+    timeout: 180_000,
+  }, async () => {
+    // Before, an answer some rule acted on was read whole whatever its client did.
+    proxy.setRules([addsHeader]);
+    pulled = 0;
+    const client = request({
+      host: '127.0.0.1',
+      port: proxy.port,
+      path: `${base}/big?mb=500`,
+      agent: false,
+    });
+    const response = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
+      client.on('response', resolve).on('error', reject).end();
+    });
+    response.pause();
+    // Wait for the transfer to come to rest (the socket buffers full), however slow the machine: the
+    // upstream's count stays the same for a whole second.
+    let last = -1;
+    let still = 0;
+    while (still < 10) {
+      await new Promise((done) => setTimeout(done, 100));
+      still = pulled === last ? still + 1 : 0;
+      last = pulled;
+    }
+    // Without backpressure the proxy would read on to 500 MB, keeping what the client does not take.
+    expect(pulled).toBeLessThan(100 * MB);
+    client.destroy();
+    expect((await counted(proxy.port, `${base}/big?mb=1`)).bytes).toBe(MB);
+  });
+
   it('streams a 500 MB answer whose headers a rule changes', { timeout: 180_000 }, async () => {
-    proxy.setRules([
-      {
-        ruleType: 'Headers',
-        pairs: [
-          {
-            source: source('/big'),
-            modifications: [{ Request: [], Response: [{ header: 'X-Added', type: 'Add', value: 'yes' }] }],
-          },
-        ],
-      },
-    ]);
+    proxy.setRules([addsHeader]);
     const { result, growthMb } = await peakGrowth(() => counted(proxy.port, `${base}/big?mb=500`));
     expect(result.headers['x-added']).toBe('yes');
     expect(result.bytes).toBe(500 * MB);

@@ -11,7 +11,15 @@ import {
   matchesEverythingFindings,
 } from './rule-checks.js';
 import { shadowed } from './shadowed.js';
-import { FINDING_CODES, type Finding, type LintGroup, type LintRule, SEVERITIES } from './types.js';
+import {
+  Budget,
+  DEFAULT_COMPARISONS,
+  FINDING_CODES,
+  type Finding,
+  type LintGroup,
+  type LintRule,
+  SEVERITIES,
+} from './types.js';
 
 export { CHROME_REGEX_BYTES, estimatedProgramBytes } from './rule-checks.js';
 export * from './types.js';
@@ -19,9 +27,16 @@ export * from './types.js';
 /**
  * Every finding about `rules` (in list order) and their `groups`. Rules that act (active, in no group
  * or an active one) are checked together (shadowed, redirect_loop); every rule is checked alone.
- * Findings come errors first, then by code, then by rule.
+ * Findings come errors first, then by code, then by rule. With `focus` (a rule id), only the findings
+ * about that rule, at the cost of one rule against the others rather than all against all.
  */
-export function lintWorkspace(rules: readonly LintRule[], groups: readonly LintGroup[]): Finding[] {
+export function lint(
+  rules: readonly LintRule[],
+  groups: readonly LintGroup[],
+  options: { focus?: string; comparisons?: number } = {},
+): { findings: Finding[]; complete: boolean } {
+  const { focus } = options;
+  const budget = new Budget(options.comparisons ?? DEFAULT_COMPARISONS);
   const byId = new Map(groups.map((group) => [group.id, group]));
   const acts = (rule: LintRule) =>
     rule.status === 'Active' && (!rule.groupId || byId.get(rule.groupId)?.status !== 'Inactive');
@@ -34,16 +49,18 @@ export function lintWorkspace(rules: readonly LintRule[], groups: readonly LintG
     pairs,
   }));
   const findings = [
-    ...redirectLoops(active, engineRules),
-    ...shadowed(active),
-    ...duplicates([...rules]),
-    ...rules.flatMap((rule) => [
-      ...noOps(rule),
-      ...matchesEverythingFindings(rule),
-      ...browserUnsupported(rule),
-      ...codeNeedsAllow(rule),
-      ...groupStatus(rule, byId),
-    ]),
+    ...redirectLoops(active, engineRules, budget, focus),
+    ...shadowed(active, budget, focus),
+    ...duplicates([...rules], focus),
+    ...rules
+      .filter((rule) => focus === undefined || rule.id === focus)
+      .flatMap((rule) => [
+        ...noOps(rule),
+        ...matchesEverythingFindings(rule),
+        ...browserUnsupported(rule),
+        ...codeNeedsAllow(rule),
+        ...groupStatus(rule, byId),
+      ]),
   ];
   const position = new Map(rules.map((rule, index) => [rule.id, index]));
   const order = (f: Finding) => [
@@ -51,7 +68,7 @@ export function lintWorkspace(rules: readonly LintRule[], groups: readonly LintG
     FINDING_CODES.indexOf(f.code),
     position.get(f.ruleIds[0] as string) ?? 0,
   ];
-  return findings.sort((a, b) => {
+  findings.sort((a, b) => {
     const [x, y] = [order(a), order(b)];
     return (
       (x[0] as number) - (y[0] as number) ||
@@ -59,9 +76,24 @@ export function lintWorkspace(rules: readonly LintRule[], groups: readonly LintG
       (x[2] as number) - (y[2] as number)
     );
   });
+  return { findings, complete: !budget.exhausted };
+}
+
+/** Every finding (see lint), with the default budget. */
+export function lintWorkspace(rules: readonly LintRule[], groups: readonly LintGroup[]): Finding[] {
+  return lint(rules, groups).findings;
 }
 
 /** The findings that concern one rule (it is among their rules): what a write of that rule answers. */
+export function lintRule(
+  rules: readonly LintRule[],
+  groups: readonly LintGroup[],
+  ruleId: string,
+): Finding[] {
+  return findingsOf(lint(rules, groups, { focus: ruleId }).findings, ruleId);
+}
+
+/** The findings among `findings` that concern one rule (it is among their rules). */
 export function findingsOf(findings: readonly Finding[], ruleId: string): Finding[] {
   return findings.filter((finding) => finding.ruleIds.includes(ruleId));
 }

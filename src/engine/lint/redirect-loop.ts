@@ -7,7 +7,7 @@ import { compileRuleSet } from '../rule-set.js';
 import type { EngineRule } from '../types.js';
 import { sampleTexts } from './samples.js';
 import type { Source } from './sources.js';
-import type { Finding, LintRule } from './types.js';
+import type { Budget, Finding, LintRule } from './types.js';
 
 /** Browsers give up after 20 redirects. */
 const MAX_HOPS = 20;
@@ -56,10 +56,17 @@ const isSameUrl = (pair: { effect: Record<string, unknown> | null }) =>
 
 type Followed = { kind: 'loop' | 'endless' | 'fixed'; ruleIds: string[]; urls: string[] } | undefined;
 
-export function redirectLoops(active: LintRule[], engineRules: EngineRule[]): Finding[] {
-  const set = compileRuleSet(engineRules);
+/** With `focus`, only the loops that rule's own pairs lead into (the ones it is part of). */
+export function redirectLoops(
+  active: LintRule[],
+  engineRules: EngineRule[],
+  budget: Budget,
+  focus?: string,
+): Finding[] {
   const redirects = new Map(active.filter((r) => r.ruleType === 'Redirect').map((r) => [r.id, r]));
-  if (redirects.size === 0) return [];
+  if (redirects.size === 0 || (focus !== undefined && !redirects.has(focus))) return [];
+  const set = compileRuleSet(engineRules);
+  const order = new Map(active.map((rule, index) => [rule.id, index]));
 
   /** Follows the request from redirect to redirect until it stops, comes back, or never ends. */
   function follow(start: EngineRequest): Followed {
@@ -81,16 +88,28 @@ export function redirectLoops(active: LintRule[], engineRules: EngineRule[]): Fi
       if (outcome.url === request.url) return { kind: 'fixed', ruleIds: [by], urls: [request.url] };
       const back = urls.indexOf(outcome.url);
       urls.push(outcome.url);
-      if (back >= 0) return { kind: 'loop', ruleIds: ruleIds.slice(back), urls: urls.slice(back) };
+      if (back >= 0) return rotated(ruleIds.slice(back), urls.slice(back, -1));
       request = { ...request, url: outcome.url };
     }
     return { kind: 'endless', ruleIds, urls };
   }
 
+  /** A loop told from its rule earliest in the list, wherever it was entered: the same finding each time. */
+  function rotated(ids: string[], nodes: string[]): Followed {
+    const at = (id: string) => order.get(id) ?? 0;
+    const r = ids.reduce((best, id, k) => (at(id) < at(ids[best] as string) ? k : best), 0);
+    const turn = <T>(list: T[]) => [...list.slice(r), ...list.slice(0, r)];
+    const urls = turn(nodes);
+    return { kind: 'loop', ruleIds: turn(ids), urls: [...urls, urls[0] as string] };
+  }
+
   const found = new Map<string, Finding>();
   for (const rule of redirects.values()) {
+    if (focus !== undefined && rule.id !== focus) continue;
     for (const pair of rule.pairs) {
       for (const start of startingRequests(pair.source as Source)) {
+        // Each hop evaluates the request with the rule index: about as costly as one comparison.
+        if (!budget.spend(MAX_HOPS)) return [...found.values()];
         const result = follow(start);
         if (!result) continue;
         const ids = [...new Set(result.ruleIds)];

@@ -96,14 +96,24 @@ function actingForm(value: unknown): unknown {
   );
 }
 
-export function duplicates(rules: LintRule[]): Finding[] {
+/** With `focus`, only the rules the same as that one. */
+/** A few names, and how many more: a workspace may hold thousands of copies of one rule. */
+function namesOf(rules: LintRule[]): string {
+  const shown = rules.slice(0, 3).map((rule) => `"${rule.name}"`);
+  const more = rules.length - shown.length;
+  return more > 0
+    ? `${shown.join(', ')} and ${more} more ${more === 1 ? 'rule' : 'rules'}`
+    : shown.join(', ');
+}
+
+export function duplicates(rules: LintRule[], focus?: string): Finding[] {
   const byForm = new Map<string, LintRule[]>();
   for (const rule of rules) {
     const form = JSON.stringify([rule.ruleType, actingForm(rule.pairs)]);
     byForm.set(form, [...(byForm.get(form) ?? []), rule]);
   }
   return [...byForm.values()]
-    .filter((same) => same.length > 1)
+    .filter((same) => same.length > 1 && (focus === undefined || same.some((rule) => rule.id === focus)))
     .map((same) => {
       const [first, ...others] = same as [LintRule, ...LintRule[]];
       return {
@@ -111,7 +121,7 @@ export function duplicates(rules: LintRule[]): Finding[] {
         severity: 'warning',
         ruleIds: [...others.map((r) => r.id), first.id],
         pointers: same.map((r) => ({ ruleId: r.id, path: '/pairs' })),
-        message: `${others.map((r) => `"${r.name}"`).join(', ')} ${others.length === 1 ? 'has' : 'have'} the same type and pairs as "${first.name}".`,
+        message: `${namesOf(others)} ${others.length === 1 ? 'has' : 'have'} the same type and pairs as "${first.name}".`,
         hint: 'Keep one of them (activate it where needed) and delete the others.',
       };
     });

@@ -3,7 +3,7 @@
 // A pair of a first-one-wins rule behind an earlier pair of the same rule that covers it never acts either.
 import { ruleEffects } from '../effects/index.js';
 import { covers, type Decided, SAMPLES, type Source } from './sources.js';
-import type { Finding, LintRule } from './types.js';
+import type { Budget, Finding, LintRule } from './types.js';
 
 const effectOf = (rule: LintRule) => ruleEffects[rule.ruleType as keyof typeof ruleEffects];
 const sourceOf = (pair: Record<string, unknown>) => pair.source as Source;
@@ -32,35 +32,53 @@ function coveredPairs(earlier: LintRule, later: LintRule): { at: number[]; decid
   return { at, decided };
 }
 
-/**
- * A rule between the two that changes the URL would make the later one see another URL than the
- * earlier one saw: then nothing is claimed. A Redirect between two Redirects changes nothing of that
- * (when it acts, the earlier one did not, and it takes the effect itself).
- */
-function urlChangesBetween(active: LintRule[], from: number, to: number, type: string): boolean {
-  return active
-    .slice(from + 1, to)
-    .some(
-      (rule) =>
-        effectOf(rule)?.url === 'chain' || (effectOf(rule)?.url === 'redirect' && type !== 'Redirect'),
-    );
+function eligible(earlier: LintRule, later: LintRule): 'slot' | 'cancel' | undefined {
+  if (effectOf(later)?.combine === 'first' && earlier.ruleType === later.ruleType) return 'slot';
+  return earlier.ruleType === 'Cancel' && later.ruleType !== 'Cancel' ? 'cancel' : undefined;
 }
 
-function betweenRules(active: LintRule[]): Finding[] {
+/**
+ * Where the earlier rule may stand for each later one: after the last rule that changes the URL
+ * before it, since that rule would make the later one see another URL than the earlier one saw (then
+ * nothing is claimed). A Redirect between two Redirects changes nothing of that (when it acts, the
+ * earlier one did not, and it takes the effect itself).
+ */
+function firstCandidates(active: LintRule[]): number[] {
+  let chain = -1;
+  let redirect = -1;
+  return active.map((rule, index) => {
+    const from = Math.max(chain, rule.ruleType === 'Redirect' ? -1 : redirect, 0);
+    const url = effectOf(rule)?.url;
+    if (url === 'chain') chain = index;
+    if (url === 'redirect') redirect = index;
+    return from;
+  });
+}
+
+/** With `focus`, only the findings about that rule: shadowed by another, or shadowing another. */
+function betweenRules(active: LintRule[], budget: Budget, focus?: string): Finding[] {
   const findings: Finding[] = [];
+  const from = firstCandidates(active);
+  const focusAt = focus === undefined ? -1 : active.findIndex((rule) => rule.id === focus);
   active.forEach((later, j) => {
-    const firstWins = effectOf(later)?.combine === 'first';
-    for (let i = 0; i < j; i++) {
+    if (budget.exhausted) return;
+    if (focus !== undefined && j !== focusAt) {
+      // Later than the focus and covered by it, or nothing to say about the focus.
+      const earlier = active[focusAt];
+      if (!earlier || j < focusAt || (from[j] as number) > focusAt || !eligible(earlier, later)) return;
+      if (!budget.spend(earlier.pairs.length * later.pairs.length) || !coveredPairs(earlier, later)) return;
+    }
+    for (let i = from[j] as number; i < j; i++) {
       const earlier = active[i] as LintRule;
-      const sameSlot = firstWins && earlier.ruleType === later.ruleType;
-      const cancels = earlier.ruleType === 'Cancel' && later.ruleType !== 'Cancel';
-      if (!sameSlot && !cancels) continue;
-      if (urlChangesBetween(active, i, j, later.ruleType)) continue;
+      const kind = eligible(earlier, later);
+      if (!kind) continue;
+      if (!budget.spend(earlier.pairs.length * later.pairs.length)) return;
       const covered = coveredPairs(earlier, later);
       if (!covered) continue;
-      const effect = cancels
-        ? 'cancels every request it matches first'
-        : `decides the ${later.ruleType} effect first for every request it matches`;
+      const effect =
+        kind === 'cancel'
+          ? 'cancels every request it matches first'
+          : `decides the ${later.ruleType} effect first for every request it matches`;
       findings.push({
         code: 'shadowed',
         severity: 'warning',
@@ -79,10 +97,12 @@ function betweenRules(active: LintRule[]): Finding[] {
 }
 
 /** Within one first-one-wins rule (other than Cancel, whose pairs all do the same), pairs behind a covering pair. */
-function withinRules(active: LintRule[]): Finding[] {
+function withinRules(active: LintRule[], budget: Budget, focus?: string): Finding[] {
   const findings: Finding[] = [];
   for (const rule of active) {
+    if (focus !== undefined && rule.id !== focus) continue;
     if (effectOf(rule)?.combine !== 'first' || rule.ruleType === 'Cancel') continue;
+    if (!budget.spend((rule.pairs.length * (rule.pairs.length - 1)) / 2)) break;
     rule.pairs.forEach((pair, j) => {
       for (let i = 0; i < j; i++) {
         const decided = covers(sourceOf(rule.pairs[i] as Record<string, unknown>), sourceOf(pair));
@@ -105,7 +125,7 @@ function withinRules(active: LintRule[]): Finding[] {
   return findings;
 }
 
-/** `active`: the rules that act, in list order. */
-export function shadowed(active: LintRule[]): Finding[] {
-  return [...betweenRules(active), ...withinRules(active)];
+/** `active`: the rules that act, in list order; with `focus`, only the findings about that rule. */
+export function shadowed(active: LintRule[], budget: Budget, focus?: string): Finding[] {
+  return [...betweenRules(active, budget, focus), ...withinRules(active, budget, focus)];
 }

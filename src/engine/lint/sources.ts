@@ -2,7 +2,7 @@
 // matches is also matched by another. Exact where the operators allow it (Equals, Contains, wildcards,
 // a regular expression against a fixed text); otherwise by sampling texts the narrower source matches,
 // and then the answer says so.
-import { compileMatcher } from '../match.js';
+import { compileMatcher as compileAnew } from '../match.js';
 import { requiredLiteral } from '../regex.js';
 import { urlComponent } from '../request.js';
 import { sampleTexts } from './samples.js';
@@ -27,6 +27,23 @@ export interface Source extends Operand {
 
 /** How a question was decided: exactly, or by trying generated texts. */
 export type Decided = 'exact' | 'sampled';
+
+// Matchers and samples kept per text: a lint compares every rule with many others.
+const MAX_KEPT = 10_000;
+const matchers = new Map<string, ReturnType<typeof compileAnew>>();
+const sampled = new Map<string, string[]>();
+
+function kept<T>(map: Map<string, T>, key: string, make: () => T): T {
+  const found = map.get(key);
+  if (found !== undefined) return found;
+  if (map.size >= MAX_KEPT) map.clear();
+  const made = make();
+  map.set(key, made);
+  return made;
+}
+
+const compileMatcher = (operand: Operand) =>
+  kept(matchers, `${operand.operator}\0${operand.value}`, () => compileAnew(operand));
 
 /** http(s) URLs of every shape traffic has: a source that matches all of them matches every request. */
 const PROBE_URLS = [
@@ -92,7 +109,9 @@ export function textCovers(wide: Source, narrow: Source): Decided | undefined {
 }
 
 function sampledCover(wide: Source, narrow: Source): Decided | undefined {
-  const samples = sampleTexts(narrow.key, narrow.operator, narrow.value, SAMPLES);
+  const samples = kept(sampled, `${narrow.key}\0${narrow.operator}\0${narrow.value}`, () =>
+    sampleTexts(narrow.key, narrow.operator, narrow.value, SAMPLES),
+  );
   if (samples.length === 0) return undefined;
   const matcher = compileMatcher(wide);
   return samples.every((text) => matcher.test(text) !== undefined) ? 'sampled' : undefined;

@@ -22,6 +22,11 @@ export const LintAnswer = Type.Object(
           { error: count('error'), warning: count('warning'), info: count('info') },
           { additionalProperties: false },
         ),
+        complete: Type.Boolean({
+          description:
+            'false when the workspace has too many rules for every rule to be compared with every other: ' +
+            'shadowed and redirect_loop then cover the rules earliest in the list only.',
+        }),
       },
       { additionalProperties: false },
     ),

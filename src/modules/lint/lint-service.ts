@@ -1,6 +1,6 @@
 // The rule lint of a workspace: its rules and groups read, linted by the engine, and the answer kept
 // until the workspace's revision moves (a CI job or the console asks again and again between changes).
-import { type Finding, findingsOf, lintWorkspace } from '../../engine/lint/index.js';
+import { type Finding, findingsOf, lintRule, lint as lintRules } from '../../engine/lint/index.js';
 import type { Status } from '../../model/common.js';
 import type { Principal } from '../../model/principal.js';
 import type { RuleType } from '../../model/rule-types/index.js';
@@ -17,7 +17,7 @@ export function createLintService(deps: { lintStore: LintStore; changes: Pick<Ch
 
   async function build(workspaceId: string): Promise<LintData> {
     const { rules, groups } = await lintStore.workspace(workspaceId);
-    const findings = lintWorkspace(rules, groups);
+    const { findings, complete } = lintRules(rules, groups);
     const named = new Set(findings.flatMap((finding) => finding.ruleIds));
     const counts = { error: 0, warning: 0, info: 0 };
     for (const finding of findings) counts[finding.severity]++;
@@ -32,6 +32,7 @@ export function createLintService(deps: { lintStore: LintStore; changes: Pick<Ch
           status: status as typeof Status.static,
         })),
       counts,
+      complete,
     };
   }
 
@@ -57,9 +58,16 @@ export function createLintService(deps: { lintStore: LintStore; changes: Pick<Ch
     /** Every finding about the workspace's rules and groups. */
     lint: (principal: Principal): Promise<LintData> => lint(principal.workspaceId),
 
-    /** The findings that concern one rule, in the workspace as it is now (after a write of it). */
+    /**
+     * The findings that concern one rule, in the workspace as it is now (after a write of it): from the
+     * kept lint when it is current, else that rule against the others (not all against all).
+     */
     async findingsOfRule(workspaceId: string, ruleId: string): Promise<Finding[]> {
-      return findingsOf((await lint(workspaceId)).findings, ruleId);
+      const version = await changes.revision(workspaceId);
+      const hit = kept.get(workspaceId);
+      if (hit?.version === version) return findingsOf(hit.data.findings, ruleId);
+      const { rules, groups } = await lintStore.workspace(workspaceId);
+      return lintRule(rules, groups, ruleId);
     },
   };
 }

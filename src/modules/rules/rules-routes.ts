@@ -2,15 +2,15 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { Rule, RuleCreate, RuleUpdate } from '../../model/rule.js';
-import { created, header, one, oneSerialized, pageSerialized } from '../shared/replies.js';
+import { created, header, oneSerialized, pageSerialized, written } from '../shared/replies.js';
 import { ALWAYS, BODY, errorResponses, notModified, success } from '../shared/responses.js';
 import { deleted, IdempotencyKey, IfMatch, IfNoneMatch, page, single } from '../shared/schemas.js';
-import { RULE_DELETED, RuleListQuery, RuleParams } from './rules-schemas.js';
+import { RULE_DELETED, RuleListQuery, RuleParams, type RuleWarnings, withWarnings } from './rules-schemas.js';
 import type { RulesService } from './rules-service.js';
 
 type WithId = { Params: { ruleId: string } };
 
-export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): void {
+export function registerRulesRoutes(app: FastifyInstance, rules: RulesService, warnings: RuleWarnings): void {
   const common = { tags: ['rules'], security: [{ apiKey: [] }] };
   const config = { bodyError: 'RULE_PAYLOAD_INVALID' as const };
 
@@ -69,7 +69,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
         response: {
           201: success(
             'The rule, created (or, for a replayed Idempotency-Key, as first created).',
-            single(Rule),
+            withWarnings(Rule),
             {
               created: true,
             },
@@ -87,12 +87,11 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
         },
       },
     },
-    async (request, reply) =>
-      created(
-        reply,
-        '/v1/rules',
-        await rules.create(request.principal, request.body, header(request, 'idempotency-key')),
-      ),
+    async (request, reply) => {
+      const result = await rules.create(request.principal, request.body, header(request, 'idempotency-key'));
+      created(reply, '/v1/rules', result);
+      return written(reply, result.data, await warnings(request.principal.workspaceId, result.data.id));
+    },
   );
 
   app.put<WithId>(
@@ -107,7 +106,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
         body: RuleUpdate,
         headers: IfMatch,
         response: {
-          200: success('The rule, updated.', single(Rule), { etag: true }),
+          200: success('The rule, updated.', withWarnings(Rule), { etag: true }),
           ...errorResponses(
             'RULE_PAYLOAD_INVALID',
             'RULE_PAIRS_INVALID',
@@ -122,16 +121,11 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService): 
         },
       },
     },
-    async (request, reply) =>
-      one(
-        reply,
-        await rules.update(
-          request.principal,
-          request.params.ruleId,
-          request.body,
-          header(request, 'if-match'),
-        ),
-      ),
+    async (request, reply) => {
+      const { principal, params } = request;
+      const rule = await rules.update(principal, params.ruleId, request.body, header(request, 'if-match'));
+      return written(reply, rule, await warnings(principal.workspaceId, rule.id));
+    },
   );
 
   app.delete<WithId>(

@@ -1,6 +1,7 @@
 // Schemas of the rules routes: path parameters, the list query, the message of a DELETE.
-import { Type } from '@sinclair/typebox';
+import { type TSchema, Type } from '@sinclair/typebox';
 import { Status } from '../../model/common.js';
+import { Finding } from '../../model/finding.js';
 import { RULE_ID_PATTERN, RuleTypeSchema } from '../../model/rule.js';
 import { compile } from '../../validation.js';
 import { pageQuery } from '../shared/schemas.js';
@@ -31,3 +32,24 @@ const ruleListQuery = (checked: boolean) =>
   );
 export const RuleListQuery = ruleListQuery(false);
 export const checkRuleListQuery = compile(ruleListQuery(true));
+
+/**
+ * The answer to a write of a rule: the rule, and what the rule lint finds about it in the workspace as
+ * it is after the write. Warnings never refuse a valid rule: it is written either way.
+ */
+export function withWarnings<T extends TSchema>(data: T) {
+  return Type.Object(
+    {
+      success: Type.Literal(true),
+      data,
+      warnings: Type.Array(Finding, {
+        description:
+          "The rule lint's findings about this rule (GET /v1/lint has every rule's); [] when there are none.",
+      }),
+    },
+    { additionalProperties: false },
+  );
+}
+
+/** The findings about one rule of a workspace, as the lint service answers them. */
+export type RuleWarnings = (workspaceId: string, ruleId: string) => Promise<Finding[]>;

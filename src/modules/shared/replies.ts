@@ -114,6 +114,16 @@ export function created<T extends { id: string; modificationDate: number }>(
   return one(reply, result.data);
 }
 
+/** The answer to a write (never a conditional GET): the object with its ETag, and what was found about it. */
+export function written<T extends { modificationDate: number }, W>(
+  reply: FastifyReply,
+  data: T,
+  warnings: W[],
+) {
+  reply.header('etag', etagOf(data));
+  return { success: true as const, data, warnings };
+}
+
 /** A request header as one string (repeated headers joined, as HTTP allows for lists). */
 export function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];

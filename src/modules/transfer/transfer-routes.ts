@@ -2,22 +2,43 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
+import type { Finding } from '../../model/finding.js';
+import type { Principal } from '../../model/principal.js';
 import { header, jsonArrayPieces } from '../shared/replies.js';
 import { ALWAYS, BODY, errorResponses, header as responseHeader, success } from '../shared/responses.js';
 import { IdempotencyKey } from '../shared/schemas.js';
+import { useImportBodyParser } from './import-body.js';
+import { withFindings } from './import-warnings.js';
 import { ExportFile, ImportBody, ImportQuery, ImportReport } from './transfer-schemas.js';
 import { readImportOptions, type TransferService } from './transfer-service.js';
 
+/** The rule lint's findings about the workspace's rules, as the lint service answers them. */
+export type WorkspaceFindings = (principal: Principal) => Promise<{ findings: Finding[] }>;
+
 const ATTACHMENT_VALUE = 'attachment; filename="rulekeeper-export.json"';
+const common = { tags: ['transfer'], security: [{ apiKey: [] }] };
 const ATTACHMENT = responseHeader('A file to save.', { enum: [ATTACHMENT_VALUE] }, true);
 
 export function registerTransferRoutes(
   app: FastifyInstance,
   transfer: TransferService,
   options: Pick<Config, 'maxImportBytes' | 'importTimeLimitMs' | 'exportTimeLimitMs'>,
+  lint: WorkspaceFindings,
 ): void {
-  const common = { tags: ['transfer'], security: [{ apiKey: [] }] };
+  // Its own scope: only this route reads its JSON body a slice at a time (import-body.ts).
+  app.register(async (scope) => {
+    useImportBodyParser(scope);
+    registerImportRoute(scope, transfer, options, lint);
+  });
+  registerExportRoute(app, transfer, options);
+}
 
+function registerImportRoute(
+  app: FastifyInstance,
+  transfer: TransferService,
+  options: Pick<Config, 'maxImportBytes' | 'importTimeLimitMs'>,
+  lint: WorkspaceFindings,
+): void {
   app.post(
     '/import',
     {
@@ -61,10 +82,19 @@ export function registerTransferRoutes(
       const key = header(request, 'idempotency-key');
       const result = await transfer.import(request.principal, request.body, importOptions, key);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
-      return { success: true, data: result.data };
+      if (result.data.dryRun || result.data.created + result.data.updated === 0)
+        return { success: true, data: result.data };
+      const { findings } = await lint(request.principal);
+      return { success: true, data: withFindings(result.data, findings) };
     },
   );
+}
 
+function registerExportRoute(
+  app: FastifyInstance,
+  transfer: TransferService,
+  options: Pick<Config, 'exportTimeLimitMs'>,
+): void {
   app.get(
     '/export',
     {

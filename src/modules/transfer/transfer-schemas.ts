@@ -37,7 +37,12 @@ const Detail = Type.Object({ path: Type.String(), message: Type.String() }, { ad
 
 export const ImportItem = Type.Object(
   {
-    index: Type.Integer({ description: 'Position of the record in the file.' }),
+    index: Type.Integer({
+      description: 'Position of the record in the file, from 0 (as in the pointers of `details`: `/3/...`).',
+    }),
+    name: Type.Union([Type.String(), Type.Null()], {
+      description: "The record's name in the file; null when it has none.",
+    }),
     objectType: Type.Union([Type.Literal('rule'), Type.Literal('group'), Type.Null()], {
       description: 'null when the record is neither.',
     }),
@@ -46,7 +51,11 @@ export const ImportItem = Type.Object(
       description: 'Its id here (the one it would get, in a dry run); null when it failed.',
     }),
     outcome: Type.Union([Type.Literal('created'), Type.Literal('updated'), Type.Literal('failed')]),
-    warnings: Type.Array(Type.String(), { description: 'What was converted or changed on the way in.' }),
+    warnings: Type.Array(Type.String(), {
+      description:
+        'What was converted or changed on the way in; for a rule written, also what the rule lint finds ' +
+        'about it after the import, one line per finding (`code (severity): message Hint: hint`; GET /v1/lint has them whole).',
+    }),
     message: Type.Optional(Type.String({ description: 'Why it failed: the error POST would answer.' })),
     details: Type.Optional(
       Type.Array(Detail, {
