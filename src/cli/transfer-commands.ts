@@ -51,11 +51,14 @@ function progressBar(): { update(done: number, total: number): void; stop(): voi
 function printReport(report: ImportResult): void {
   const out = (line: string) => process.stdout.write(`${line}\n`);
   for (const item of report.items) {
+    // The record's 0-based index, as in the pointers (`/3/pairs/0`), its name and ids beside it.
+    const ids = item.id === null ? (item.sourceId ?? '') : `${item.sourceId ?? '(no id)'} → ${item.id}`;
+    const record = `record ${item.index}${item.name === null ? '' : ` "${item.name}"`}${ids ? ` (${ids})` : ''}`;
     if (item.outcome === 'failed') {
-      out(`record ${item.index}: failed: ${item.message}`);
+      out(`${record}: failed: ${item.message}`);
       for (const detail of item.details ?? []) out(`    ${detail.path}: ${detail.message}`);
     }
-    for (const warning of item.warnings) out(`record ${item.index}: ${warning}`);
+    for (const warning of item.warnings) out(`${record}: ${warning}`);
   }
   const summary = `${report.created} created, ${report.updated} updated, ${report.failed} failed`;
   out(report.dryRun ? `${summary} (dry run: nothing was written)` : summary);

@@ -60,8 +60,8 @@ describe.each(kinds)('rulekeeper import and export (%s)', (kind) => {
   it('imports a Requestly export, printing conversions and a summary; no progress bar on a pipe', async () => {
     const result = await runCli(['import', file('export.json', records), '--workspace', 'team'], env());
     expect(result.stderr).toBe('');
-    expect(result.stdout).toMatch(/record 4: converted from the older Headers format/);
-    expect(result.stdout).toMatch(/record 5: converted from the older Redirect format/);
+    expect(result.stdout).toMatch(/record 4 "[^"]*" \([^)]*\): converted from the older Headers format/);
+    expect(result.stdout).toMatch(/record 5 "[^"]*" \([^)]*\): converted from the older Redirect format/);
     expect(result.stdout).toMatch(/^6 created, 0 updated, 0 failed$/m);
     expect(result.code).toBe(0);
     const exported = await exportOf('team');

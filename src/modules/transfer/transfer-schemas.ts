@@ -37,7 +37,12 @@ const Detail = Type.Object({ path: Type.String(), message: Type.String() }, { ad
 
 export const ImportItem = Type.Object(
   {
-    index: Type.Integer({ description: 'Position of the record in the file.' }),
+    index: Type.Integer({
+      description: 'Position of the record in the file, from 0 (as in the pointers of `details`: `/3/...`).',
+    }),
+    name: Type.Union([Type.String(), Type.Null()], {
+      description: "The record's name in the file; null when it has none.",
+    }),
     objectType: Type.Union([Type.Literal('rule'), Type.Literal('group'), Type.Null()], {
       description: 'null when the record is neither.',
     }),

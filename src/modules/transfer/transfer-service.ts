@@ -15,6 +15,7 @@ import { nextSlice, SLICE_ITEMS } from '../shared/slices.js';
 import { ImportFile } from './import-body.js';
 import { createImportPlanner, type ImportMode, type ImportPlan } from './import-plan.js';
 import { type FailedRecord, type ReadRecord, readRecord, recordKind } from './import-records.js';
+import { warnLikelyDuplicates } from './likely-duplicates.js';
 import {
   checkImportQuery,
   type ImportItem,
@@ -178,6 +179,7 @@ export function createTransferService(deps: {
       index++;
       if (index % BATCH_RECORDS === 0 || index === first.count) {
         await nextSlice();
+        if (options.dryRun) await warnLikelyDuplicates(trx, store, principal.workspaceId, rules);
         await apply(await planner.rules(rules));
         rules = [];
         progress?.(index, first.count);
@@ -196,6 +198,7 @@ export function createTransferService(deps: {
     const failed = failures.map(
       (r): ImportItem => ({
         index: r.index,
+        name: r.name,
         objectType: r.objectType,
         sourceId: r.sourceId,
         id: null,
