@@ -242,7 +242,7 @@ forEachDatabase((db) => {
     });
 
     it.each([
-      ['not JSON', '[{"name": ', ''],
+      ['not JSON', '[{"name": ', '/0'],
       ['not an array', '{"objectType":"rule"}', ''],
       ['an array of non-records', '[1, "two"]', '/0'],
     ])(

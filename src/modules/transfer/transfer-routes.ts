@@ -7,14 +7,16 @@ import type { Principal } from '../../model/principal.js';
 import { header, jsonArrayPieces } from '../shared/replies.js';
 import { ALWAYS, BODY, errorResponses, header as responseHeader, success } from '../shared/responses.js';
 import { IdempotencyKey } from '../shared/schemas.js';
+import { useImportBodyParser } from './import-body.js';
 import { withFindings } from './import-warnings.js';
-import { ExportFile, ImportBody, ImportQuery, ImportReport } from './transfer-schemas.js';
-import { readImportOptions, type TransferService } from './transfer-service.js';
+import { ExportFile, ExportQuery, ImportBody, ImportQuery, ImportReport } from './transfer-schemas.js';
+import { readExportFormat, readImportOptions, type TransferService } from './transfer-service.js';
 
 /** The rule lint's findings about the workspace's rules, as the lint service answers them. */
 export type WorkspaceFindings = (principal: Principal) => Promise<{ findings: Finding[] }>;
 
 const ATTACHMENT_VALUE = 'attachment; filename="rulekeeper-export.json"';
+const common = { tags: ['transfer'], security: [{ apiKey: [] }] };
 const ATTACHMENT = responseHeader('A file to save.', { enum: [ATTACHMENT_VALUE] }, true);
 
 export function registerTransferRoutes(
@@ -23,8 +25,20 @@ export function registerTransferRoutes(
   options: Pick<Config, 'maxImportBytes' | 'importTimeLimitMs' | 'exportTimeLimitMs'>,
   lint: WorkspaceFindings,
 ): void {
-  const common = { tags: ['transfer'], security: [{ apiKey: [] }] };
+  // Its own scope: only this route reads its JSON body a slice at a time (import-body.ts).
+  app.register(async (scope) => {
+    useImportBodyParser(scope);
+    registerImportRoute(scope, transfer, options, lint);
+  });
+  registerExportRoute(app, transfer, options);
+}
 
+function registerImportRoute(
+  app: FastifyInstance,
+  transfer: TransferService,
+  options: Pick<Config, 'maxImportBytes' | 'importTimeLimitMs'>,
+  lint: WorkspaceFindings,
+): void {
   app.post(
     '/import',
     {
@@ -74,7 +88,13 @@ export function registerTransferRoutes(
       return { success: true, data: withFindings(result.data, findings) };
     },
   );
+}
 
+function registerExportRoute(
+  app: FastifyInstance,
+  transfer: TransferService,
+  options: Pick<Config, 'exportTimeLimitMs'>,
+): void {
   app.get(
     '/export',
     {
@@ -90,18 +110,21 @@ export function registerTransferRoutes(
           'Streamed a page at a time. It runs for at most `EXPORT_TIME_LIMIT_MS` (default 300 s): past ' +
           "it, the connection is cut before the file's closing `]`, so a cut-off export is never a " +
           'valid file.',
+        querystring: ExportQuery,
         response: {
           200: success("The workspace's groups, then its rules.", ExportFile, {
             headers: { 'Content-Disposition': ATTACHMENT },
           }),
-          ...errorResponses(...ALWAYS),
+          ...errorResponses('INVALID_QUERY', ...ALWAYS),
         },
       },
     },
-    async (request, reply) =>
-      reply
+    async (request, reply) => {
+      const format = readExportFormat(request.query);
+      return reply
         .header('content-disposition', ATTACHMENT_VALUE)
         .type('application/json; charset=utf-8')
-        .send(Readable.from(jsonArrayPieces(transfer.export(request.principal, request.abandoned)))),
+        .send(Readable.from(jsonArrayPieces(transfer.export(request.principal, request.abandoned, format))));
+    },
   );
 }

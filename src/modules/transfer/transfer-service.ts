@@ -2,19 +2,21 @@
 import type { Config } from '../../config.js';
 import type { Db, GroupRow, RuleRow } from '../../db/tables.js';
 import { AppError } from '../../errors.js';
-import type { Group } from '../../model/group.js';
 import { toGroup } from '../../model/group.js';
 import type { Principal } from '../../model/principal.js';
-import type { Rule } from '../../model/rule.js';
+import { toRequestlyGroup, toRequestlyRule } from '../../model/requestly-format.js';
 import { toRule } from '../../model/rule.js';
 import { schemaErrors } from '../../validation.js';
 import type { ChangeInput, ChangesService } from '../changes/changes-service.js';
 import type { Created, IdempotencyService } from '../idempotency/idempotency-service.js';
 import { isPlainObject, MalformedBody } from '../shared/payload.js';
 import { nextSlice, SLICE_ITEMS } from '../shared/slices.js';
+import { ImportFile } from './import-body.js';
 import { createImportPlanner, type ImportMode, type ImportPlan } from './import-plan.js';
 import { type FailedRecord, type ReadRecord, readRecord, recordKind } from './import-records.js';
+import { warnLikelyDuplicates } from './likely-duplicates.js';
 import {
+  checkExportQuery,
   checkImportQuery,
   type ImportItem,
   type ImportResult,
@@ -40,8 +42,11 @@ export type RecordSource = (pass: 'first' | 'second') => AsyncIterable<unknown> 
 type GroupRecord = Extract<ReadRecord, { kind: 'group' }>;
 type RuleRecord = Extract<ReadRecord, { kind: 'rule' }>;
 
-/** Records checked, planned and written together: memory holds one batch of records at a time. */
-const BATCH_RECORDS = 2000;
+/**
+ * Records checked, planned and written together: memory holds one batch of records at a time, and
+ * each of its steps is one slice of work between two turns of the event loop.
+ */
+const BATCH_RECORDS = SLICE_ITEMS;
 
 /** What the first pass over a file learns: its groups (few and small) and how many records it holds. */
 interface FirstPass {
@@ -51,6 +56,16 @@ interface FirstPass {
 }
 
 /** The query of POST /v1/import as options; unknown or malformed parameters are 400 Invalid query. */
+export type ExportFormat = 'rulekeeper' | 'requestly';
+
+/** The export's query: `format` (default `rulekeeper`, our canonical form). */
+export function readExportFormat(query: unknown): ExportFormat {
+  const raw = { ...(query as Record<string, unknown>) };
+  const details = schemaErrors(checkExportQuery, raw);
+  if (details.length > 0) throw new AppError('INVALID_QUERY', details);
+  return raw.format === 'requestly' ? 'requestly' : 'rulekeeper';
+}
+
 export function readImportOptions(query: unknown): ImportOptions {
   const raw = { ...(query as Record<string, unknown>) };
   const details = schemaErrors(checkImportQuery, raw);
@@ -70,17 +85,21 @@ function tooManyRecords(count: string): AppError {
   ]);
 }
 
-/** A request body as a list of records, or the error a body that is not one deserves. */
-function readBody(body: unknown): unknown[] {
+/**
+ * A request body as a list of records (and what a retry is matched by: the bytes' digest when the
+ * body was read as a file), or the error a body that is not one deserves.
+ */
+function readBody(body: unknown): { records: unknown[]; identity: unknown } {
   if (body instanceof MalformedBody)
     throw new AppError('IMPORT_INVALID', [{ path: body.path, message: body.reason }]);
+  if (body instanceof ImportFile) return { records: body.records, identity: body.digest };
   if (!Array.isArray(body)) {
     throw new AppError('IMPORT_INVALID', [
       { path: '', message: 'the file must be a JSON array of rule and group records (a Requestly export)' },
     ]);
   }
   if (body.length > MAX_IMPORT_RECORDS) throw tooManyRecords(String(body.length));
-  return body;
+  return { records: body, identity: body };
 }
 
 export function createTransferService(deps: {
@@ -151,7 +170,9 @@ export function createTransferService(deps: {
       failures.push(...plan.failures);
       // With abort, one failure means nothing is written: no use writing what will be rolled back.
       if (options.dryRun || (options.onError === 'abort' && failures.length > 0)) return;
+      await nextSlice();
       await store.applyImportWrites(trx, plan.writes);
+      await nextSlice();
       const written = changesOf(principal, plan.writes);
       if (written.length > 0) await record(written);
     }
@@ -160,7 +181,6 @@ export function createTransferService(deps: {
     let rules: RuleRecord[] = [];
     let index = 0;
     for await (const value of records('second')) {
-      if (index % SLICE_ITEMS === SLICE_ITEMS - 1) await nextSlice();
       if (!isGroup(value)) {
         const rule = read(value, index);
         if (rule.kind === 'failed') failures.push(rule);
@@ -168,6 +188,8 @@ export function createTransferService(deps: {
       }
       index++;
       if (index % BATCH_RECORDS === 0 || index === first.count) {
+        await nextSlice();
+        if (options.dryRun) await warnLikelyDuplicates(trx, store, principal.workspaceId, rules);
         await apply(await planner.rules(rules));
         rules = [];
         progress?.(index, first.count);
@@ -186,6 +208,7 @@ export function createTransferService(deps: {
     const failed = failures.map(
       (r): ImportItem => ({
         index: r.index,
+        name: r.name,
         objectType: r.objectType,
         sourceId: r.sourceId,
         id: null,
@@ -226,8 +249,8 @@ export function createTransferService(deps: {
      * again.
      */
     import(principal: Principal, body: unknown, options: ImportOptions, idempotencyKey?: string) {
-      const records = readBody(body);
-      const request = ['POST /v1/import', options, body];
+      const { records, identity } = readBody(body);
+      const request = ['POST /v1/import', options, identity];
       return importFrom(principal, () => records, options, { key: idempotencyKey, request });
     },
 
@@ -241,13 +264,24 @@ export function createTransferService(deps: {
      * time, so a large workspace is never whole in memory (replies.ts's jsonArrayPieces writes them).
      * Between pages everyone else is served; once `abandoned` is aborted, the pages stop.
      */
-    async *export(principal: Principal, abandoned?: AbortSignal): AsyncGenerator<(Group | Rule)[]> {
+    /**
+     * The workspace's groups, then its rules, a page at a time: as GET returns them, or with
+     * `format: 'requestly'` in the shapes Requestly's app stores.
+     */
+    async *export(
+      principal: Principal,
+      abandoned?: AbortSignal,
+      format: ExportFormat = 'rulekeeper',
+    ): AsyncGenerator<unknown[]> {
+      const requestly = format === 'requestly';
       for await (const rows of store.pages(db, 'groups', principal.workspaceId)) {
-        yield rows.map((row) => toGroup(row, principal));
+        const groups = rows.map((row) => toGroup(row, principal));
+        yield requestly ? groups.map(toRequestlyGroup) : groups;
         await nextSlice(abandoned);
       }
       for await (const rows of store.pages(db, 'rules', principal.workspaceId)) {
-        yield rows.map((row) => toRule(row, principal));
+        const rules = rows.map((row) => toRule(row, principal));
+        yield requestly ? rules.map(toRequestlyRule) : rules;
         await nextSlice(abandoned);
       }
     },
