@@ -4,7 +4,7 @@
 // Response replaces the body without reading the upstream's; Response code and Script injection read
 // the body whole, up to `maxBodyBytes`, past which the answer streams unchanged and the log names the
 // rules that were skipped.
-import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { type OutgoingHttpHeaders, type ServerResponse, STATUS_CODES } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Outcome } from '../engine/index.js';
 import { CodeError } from './code-runner.js';
@@ -118,6 +118,8 @@ export function rewriteAnswers(
     const mock = outcome.response && !outcome.response.serveWithoutRequest ? outcome.response : undefined;
     const noBody = plan.method === 'HEAD' || status === 204 || status === 304;
     if (mock?.type === 'static') {
+      // The reason phrase of the rule's status, not the upstream's ("404 OK" otherwise).
+      response.statusMessage = mock.statusText ?? STATUS_CODES[mock.statusCode] ?? '';
       replaceBody(response, realWriteHead, mock.statusCode, headers, mock.value);
       return response;
     }
