@@ -294,6 +294,8 @@ describe('rulekeeper proxy', () => {
       ]);
       const response = await through(`${base()}/mocked`);
       expect(response.status).toBe(404);
+      // The reason phrase of the rule's status, not the upstream's 200 OK.
+      expect(response.statusText).toBe('Not Found');
       expect(await response.text()).toBe('{"mock":1}');
       await rule('Response', [
         {
@@ -306,7 +308,22 @@ describe('rulekeeper proxy', () => {
       ]);
       const hits = upstreamHits;
       const alone = await through(`${base()}/offline`);
+      expect(alone.headers.get('content-type')).toBe('text/plain; charset=utf-8');
       expect(await alone.text()).toBe('served by the proxy');
+      expect(upstreamHits).toBe(hits);
+      await rule('Response', [
+        {
+          source: source('/created'),
+          type: 'static',
+          value: '{"id":7}',
+          statusCode: 201,
+          serveWithoutRequest: true,
+        },
+      ]);
+      const created = await through(`${base()}/created`);
+      expect([created.status, created.statusText]).toEqual([201, 'Created']);
+      expect(created.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(await created.json()).toEqual({ id: 7 });
       expect(upstreamHits).toBe(hits);
     });
 
