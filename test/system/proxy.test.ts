@@ -265,6 +265,9 @@ describe('rulekeeper proxy', () => {
       expect(response.headers.get('x-rulekeeper-rules')).toBe(`${headers}, ${agent}`);
       const echoed = (await response.json()) as Json;
       expect(echoed.headers).toMatchObject({ 'x-debug': '1', 'user-agent': 'RulekeeperBot/1.0' });
+      // A GET without a body is sent on without one: no length the client did not send.
+      expect(echoed.headers).not.toHaveProperty('content-length');
+      expect(echoed.headers).not.toHaveProperty('transfer-encoding');
     });
 
     it('Delay holds the request at least the time asked', async () => {
