@@ -102,6 +102,12 @@ export function rewriteAnswers(
   const realWriteHead = response.writeHead.bind(response) as WriteHead;
   response.writeHead = function writeHead(...args: unknown[]) {
     onHead();
+    // mockttp removes Node's own Connection and Transfer-Encoding so that the upstream's pass as they
+    // are; those are dropped below, so Node frames this hop itself again (chunked when it has no
+    // length, keep-alive as the client asked), as any server does.
+    const own = response as unknown as { _removedConnection: boolean; _removedTE: boolean };
+    own._removedConnection = false;
+    own._removedTE = false;
     const { status, flat } = flatten(args);
     const stripped = stripFlat(flat);
     const plan = planOf();

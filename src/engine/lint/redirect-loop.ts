@@ -9,6 +9,8 @@ import { sampleTexts } from './samples.js';
 import type { Source } from './sources.js';
 import type { Budget, Finding, LintRule } from './types.js';
 
+const ROUTE_CHANGING = new Set(['Redirect', 'Replace', 'QueryParam', 'Cancel']);
+
 /** Browsers give up after 20 redirects. */
 const MAX_HOPS = 20;
 const STARTS_PER_PAIR = 3;
@@ -65,7 +67,8 @@ export function redirectLoops(
 ): Finding[] {
   const redirects = new Map(active.filter((r) => r.ruleType === 'Redirect').map((r) => [r.id, r]));
   if (redirects.size === 0 || (focus !== undefined && !redirects.has(focus))) return [];
-  const set = compileRuleSet(engineRules);
+  // Only the rules that can change where a request goes (or stop it) decide where it is redirected.
+  const set = compileRuleSet(engineRules.filter((rule) => ROUTE_CHANGING.has(rule.ruleType)));
   // The Redirects alone, to tell which of them redirected to the very URL asked for (no_change): a
   // trace explains every rule it holds, and the others cannot be that one.
   const redirectsOnly = compileRuleSet(engineRules.filter((rule) => redirects.has(rule.id)));
