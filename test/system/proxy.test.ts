@@ -218,6 +218,24 @@ describe('rulekeeper proxy', () => {
       expect(echoed).toMatchObject({ method: 'GET', url: '/plain?a=1', headers: { 'x-client': 'c' } });
     });
 
+    it('a rule that matches but changes nothing does not act: the request streams, the rule is not listed', async () => {
+      await rule('Replace', [{ source: source('/unchanged'), from: 'absent-text', to: 'x' }]);
+      await rule('Headers', [
+        {
+          source: source('/unchanged'),
+          modifications: [{ Request: [{ header: 'X-None', type: 'Remove' }] }],
+        },
+      ]);
+      const response = await through(`${base()}/unchanged?a=1`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-rulekeeper-rules')).toBeNull();
+      expect(((await response.json()) as Json).url).toBe('/unchanged?a=1');
+      const trace = await api('POST', '/trace', { request: { url: `${base()}/unchanged?a=1` } });
+      expect(trace.body).toMatchObject({
+        data: { rules: [{ reason: 'no_change' }, { reason: 'no_change' }] },
+      });
+    });
+
     it('Redirect answers 307 with the destination, its captures substituted, as the trace says', async () => {
       const id = await rule('Redirect', [
         {
