@@ -1,5 +1,6 @@
 // The proxy's copy of a workspace's rules: read from a Rulekeeper server, kept current by following its
 // change stream, compiled by the one engine. While the server is away the last rules stay in force.
+import { eventChunks } from '../client/events.js';
 import { compileRuleSet, type EngineRule, type RuleSet } from '../engine/index.js';
 
 interface StoredRule extends Omit<EngineRule, 'groupStatus'> {
@@ -117,30 +118,24 @@ export function createRuleFeed(options: RuleFeedOptions): RuleFeed {
       signal: stopping.signal,
     });
     if (!response.ok || !response.body) throw new Error(`the change stream answered ${response.status}`);
-    let buffer = '';
     let pending: { objectType: string; id: string }[] = [];
-    for await (const chunk of response.body.pipeThrough(new TextDecoderStream())) {
-      buffer += chunk;
-      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-        const event = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (/^event: reset$/m.test(event)) return 'reset';
+    for await (const events of eventChunks(response.body)) {
+      for (const event of events) {
+        if (event.event === 'reset') return 'reset';
         // A revision too large to list (an import): the lists are read again, and the stream goes on.
-        if (/^event: bulk$/m.test(event)) {
+        if (event.event === 'bulk') {
           pending = [];
           // Read after the bulk revision was committed: the lists hold it, and the revision says so.
           reach(await loadAll());
           continue;
         }
-        const data = /^data: (.*)$/m.exec(event)?.[1];
-        if (!data) continue; // a heartbeat
-        pending.push(JSON.parse(data) as { objectType: string; id: string });
+        if (event.event !== 'change') continue;
+        pending.push(JSON.parse(event.data) as { objectType: string; id: string });
         // `id:` marks a revision's last event: its changes are applied together.
-        const id = /^id: (\d+)$/m.exec(event)?.[1];
-        if (id !== undefined) {
+        if (event.id !== undefined) {
           await apply(pending);
           pending = [];
-          reach(Number(id));
+          reach(Number(event.id));
         }
       }
     }
