@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Request } from 'autocannon';
 import { ensureBuilt, snapshotBuild } from './lib/build.js';
 import { changesTargets, type FanoutFacts, measureFanout, notModifiedScenario } from './lib/changes-bench.js';
-import { engineLines, engineTargets, measureEngine, traceScenario } from './lib/engine-scenario.js';
+import { engineLines, engineTargets, measureEngine, traceScenarios } from './lib/engine-scenario.js';
 import { importTargets, measureImports } from './lib/import-scenario.js';
 import { type Scenario, sequentialMs } from './lib/load.js';
 import { log } from './lib/log.js';
@@ -175,12 +175,14 @@ async function main(): Promise<void> {
   const traceRules = options.mode === 'quick' ? 200 : 1000;
   const traces = scale
     ? []
-    : await Promise.all([
-        traceScenario('sqlite', sqlite, traceRules),
-        ...(pg && postgres && !('skipped' in postgres)
-          ? [traceScenario('postgres', postgres, traceRules)]
-          : []),
-      ]);
+    : (
+        await Promise.all([
+          traceScenarios('sqlite', sqlite, traceRules),
+          ...(pg && postgres && !('skipped' in postgres)
+            ? [traceScenarios('postgres', postgres, traceRules)]
+            : []),
+        ])
+      ).flat();
   const peer =
     !scale && options.peer && !options.engineOnly
       ? await startPeer(join(tmp, 'json-server'), sqlite.seeded, log)

@@ -128,33 +128,39 @@ export function engineTargets(facts: EngineFacts[]): Target[] {
 }
 
 /**
- * POST /v1/trace over HTTP: the last other workspace of the seed, topped up to `rules` with the
+ * POST /v1/trace over HTTP, explaining every rule, the rules that acted, or none: the last other workspace of the seed, topped up to `rules` with the
  * engine's mixed rules 0, 1, … (no other scenario reads it), traced with the request that two of
  * those (64 and 78, so at least 79 are added) and some of the seed's example rules match.
  */
-export async function traceScenario(
+export async function traceScenarios(
   store: string,
   { service, seeded }: Store,
   rules: number,
-): Promise<Scenario> {
+): Promise<Scenario[]> {
   const workspace = seeded.others.at(-1);
   if (!workspace) throw new Error('trace: the seed has no other workspace');
   const missing = Math.max(0, rules - workspace.ruleIds.length);
   await pool(missing, 16, (i) => post(`${service.url}/v1/rules`, workspace.key, mixedRule(i)));
-  return {
-    name: 'trace',
+  const trace = (name: string, path: string): Scenario => ({
+    name,
     store,
     ceiling: 'get',
     target: { url: service.url, pid: service.pid },
     requests: [
       {
         method: 'POST',
-        path: '/v1/trace',
+        path,
         headers: headersFor(workspace.key, true),
         body: JSON.stringify({
           request: { url: REQUESTS['a few match'].url, resourceType: 'xmlhttprequest' },
         }),
       },
     ],
-  };
+  });
+  // Every rule explained; only the rules that acted (the fast path); the outcome alone.
+  return [
+    trace('trace', '/v1/trace'),
+    trace('trace-acted', '/v1/trace?explain=acted'),
+    trace('trace-none', '/v1/trace?explain=none'),
+  ];
 }

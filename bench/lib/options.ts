@@ -41,7 +41,7 @@ export const USAGE = `npm run bench [-- options]
   --warmup S          seconds of unrecorded load per scenario before the first round
   --connections N     concurrent connections (default 50)
   --only a,b          run only these scenarios (names as in the table; ceilings always run)
-  --engine            only the rule engine (in process) and the trace scenario
+  --engine            only the rule engine (in process) and the trace scenarios (all, acted, none)
   --import            only rulekeeper import of 10,000 and 100,000 records (1,000 with --quick)
   --noisy-neighbour   only noisy-neighbour: workspace B's get-rule p99 and /healthz, quiet and while workspace A runs the largest trace, a 100,000-record import and 20 change streams (also in the standard run)
   --proxy             only rulekeeper proxy: 0, 100 and 1,000 rules (0 and 100 with --quick), HTTP and HTTPS, against the upstream directly
@@ -111,7 +111,7 @@ export function readOptions(argv: string[]): Options {
     postgres: !values['no-postgres'],
     peer: !values['no-peer'],
     only: values.engine
-      ? ['trace']
+      ? ['trace', 'trace-acted', 'trace-none']
       : values.only
           ?.split(',')
           .map((name) => name.trim())

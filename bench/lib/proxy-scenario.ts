@@ -112,6 +112,9 @@ export async function measureProxy(
     const caDir = join(tmp, 'ca');
     const upstreamCa = join(tmp, 'upstream.pem');
     writeFileSync(upstreamCa, cert.cert);
+    // As the README says to: never on the command line.
+    const keyFile = join(tmp, 'proxy.key');
+    writeFileSync(keyFile, key, { mode: 0o600 });
     let created = 0;
     for (const rules of options.ruleCounts) {
       await pool(rules - created, 8, (i) =>
@@ -124,8 +127,8 @@ export async function measureProxy(
           'proxy',
           '--server',
           service.url,
-          '--key',
-          key,
+          '--key-file',
+          keyFile,
           '--port',
           '0',
           '--ca-dir',

@@ -1,44 +1,11 @@
 // Follows GET /v1/changes/stream (server-sent events) so that a change made elsewhere shows up.
 // EventSource cannot send the `x-api-key` header, so the stream is read with fetch, through the
-// typed client, and its events parsed here. It resumes after the last revision it saw.
+// typed client, and its events parsed by the client's reader. It resumes after the last revision it saw.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { eventChunks } from '../../src/client/events.js';
 import type { RulekeeperClient } from './api.js';
 
 export type LiveState = 'connecting' | 'live' | 'reconnecting';
-
-export interface StreamEvent {
-  event: string;
-  id?: string;
-  data: string;
-}
-
-/** Splits server-sent events out of text, answering the events and what is left of an unfinished one. */
-export function parseEvents(buffer: string): { events: StreamEvent[]; rest: string } {
-  // A \r at the very end may be the first half of a \r\n: kept back until the next chunk says.
-  const held = buffer.endsWith('\r') ? '\r' : '';
-  const blocks = buffer
-    .slice(0, buffer.length - held.length)
-    .replace(/\r\n?/g, '\n')
-    .split('\n\n');
-  const rest = (blocks.pop() ?? '') + held;
-  const events: StreamEvent[] = [];
-  for (const block of blocks) {
-    const event: StreamEvent = { event: 'message', data: '' };
-    let hasField = false;
-    for (const line of block.split('\n')) {
-      if (line === '' || line.startsWith(':')) continue; // a keep-alive comment
-      const colon = line.indexOf(':');
-      const field = colon < 0 ? line : line.slice(0, colon);
-      const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-      hasField = true;
-      if (field === 'event') event.event = value;
-      else if (field === 'id') event.id = value;
-      else if (field === 'data') event.data = event.data ? `${event.data}\n${value}` : value;
-    }
-    if (hasField) events.push(event);
-  }
-  return { events, rest };
-}
 
 /** Events after which what the panel shows may be out of date: a change, and the two that say read everything again. */
 const REFRESHING = new Set(['change', 'bulk', 'reset']);
@@ -52,13 +19,7 @@ export async function readChangeStream(
   body: NonNullable<Response['body']>,
   handlers: { onId(id: string): void; onRefresh(): void },
 ): Promise<void> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    const { events, rest } = parseEvents(buffer + value);
-    buffer = rest;
+  for await (const events of eventChunks(body)) {
     for (const event of events) if (event.id) handlers.onId(event.id);
     if (events.some((event) => REFRESHING.has(event.event))) handlers.onRefresh();
   }

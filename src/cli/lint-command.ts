@@ -1,6 +1,7 @@
 // `rulekeeper lint`: what is wrong with a workspace's rules as a whole, from a server's GET /v1/lint or
 // a workspace of the local database, for CI: exit 1 when a finding reaches --fail-on.
 import type { Command } from 'commander';
+import { createClient } from '../client/index.js';
 import { SEVERITIES, type Severity } from '../model/finding.js';
 import type { LintData } from '../modules/lint/lint-schemas.js';
 import { createLintService } from '../modules/lint/lint-service.js';
@@ -14,21 +15,21 @@ interface LintOptions {
   json?: boolean;
 }
 
-/** From a running server, as any client would; the key from RULEKEEPER_KEY (never a flag: it would show in `ps`). */
+/** From a running server through the package's typed client; the key from RULEKEEPER_KEY (never a flag: it would show in `ps`). */
 async function fromServer(server: string): Promise<LintData> {
   const key = process.env.RULEKEEPER_KEY;
   if (!key) throw new UsageError('set RULEKEEPER_KEY to an API key (a read key is enough) for --server');
-  let response: Response;
-  try {
-    response = await fetch(`${server.replace(/\/+$/, '')}/v1/lint`, { headers: { 'x-api-key': key } });
-  } catch (error) {
-    throw new UsageError(`cannot reach ${server}: ${(error as Error).message}`);
+  const answer = await createClient({ baseUrl: server, key })
+    .GET('/v1/lint')
+    .catch((error: Error) => {
+      throw new UsageError(`cannot reach ${server}: ${error.message}`);
+    });
+  if (!answer.data) {
+    throw new UsageError(
+      `${server} answered ${answer.response.status} ${answer.error?.message ?? ''}`.trim(),
+    );
   }
-  const body = (await response.json().catch(() => ({}))) as { data?: LintData; message?: string };
-  if (response.status !== 200 || !body.data) {
-    throw new UsageError(`${server} answered ${response.status} ${body.message ?? ''}`.trim());
-  }
-  return body.data;
+  return answer.data.data as LintData;
 }
 
 function fromWorkspace(name: string): Promise<LintData> {

@@ -51,11 +51,14 @@ function progressBar(): { update(done: number, total: number): void; stop(): voi
 function printReport(report: ImportResult): void {
   const out = (line: string) => process.stdout.write(`${line}\n`);
   for (const item of report.items) {
+    // The record's 0-based index, as in the pointers (`/3/pairs/0`), its name and ids beside it.
+    const ids = item.id === null ? (item.sourceId ?? '') : `${item.sourceId ?? '(no id)'} → ${item.id}`;
+    const record = `record ${item.index}${item.name === null ? '' : ` "${item.name}"`}${ids ? ` (${ids})` : ''}`;
     if (item.outcome === 'failed') {
-      out(`record ${item.index}: failed: ${item.message}`);
+      out(`${record}: failed: ${item.message}`);
       for (const detail of item.details ?? []) out(`    ${detail.path}: ${detail.message}`);
     }
-    for (const warning of item.warnings) out(`record ${item.index}: ${warning}`);
+    for (const warning of item.warnings) out(`${record}: ${warning}`);
   }
   const summary = `${report.created} created, ${report.updated} updated, ${report.failed} failed`;
   out(report.dryRun ? `${summary} (dry run: nothing was written)` : summary);
@@ -148,10 +151,22 @@ export function registerTransferCommands(program: Command): void {
     .description("write a workspace's groups and rules as a Requestly-compatible JSON file")
     .requiredOption('--workspace <name>', 'workspace name')
     .option('--output <file>', 'where to write it (default: standard output)')
-    .action(async (flags: { workspace: string; output?: string }) => {
+    .option(
+      '--format <format>',
+      "rulekeeper (default: rules as the API returns them) or requestly (the shapes Requestly's app stores)",
+      'rulekeeper',
+    )
+    .action(async (flags: { workspace: string; output?: string; format: string }) => {
       try {
+        if (flags.format !== 'rulekeeper' && flags.format !== 'requestly') {
+          throw new UsageError(
+            `--format must be rulekeeper or requestly, not ${JSON.stringify(flags.format)}`,
+          );
+        }
+        const format = flags.format;
         await withLocalWorkspace(flags.workspace, undefined, async (local) => {
-          const pieces = Readable.from(jsonArrayPieces(transferService(local).export(local.principal)));
+          const records = transferService(local).export(local.principal, undefined, format);
+          const pieces = Readable.from(jsonArrayPieces(records));
           await pipeline(pieces, flags.output ? createWriteStream(flags.output) : process.stdout, {
             end: !!flags.output,
           });

@@ -199,27 +199,33 @@ export function traceRules(
 export type Candidates = (url: string, after: number) => readonly number[];
 
 /**
- * The evaluation of active `rules` (in list order) without explanations: what the proxy needs. The
- * same verdicts as traceRules, for the rules `candidates` names.
+ * The evaluation of active `rules` (in list order), without explanations unless `explain`: what the
+ * proxy needs. The same verdicts as traceRules, for the rules `candidates` names (with `explain`, the
+ * verdicts of those rules, the only ones that can have acted).
  */
 export function evaluateRules(
   rules: readonly CompiledRule[],
   request: EngineRequest,
   candidates: Candidates = (_url, after) => rules.map((_, i) => i).filter((i) => i > after),
-): { outcome: Outcome; acted: string[] } {
-  const evaluation = new Evaluation(request, false);
+  explain = false,
+): { outcome: Outcome; acted: string[]; verdicts: RuleVerdict[] } {
+  const evaluation = new Evaluation(request, explain);
+  const verdicts: RuleVerdict[] = [];
   let url = evaluation.state.url;
   let positions = candidates(url, -1);
   for (let k = 0; k < positions.length; k++) {
     const position = positions[k] as number;
     const rule = rules[position] as CompiledRule;
-    if (!rule.inactive) evaluation.run(rule);
+    if (!rule.inactive) {
+      const verdict = evaluation.run(rule);
+      if (explain) verdicts.push(verdict);
+    }
     if (evaluation.state.url !== url) {
       url = evaluation.state.url;
       positions = candidates(url, position);
       k = -1;
     }
   }
-  const outcome = evaluation.finish([]);
-  return { outcome, acted: evaluation.acted };
+  const outcome = evaluation.finish(verdicts);
+  return { outcome, acted: evaluation.acted, verdicts };
 }

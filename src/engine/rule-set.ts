@@ -19,6 +19,8 @@ export interface RuleSet {
   evaluate(request: EngineRequest): { outcome: Outcome; acted: string[] };
   /** Every rule explained (inactive ones with `includeInactive`). */
   trace(request: EngineRequest, includeInactive?: boolean): TraceResult;
+  /** The outcome, and only the rules that acted explained: the fast path, with explanations. */
+  traceActed(request: EngineRequest): TraceResult;
 }
 
 function gramsOf(text: string): Set<string> {
@@ -112,5 +114,9 @@ export function compileRuleSet(input: readonly EngineRule[]): RuleSet {
     ),
     evaluate: (request) => evaluateRules(active, request, candidates),
     trace: (request, includeInactive = false) => traceRules(rules, request, includeInactive),
+    traceActed(request) {
+      const { outcome, verdicts } = evaluateRules(active, request, candidates, true);
+      return { outcome, rules: verdicts.filter((verdict) => verdict.reason === 'acted') };
+    },
   };
 }

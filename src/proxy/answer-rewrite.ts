@@ -4,7 +4,7 @@
 // Response replaces the body without reading the upstream's; Response code and Script injection read
 // the body whole, up to `maxBodyBytes`, past which the answer streams unchanged and the log names the
 // rules that were skipped.
-import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { type OutgoingHttpHeaders, type ServerResponse, STATUS_CODES } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Outcome } from '../engine/index.js';
 import { CodeError } from './code-runner.js';
@@ -102,6 +102,12 @@ export function rewriteAnswers(
   const realWriteHead = response.writeHead.bind(response) as WriteHead;
   response.writeHead = function writeHead(...args: unknown[]) {
     onHead();
+    // mockttp removes Node's own Connection and Transfer-Encoding so that the upstream's pass as they
+    // are; those are dropped below, so Node frames this hop itself again (chunked when it has no
+    // length, keep-alive as the client asked), as any server does.
+    const own = response as unknown as { _removedConnection: boolean; _removedTE: boolean };
+    own._removedConnection = false;
+    own._removedTE = false;
     const { status, flat } = flatten(args);
     const stripped = stripFlat(flat);
     const plan = planOf();
@@ -112,6 +118,8 @@ export function rewriteAnswers(
     const mock = outcome.response && !outcome.response.serveWithoutRequest ? outcome.response : undefined;
     const noBody = plan.method === 'HEAD' || status === 204 || status === 304;
     if (mock?.type === 'static') {
+      // The reason phrase of the rule's status, not the upstream's ("404 OK" otherwise).
+      response.statusMessage = mock.statusText ?? STATUS_CODES[mock.statusCode] ?? '';
       replaceBody(response, realWriteHead, mock.statusCode, headers, mock.value);
       return response;
     }

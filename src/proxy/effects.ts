@@ -1,6 +1,7 @@
 // What the engine's outcome means for a real request and its answer: the request as the engine sees
 // it, scripts injected into HTML, response headers changed (a rule's `code` runs in code-runner.ts).
 import type { Outcome, RequestInput } from '../engine/index.js';
+import { tryUrl } from '../engine/request.js';
 import type { ResourceType } from '../model/rule-types/source.js';
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -39,7 +40,7 @@ export function engineInput(url: string, method: string, headers: Headers, body?
     method,
     headers: sent,
     ...(resourceType ? { resourceType } : {}),
-    ...(page && URL.canParse(page) ? { pageUrl: page } : {}),
+    ...(page && tryUrl(page) ? { pageUrl: page } : {}),
     ...(body !== undefined ? { body } : {}),
   };
 }

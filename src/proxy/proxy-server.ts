@@ -7,7 +7,7 @@
 // served without the request) goes through mockttp's hook, which reads the request whole, up to
 // --max-body-bytes. Answers are changed as they are written to the client (answer-rewrite.ts).
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
-import { ServerResponse } from 'node:http';
+import { ServerResponse, STATUS_CODES } from 'node:http';
 import type { Server } from 'node:net';
 import type { Readable } from 'node:stream';
 import {
@@ -249,7 +249,13 @@ export async function startProxy(options: ProxyOptions): Promise<{ port: number;
             : mock.value;
         if (value !== undefined)
           return {
-            response: { statusCode: mock.statusCode, headers: { [RULES_HEADER]: rules_ }, body: value },
+            response: {
+              statusCode: mock.statusCode,
+              // The reason phrase of its status ("201 Created", never "201 OK"), and a content type.
+              statusMessage: mock.statusText ?? STATUS_CODES[mock.statusCode] ?? '',
+              headers: { 'content-type': staticContentType(value), [RULES_HEADER]: rules_ },
+              body: value,
+            },
           };
       }
       let newBody: string | undefined;
@@ -333,6 +339,16 @@ function answerLate(exchange: Exchange, ms: number): void {
   }, ms);
   timer.unref();
   response.once('close', () => clearTimeout(timer));
+}
+
+/** What a body the proxy answers by itself is: JSON when it parses as JSON, else text. */
+export function staticContentType(value: string): string {
+  try {
+    JSON.parse(value);
+    return 'application/json; charset=utf-8';
+  } catch {
+    return 'text/plain; charset=utf-8';
+  }
 }
 
 function textAnswer(statusCode: number, message: string, rules: string): CallbackResponseResult {

@@ -1,5 +1,7 @@
 // The proxy's copy of a workspace's rules: read from a Rulekeeper server, kept current by following its
 // change stream, compiled by the one engine. While the server is away the last rules stay in force.
+import { eventChunks } from '../client/events.js';
+import { createClient } from '../client/index.js';
 import { compileRuleSet, type EngineRule, type RuleSet } from '../engine/index.js';
 
 interface StoredRule extends Omit<EngineRule, 'groupStatus'> {
@@ -34,8 +36,7 @@ export interface RuleFeed {
 }
 
 export function createRuleFeed(options: RuleFeedOptions): RuleFeed {
-  const api = `${options.server.replace(/\/+$/, '')}/v1`;
-  const headers = { 'x-api-key': options.key };
+  const client = createClient({ baseUrl: options.server, key: options.key });
   const stopping = new AbortController();
   let rules = new Map<string, StoredRule>();
   let groups = new Map<string, StoredGroup>();
@@ -44,22 +45,25 @@ export function createRuleFeed(options: RuleFeedOptions): RuleFeed {
   let connected = false;
   const waiters: { revision: number; resolve: () => void }[] = [];
 
-  async function get(path: string): Promise<Response> {
-    const response = await fetch(`${api}${path}`, { headers, signal: stopping.signal });
-    if (response.status === 401 || response.status === 403)
-      throw new Error(`the server refused the key (${response.status})`);
-    return response;
+  /** A refused key stops the feed's attempts with a message that says so; any other failure is retried. */
+  function answered<T>(what: string, answer: { data?: T; response: Response }): T | undefined {
+    const { status } = answer.response;
+    if (status === 401 || status === 403) throw new Error(`the server refused the key (${status})`);
+    if (status === 404) return undefined;
+    if (answer.data === undefined) throw new Error(`GET /v1/${what} answered ${status}`);
+    return answer.data;
   }
 
   async function all<T>(resource: 'rules' | 'groups'): Promise<{ items: T[]; revision: number }> {
     const items: T[] = [];
     let first: number | undefined;
     for (let offset: number | null = 0; offset !== null; ) {
-      const response = await get(`/${resource}?pageSize=1000&offset=${offset}`);
-      if (!response.ok) throw new Error(`GET /v1/${resource} answered ${response.status}`);
+      const query = { pageSize: '1000', offset: String(offset) };
+      const answer = await client.GET(`/v1/${resource}`, { params: { query }, signal: stopping.signal });
+      const page = answered(resource, answer) as { data: T[]; nextOffset: number | null } | undefined;
+      if (!page) throw new Error(`GET /v1/${resource} answered 404`);
       // The revision is read before the list is built: following from it may replay, never miss.
-      first ??= Number(response.headers.get('rulekeeper-revision'));
-      const page = (await response.json()) as { data: T[]; nextOffset: number | null };
+      first ??= Number(answer.response.headers.get('rulekeeper-revision'));
       items.push(...page.data);
       offset = page.nextOffset;
     }
@@ -99,48 +103,48 @@ export function createRuleFeed(options: RuleFeedOptions): RuleFeed {
   /** The current content of each changed object (gone when the server no longer has it). */
   async function apply(changes: { objectType: string; id: string }[]): Promise<void> {
     for (const { objectType, id } of changes) {
-      const collection = objectType === 'rule' ? rules : groups;
-      const response = await get(`/${objectType === 'rule' ? 'rules' : 'groups'}/${encodeURIComponent(id)}`);
-      if (response.status === 404) collection.delete(id);
-      else if (response.ok) {
-        const { data } = (await response.json()) as { data: StoredRule & StoredGroup };
-        collection.set(id, data);
-      } else throw new Error(`GET /v1/${objectType}s/${id} answered ${response.status}`);
+      const signal = stopping.signal;
+      if (objectType === 'rule') {
+        const answer = await client.GET('/v1/rules/{ruleId}', { params: { path: { ruleId: id } }, signal });
+        const found = answered(`rules/${id}`, answer)?.data as StoredRule | undefined;
+        if (found) rules.set(id, found);
+        else rules.delete(id);
+      } else {
+        const answer = await client.GET('/v1/groups/{id}', { params: { path: { id } }, signal });
+        const found = answered(`groups/${id}`, answer)?.data;
+        if (found) groups.set(id, found);
+        else groups.delete(id);
+      }
     }
     compile();
   }
 
   /** Follows the stream from `after` until it ends; answers whether the server asked for a full reload. */
   async function follow(after: number): Promise<'reset' | 'ended'> {
-    const response = await fetch(`${api}/changes/stream`, {
-      headers: { ...headers, 'last-event-id': String(after), accept: 'text/event-stream' },
+    const { response } = await client.GET('/v1/changes/stream', {
+      params: { header: { 'Last-Event-ID': String(after) } },
+      parseAs: 'stream',
       signal: stopping.signal,
     });
     if (!response.ok || !response.body) throw new Error(`the change stream answered ${response.status}`);
-    let buffer = '';
     let pending: { objectType: string; id: string }[] = [];
-    for await (const chunk of response.body.pipeThrough(new TextDecoderStream())) {
-      buffer += chunk;
-      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-        const event = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (/^event: reset$/m.test(event)) return 'reset';
+    for await (const events of eventChunks(response.body)) {
+      for (const event of events) {
+        if (event.event === 'reset') return 'reset';
         // A revision too large to list (an import): the lists are read again, and the stream goes on.
-        if (/^event: bulk$/m.test(event)) {
+        if (event.event === 'bulk') {
           pending = [];
           // Read after the bulk revision was committed: the lists hold it, and the revision says so.
           reach(await loadAll());
           continue;
         }
-        const data = /^data: (.*)$/m.exec(event)?.[1];
-        if (!data) continue; // a heartbeat
-        pending.push(JSON.parse(data) as { objectType: string; id: string });
+        if (event.event !== 'change') continue;
+        pending.push(JSON.parse(event.data) as { objectType: string; id: string });
         // `id:` marks a revision's last event: its changes are applied together.
-        const id = /^id: (\d+)$/m.exec(event)?.[1];
-        if (id !== undefined) {
+        if (event.id !== undefined) {
           await apply(pending);
           pending = [];
-          reach(Number(id));
+          reach(Number(event.id));
         }
       }
     }

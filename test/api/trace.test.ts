@@ -46,6 +46,41 @@ forEachDatabase((db) => {
       );
     });
 
+    it('with explain=acted answers the same outcome and only the verdicts of the rules that acted; with none, no verdicts', async () => {
+      const acting = await createRule(t, headers({ name: 'acts' }));
+      const idle = await createRule(
+        t,
+        redirect({
+          pairs: [
+            { ...redirect().pairs[0], source: { key: 'host', operator: 'Equals', value: 'elsewhere.test' } },
+          ],
+        }),
+      );
+      const body = { request: { url: URL } };
+      const full = await trace(body);
+      const acted = await t.call('POST', '/v1/trace?explain=acted', { body });
+      const none = await t.call('POST', '/v1/trace?explain=none', { body });
+      expect([acted.status, none.status]).toEqual([200, 200]);
+      expect(acted.body.data.outcome).toEqual(full.body.data.outcome);
+      expect(none.body.data.outcome).toEqual(full.body.data.outcome);
+      expect(acted.body.data.rules).toEqual(full.body.data.rules.filter((r: Json) => r.reason === 'acted'));
+      expect(acted.body.data.rules.map((r: Json) => r.ruleId)).toContain(acting.id);
+      expect(full.body.data.rules.length).toBeGreaterThan(acted.body.data.rules.length);
+      expect(none.body.data.rules).toEqual([]);
+      for (const rule of [acting, idle]) await t.call('DELETE', `/v1/rules/${rule.id}`);
+    });
+
+    it.each([
+      ['/v1/trace?explain=some', '/explain'],
+      ['/v1/trace?explain=acted&explain=none', '/explain'],
+      ['/v1/trace?verbose=1', '/verbose'],
+    ])('refuses %s with Invalid query at its parameter', async (url, path) => {
+      const reply = await t.call('POST', url, { body: { request: { url: URL } } });
+      expect(reply.status).toBe(400);
+      expect(reply.body.code).toBe('INVALID_QUERY');
+      expect(reply.body.details.map((d: Json) => d.path)).toContain(path);
+    });
+
     it('explains every rule of the workspace, in list order, and gives the outcome', async () => {
       const first = await createRule(t, redirect());
       const second = await createRule(t, headers());

@@ -44,6 +44,7 @@ forEachDatabase((db) => {
         const record = exportFile[index] as Json;
         expect(item).toStrictEqual({
           index,
+          name: record.name,
           objectType: record.objectType,
           sourceId: record.id,
           id: expect.any(String),
@@ -170,6 +171,7 @@ forEachDatabase((db) => {
       expect(reply.body.data).toMatchObject({ created: 2, updated: 0, failed: 1 });
       expect(reply.body.data.items[1]).toStrictEqual({
         index: 1,
+        name: '',
         objectType: 'rule',
         sourceId: null,
         id: null,

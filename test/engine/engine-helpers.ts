@@ -58,6 +58,11 @@ export function run(rules: EngineRule[], input: RequestInput, includeInactive = 
   expect(fast.acted, 'evaluate and trace disagree on the rules that acted').toEqual(
     plain.rules.filter((verdict) => verdict.reason === 'acted').map((verdict) => verdict.ruleId),
   );
+  // Tracing only the rules that acted explains them exactly as the full trace does.
+  expect(set.traceActed(request), 'traceActed and trace disagree').toEqual({
+    outcome: plain.outcome,
+    rules: plain.rules.filter((verdict) => verdict.reason === 'acted'),
+  });
   // Inactive rules are explained with includeInactive, and never change the outcome.
   expect(traced.outcome).toEqual(plain.outcome);
   return traced;

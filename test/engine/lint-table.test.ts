@@ -117,6 +117,23 @@ const redirectLoops: Case[] = [
 
 const shadowedCases: Case[] = [
   [
+    'a later Cancel shadows an earlier rule it covers (a Cancel that acts wins before or after it)',
+    [
+      headers('h', src('host', 'Equals', 'ads.example.com'), [{ header: 'X-A', type: 'Add', value: '1' }]),
+      cancel('c', src('host', 'Contains', 'ads.example')),
+    ],
+    [['shadowed', 'warning', ['h', 'c']]],
+  ],
+  [
+    'not reported: a later Cancel with a URL change between (it sees another URL)',
+    [
+      headers('h', contains('ads'), [{ header: 'X-A', type: 'Add', value: '1' }]),
+      replace('r', contains('ads'), 'ads', 'news'),
+      cancel('c', contains('ads')),
+    ],
+    [],
+  ],
+  [
     'an earlier wider Redirect shadows a narrower one (exact)',
     [
       redirect('wide', contains('example.com'), 'https://other.test/'),
@@ -451,9 +468,9 @@ describe.each([
 
 describe('what findings say', () => {
   it('a sampled answer says it was sampled, an exact one says exact', () => {
-    const [sampled] = lint(shadowedCases[3]?.[1] as LintRule[]);
+    const [sampled] = lint(shadowedCases[5]?.[1] as LintRule[]);
     expect(sampled?.message).toContain('sampling');
-    const [exact] = lint(shadowedCases[0]?.[1] as LintRule[]);
+    const [exact] = lint(shadowedCases[2]?.[1] as LintRule[]);
     expect(exact?.message).toContain('exactly');
   });
 
@@ -482,7 +499,7 @@ describe('what findings say', () => {
   });
 
   it('says when the comparisons of rules stopped at the budget, and finds less then', () => {
-    const rules = shadowedCases[0]?.[1] as LintRule[];
+    const rules = shadowedCases[2]?.[1] as LintRule[];
     expect(lintWithOptions(rules, [])).toEqual({ findings: lint(rules), complete: true });
     const cut = lintWithOptions(rules, [], { comparisons: 0 });
     expect(cut).toEqual({ findings: [], complete: false });

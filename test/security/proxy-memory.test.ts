@@ -71,6 +71,7 @@ describe('large bodies stream through the proxy', () => {
   let proxy: TestProxy;
   const received: number[] = [];
   let pulled = 0;
+  const seenHeaders: Record<string, unknown>[] = [];
 
   beforeAll(async () => {
     upstream = createServer((req, res) => {
@@ -82,6 +83,7 @@ describe('large bodies stream through the proxy', () => {
         });
         req.on('end', () => {
           received.push(bytes);
+          seenHeaders.push(req.headers);
           res.writeHead(200, { 'content-type': 'text/plain' }).end(String(bytes));
         });
         return;
@@ -226,5 +228,24 @@ describe('large bodies stream through the proxy', () => {
     expect(
       proxy.logged.some((line) => /rules rule_reads_payload skipped .*--max-body-bytes/.test(line)),
     ).toBe(true);
+    expect(seenHeaders.at(-1)?.['x-seen']).toBeUndefined();
+    // A body within the limit is read, and the rule acts on it.
+    const small = Buffer.from('{"a":"b"}');
+    await new Promise<void>((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: proxy.port,
+          path: `${base}/upload`,
+          method: 'POST',
+          agent: false,
+          headers: { 'content-type': 'application/json' },
+        },
+        (res) => res.resume().on('end', resolve),
+      );
+      req.on('error', reject).end(small);
+    });
+    expect(received.at(-1)).toBe(small.length);
+    expect(seenHeaders.at(-1)?.['x-seen']).toBe('1');
   });
 });

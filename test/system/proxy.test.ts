@@ -39,8 +39,21 @@ async function freePort(): Promise<number> {
 const PAGE =
   '<!doctype html><html><head><title>shop</title></head><body><p>hello</p><script src="/old.js"></script></body></html>';
 
+/**
+ * A page on `localhost` that calls the same server as `127.0.0.1` (another origin): a credentialed GET
+ * (no preflight) and a GET with a header of its own (a preflight), each result written on the body.
+ */
+const CORS_PAGE = `<!doctype html><html><body><script>
+const api = location.protocol + '//127.0.0.1:' + location.port + '/api/cors';
+const tell = (name, value) => document.body.setAttribute('data-' + name, value);
+fetch(api, { credentials: 'include' }).then((r) => r.json()).then(() => tell('credentialed', 'ok'), (e) => tell('credentialed', 'blocked'));
+fetch(api, { headers: { 'X-Test': '1' } }).then((r) => r.json()).then(() => tell('preflighted', 'ok'), (e) => tell('preflighted', 'blocked'));
+</script></body></html>`;
+
 /** The upstream: echoes what it received as JSON; /page.html is an HTML page with a strict CSP. */
 function answer(method: string, url: string, headers: Json, body: string) {
+  if (url === '/cors.html')
+    return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: CORS_PAGE };
   if (url === '/new.js')
     return {
       status: 200,
@@ -205,6 +218,24 @@ describe('rulekeeper proxy', () => {
       expect(echoed).toMatchObject({ method: 'GET', url: '/plain?a=1', headers: { 'x-client': 'c' } });
     });
 
+    it('a rule that matches but changes nothing does not act: the request streams, the rule is not listed', async () => {
+      await rule('Replace', [{ source: source('/unchanged'), from: 'absent-text', to: 'x' }]);
+      await rule('Headers', [
+        {
+          source: source('/unchanged'),
+          modifications: [{ Request: [{ header: 'X-None', type: 'Remove' }] }],
+        },
+      ]);
+      const response = await through(`${base()}/unchanged?a=1`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-rulekeeper-rules')).toBeNull();
+      expect(((await response.json()) as Json).url).toBe('/unchanged?a=1');
+      const trace = await api('POST', '/trace', { request: { url: `${base()}/unchanged?a=1` } });
+      expect(trace.body).toMatchObject({
+        data: { rules: [{ reason: 'no_change' }, { reason: 'no_change' }] },
+      });
+    });
+
     it('Redirect answers 307 with the destination, its captures substituted, as the trace says', async () => {
       const id = await rule('Redirect', [
         {
@@ -265,6 +296,9 @@ describe('rulekeeper proxy', () => {
       expect(response.headers.get('x-rulekeeper-rules')).toBe(`${headers}, ${agent}`);
       const echoed = (await response.json()) as Json;
       expect(echoed.headers).toMatchObject({ 'x-debug': '1', 'user-agent': 'RulekeeperBot/1.0' });
+      // A GET without a body is sent on without one: no length the client did not send.
+      expect(echoed.headers).not.toHaveProperty('content-length');
+      expect(echoed.headers).not.toHaveProperty('transfer-encoding');
     });
 
     it('Delay holds the request at least the time asked', async () => {
@@ -294,6 +328,8 @@ describe('rulekeeper proxy', () => {
       ]);
       const response = await through(`${base()}/mocked`);
       expect(response.status).toBe(404);
+      // The reason phrase of the rule's status, not the upstream's 200 OK.
+      expect(response.statusText).toBe('Not Found');
       expect(await response.text()).toBe('{"mock":1}');
       await rule('Response', [
         {
@@ -306,7 +342,22 @@ describe('rulekeeper proxy', () => {
       ]);
       const hits = upstreamHits;
       const alone = await through(`${base()}/offline`);
+      expect(alone.headers.get('content-type')).toBe('text/plain; charset=utf-8');
       expect(await alone.text()).toBe('served by the proxy');
+      expect(upstreamHits).toBe(hits);
+      await rule('Response', [
+        {
+          source: source('/created'),
+          type: 'static',
+          value: '{"id":7}',
+          statusCode: 201,
+          serveWithoutRequest: true,
+        },
+      ]);
+      const created = await through(`${base()}/created`);
+      expect([created.status, created.statusText]).toEqual([201, 'Created']);
+      expect(created.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(await created.json()).toEqual({ id: 7 });
       expect(upstreamHits).toBe(hits);
     });
 
@@ -434,6 +485,37 @@ describe('rulekeeper proxy', () => {
       ]);
       expect(dom).toMatch(/<body[^>]*data-redirected="yes"/);
       expect(dom).toMatch(/<body[^>]*data-injected="yes"/);
+    },
+  );
+
+  // Requestly's "Bypass CORS" rule, in the shape Requestly exports it: its header values call
+  // rq_request_initiator_origin(), which must be the page's origin for a credentialed request.
+  it.skipIf(!CHROMIUM)(
+    "Requestly's Bypass CORS rule makes a browser's cross-origin fetch succeed, with credentials and after a preflight",
+    async () => {
+      const page = `http://localhost:${(httpUpstream.address() as { port: number }).port}/cors.html`;
+      const flags = [`--proxy-server=http://127.0.0.1:${proxy.port}`, '--proxy-bypass-list=<-loopback>'];
+      const without = await loadPage(page, flags);
+      expect(without.dom).toMatch(/data-credentialed="blocked"/);
+      expect(without.dom).toMatch(/data-preflighted="blocked"/);
+      await rule('Headers', [
+        {
+          id: 'cors1',
+          source: { filters: [{}], key: 'Url', operator: 'Contains', value: '/api/cors' },
+          modifications: {
+            Request: [],
+            Response: [
+              { header: 'Access-Control-Allow-Origin', type: 'Add', value: 'rq_request_initiator_origin()' },
+              { header: 'Access-Control-Allow-Methods', type: 'Add', value: '*' },
+              { header: 'Access-Control-Allow-Headers', type: 'Add', value: '*' },
+              { header: 'Access-Control-Allow-Credentials', type: 'Add', value: 'true' },
+            ],
+          },
+        },
+      ]);
+      const { dom } = await loadPage(page, flags);
+      expect(dom).toMatch(/data-credentialed="ok"/);
+      expect(dom).toMatch(/data-preflighted="ok"/);
     },
   );
 

@@ -60,8 +60,8 @@ describe.each(kinds)('rulekeeper import and export (%s)', (kind) => {
   it('imports a Requestly export, printing conversions and a summary; no progress bar on a pipe', async () => {
     const result = await runCli(['import', file('export.json', records), '--workspace', 'team'], env());
     expect(result.stderr).toBe('');
-    expect(result.stdout).toMatch(/record 4: converted from the older Headers format/);
-    expect(result.stdout).toMatch(/record 5: converted from the older Redirect format/);
+    expect(result.stdout).toMatch(/record 4 "[^"]*" \([^)]*\): converted from the older Headers format/);
+    expect(result.stdout).toMatch(/record 5 "[^"]*" \([^)]*\): converted from the older Redirect format/);
     expect(result.stdout).toMatch(/^6 created, 0 updated, 0 failed$/m);
     expect(result.code).toBe(0);
     const exported = await exportOf('team');
@@ -108,6 +108,18 @@ describe.each(kinds)('rulekeeper import and export (%s)', (kind) => {
     expect(result.stdout).toMatch(message);
     expect(result.code).toBe(1);
     expect(await exportOf('empty')).toEqual([]);
+  });
+
+  it("exports in Requestly's shapes with --format requestly, and refuses an unknown format", async () => {
+    const result = await runCli(['export', '--workspace', 'team', '--format', 'requestly'], env());
+    expect(result.code, result.stderr).toBe(0);
+    const file = JSON.parse(result.stdout) as Record<string, unknown>[];
+    const headers = file.find((o) => o.ruleType === 'Headers') as { pairs: { modifications: unknown }[] };
+    expect(Array.isArray(headers.pairs[0]?.modifications)).toBe(false);
+    expect(file.every((o) => o.objectType !== 'rule' || o.schemaVersion === '3.0.0')).toBe(true);
+    const bad = await runCli(['export', '--workspace', 'team', '--format', 'har'], env());
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--format must be rulekeeper or requestly/);
   });
 
   it('refuses an unknown workspace, a missing file and a bad mode with exit code 2', async () => {

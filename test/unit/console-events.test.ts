@@ -1,8 +1,9 @@
 // The console reads the change stream with fetch (EventSource cannot send the key), so it parses
 // server-sent events itself: wherever the network cuts the text, the same events come out.
 import { describe, expect, it } from 'vitest';
-import { parseEvents, readChangeStream, type StreamEvent } from '../../console/src/live.js';
+import { readChangeStream } from '../../console/src/live.js';
 import { parseRoute } from '../../console/src/route.js';
+import { parseEvents, type StreamEvent } from '../../src/client/events.js';
 
 const STREAM =
   ': keep-alive\n\n' +

@@ -15,6 +15,7 @@ import { ConfirmDialog } from '../ui/confirm.js';
 import { ErrorSummary } from '../ui/error-summary.js';
 import { flash, takeFlash } from '../ui/flash.js';
 import { JsonView } from './json-view.js';
+import { findingsFor, LintFindings, useLint } from './lint-findings.js';
 import { draftOf, newDraft, type RuleDraft, withType } from './rule-draft.js';
 import { RuleHistory } from './rule-history.js';
 
@@ -38,6 +39,7 @@ export function RuleEditor({ ruleId }: { ruleId: string | null }) {
   const [notice, setNotice] = useState<string | null>(takeFlash);
   const [saving, setSaving] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const findings = useLint();
 
   const load = () => {
     if (!ruleId) return;
@@ -127,6 +129,7 @@ export function RuleEditor({ ruleId }: { ruleId: string | null }) {
           {notice}
         </p>
       ) : null}
+      {ruleId ? <LintFindings findings={findingsFor(findings, ruleId)} /> : null}
       <FieldErrorsContext.Provider value={errors}>
         <form onSubmit={save} noValidate aria-busy={saving}>
           <ErrorSummary

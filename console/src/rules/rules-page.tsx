@@ -10,6 +10,7 @@ import { LiveContext } from '../live-context.js';
 import { describeError, useApi } from '../session.js';
 import { takeFlash } from '../ui/flash.js';
 import { StatusSwitch } from '../ui/status-switch.js';
+import { type Finding, findingsFor, LintBadge, useLint } from './lint-findings.js';
 
 const PAGE_SIZE = 25;
 
@@ -37,6 +38,7 @@ export function RulesPage() {
   const [page, setPage] = useState<Page | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice] = useState(takeFlash);
+  const findings = useLint();
 
   // The search box filters as one types, once typing pauses (and only then back to the first page).
   useEffect(() => {
@@ -143,7 +145,11 @@ export function RulesPage() {
           {error}
         </p>
       ) : null}
-      {page ? <RuleSections page={page} groups={groups ?? []} onSwitch={switchRule} /> : <p>Loading…</p>}
+      {page ? (
+        <RuleSections page={page} groups={groups ?? []} findings={findings} onSwitch={switchRule} />
+      ) : (
+        <p>Loading…</p>
+      )}
       {page && page.total > 0 ? (
         <nav class="pager" aria-label="Pages of rules">
           <button
@@ -174,10 +180,12 @@ export function RulesPage() {
 function RuleSections({
   page,
   groups,
+  findings,
   onSwitch,
 }: {
   page: Page;
   groups: Group[];
+  findings: Finding[] | null;
   onSwitch: (rule: Rule) => void;
 }) {
   if (page.rules.length === 0) {
@@ -215,6 +223,10 @@ function RuleSections({
                   {rule.name || '(no name)'}
                 </a>
                 <span class="tag">{rule.ruleType}</span>
+                <LintBadge
+                  findings={findingsFor(findings, rule.id)}
+                  href={`#/rules/${encodeURIComponent(rule.id)}`}
+                />
                 <StatusSwitch
                   name={rule.name || rule.id}
                   status={rule.status}

@@ -199,8 +199,9 @@ function ImportReport({ report, fileName, busy, blocked, onConfirm }: ReportProp
           <caption class="visually-hidden">What becomes of each record of the file</caption>
           <thead>
             <tr>
-              <th scope="col">Record</th>
+              <th scope="col">Record (from 0, as in the paths)</th>
               <th scope="col">Kind</th>
+              <th scope="col">Name</th>
               <th scope="col">Id in the file → here</th>
               <th scope="col">Outcome</th>
               <th scope="col">Notes</th>
@@ -209,8 +210,9 @@ function ImportReport({ report, fileName, busy, blocked, onConfirm }: ReportProp
           <tbody>
             {report.items.map((item) => (
               <tr key={item.index} class={item.outcome}>
-                <td>{item.index + 1}</td>
+                <td>{item.index}</td>
                 <td>{item.objectType ?? '?'}</td>
+                <td>{item.name ?? '(none)'}</td>
                 <td>
                   {item.sourceId ?? '(none)'} → {item.id ?? '—'}
                 </td>

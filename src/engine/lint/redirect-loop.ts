@@ -9,6 +9,8 @@ import { sampleTexts } from './samples.js';
 import type { Source } from './sources.js';
 import type { Budget, Finding, LintRule } from './types.js';
 
+const ROUTE_CHANGING = new Set(['Redirect', 'Replace', 'QueryParam', 'Cancel']);
+
 /** Browsers give up after 20 redirects. */
 const MAX_HOPS = 20;
 const STARTS_PER_PAIR = 3;
@@ -65,7 +67,11 @@ export function redirectLoops(
 ): Finding[] {
   const redirects = new Map(active.filter((r) => r.ruleType === 'Redirect').map((r) => [r.id, r]));
   if (redirects.size === 0 || (focus !== undefined && !redirects.has(focus))) return [];
-  const set = compileRuleSet(engineRules);
+  // Only the rules that can change where a request goes (or stop it) decide where it is redirected.
+  const set = compileRuleSet(engineRules.filter((rule) => ROUTE_CHANGING.has(rule.ruleType)));
+  // The Redirects alone, to tell which of them redirected to the very URL asked for (no_change): a
+  // trace explains every rule it holds, and the others cannot be that one.
+  const redirectsOnly = compileRuleSet(engineRules.filter((rule) => redirects.has(rule.id)));
   const order = new Map(active.map((rule, index) => [rule.id, index]));
 
   /** Follows the request from redirect to redirect until it stops, comes back, or never ends. */
@@ -76,11 +82,15 @@ export function redirectLoops(
     for (let hop = 0; hop < MAX_HOPS; hop++) {
       const { outcome, acted } = set.evaluate(request);
       const by = acted.find((id) => redirects.has(id));
-      if (by === undefined && !outcome.cancelled) {
+      if (by === undefined && !outcome.cancelled && outcome.url === request.url) {
         // A redirect to the very URL requested does not act (no_change): the trace still names it.
-        const fixed = set
-          .trace(request)
-          .rules.find((v) => v.reason === 'no_change' && redirects.has(v.ruleId) && v.pairs.some(isSameUrl));
+        const fixed =
+          budget.spend(redirects.size) &&
+          redirectsOnly
+            .trace(request)
+            .rules.find(
+              (v) => v.reason === 'no_change' && redirects.has(v.ruleId) && v.pairs.some(isSameUrl),
+            );
         if (fixed) return { kind: 'fixed', ruleIds: [fixed.ruleId], urls: [request.url] };
       }
       if (outcome.cancelled || by === undefined || !/^(https?|wss?):/.test(outcome.url)) return undefined;

@@ -107,24 +107,39 @@ function namesOf(rules: LintRule[]): string {
 }
 
 export function duplicates(rules: LintRule[], focus?: string): Finding[] {
+  const formOf = (rule: LintRule) => JSON.stringify([rule.ruleType, actingForm(rule.pairs)]);
+  if (focus !== undefined) {
+    // One rule's duplicates (what a write answers): only rules of its type and number of pairs can be.
+    const target = rules.find((rule) => rule.id === focus);
+    if (!target) return [];
+    const form = formOf(target);
+    const same = rules.filter(
+      (rule) =>
+        rule === target ||
+        (rule.ruleType === target.ruleType &&
+          rule.pairs.length === target.pairs.length &&
+          formOf(rule) === form),
+    );
+    return same.length > 1 ? [duplicateFinding(same)] : [];
+  }
   const byForm = new Map<string, LintRule[]>();
   for (const rule of rules) {
-    const form = JSON.stringify([rule.ruleType, actingForm(rule.pairs)]);
+    const form = formOf(rule);
     byForm.set(form, [...(byForm.get(form) ?? []), rule]);
   }
-  return [...byForm.values()]
-    .filter((same) => same.length > 1 && (focus === undefined || same.some((rule) => rule.id === focus)))
-    .map((same) => {
-      const [first, ...others] = same as [LintRule, ...LintRule[]];
-      return {
-        code: 'duplicate',
-        severity: 'warning',
-        ruleIds: [...others.map((r) => r.id), first.id],
-        pointers: same.map((r) => ({ ruleId: r.id, path: '/pairs' })),
-        message: `${namesOf(others)} ${others.length === 1 ? 'has' : 'have'} the same type and pairs as "${first.name}".`,
-        hint: 'Keep one of them (activate it where needed) and delete the others.',
-      };
-    });
+  return [...byForm.values()].filter((same) => same.length > 1).map(duplicateFinding);
+}
+
+function duplicateFinding(same: LintRule[]): Finding {
+  const [first, ...others] = same as [LintRule, ...LintRule[]];
+  return {
+    code: 'duplicate',
+    severity: 'warning',
+    ruleIds: [...others.map((r) => r.id), first.id],
+    pointers: same.map((r) => ({ ruleId: r.id, path: '/pairs' })),
+    message: `${namesOf(others)} ${others.length === 1 ? 'has' : 'have'} the same type and pairs as "${first.name}".`,
+    hint: 'Keep one of them (activate it where needed) and delete the others.',
+  };
 }
 
 /**

@@ -55,43 +55,94 @@ function firstCandidates(active: LintRule[]): number[] {
   });
 }
 
+/** The position of the last rule before each that changes the URL (Replace, QueryParam, Redirect). */
+function lastUrlChanges(active: LintRule[]): number[] {
+  let last = -1;
+  return active.map((rule, index) => {
+    const before = last;
+    if (effectOf(rule)?.url) last = index;
+    return before;
+  });
+}
+
+interface Shadower {
+  rule: LintRule;
+  kind: 'slot' | 'cancel' | 'later cancel';
+  covered: { at: number[]; decided: Decided };
+}
+
+function finding(later: LintRule, { rule, kind, covered }: Shadower): Finding {
+  const effect =
+    kind === 'slot'
+      ? `comes earlier and decides the ${later.ruleType} effect first for every request it matches`
+      : kind === 'cancel'
+        ? 'comes earlier and cancels every request it matches'
+        : 'cancels every request it matches, and a Cancel wins over every rule before it too';
+  return {
+    code: 'shadowed',
+    severity: 'warning',
+    ruleIds: [later.id, rule.id],
+    pointers: [
+      ...later.pairs.map((_, k) => ({ ruleId: later.id, path: `/pairs/${k}/source` })),
+      ...[...new Set(covered.at)].map((k) => ({ ruleId: rule.id, path: `/pairs/${k}/source` })),
+    ],
+    message: `"${later.name}" can never act: "${rule.name}" ${effect} (${how(covered.decided)}).`,
+    hint: 'Narrow that rule, or delete this one if it is no longer needed.',
+  };
+}
+
 /** With `focus`, only the findings about that rule: shadowed by another, or shadowing another. */
 function betweenRules(active: LintRule[], budget: Budget, focus?: string): Finding[] {
-  const findings: Finding[] = [];
   const from = firstCandidates(active);
+  const lastChange = lastUrlChanges(active);
+  const cancels = active.flatMap((rule, index) => (rule.ruleType === 'Cancel' ? [index] : []));
+  const compare = (wide: LintRule, narrow: LintRule) =>
+    budget.spend(wide.pairs.length * narrow.pairs.length) ? coveredPairs(wide, narrow) : undefined;
+
+  /**
+   * What shadows the rule at `j`: the first earlier rule that decides its effect first, else the first
+   * later Cancel that covers it (a Cancel that acts wins over every rule, before or after it), when
+   * nothing between them changes the URL (the Cancel would see another URL than the rule saw).
+   */
+  function shadowerOf(j: number): Shadower | undefined {
+    const later = active[j] as LintRule;
+    for (let i = from[j] as number; i < j; i++) {
+      const rule = active[i] as LintRule;
+      const kind = eligible(rule, later);
+      const covered = kind && compare(rule, later);
+      if (kind && covered) return { rule, kind, covered };
+    }
+    if (later.ruleType === 'Cancel') return undefined;
+    for (const c of cancels) {
+      if (c <= j) continue;
+      if ((lastChange[c] as number) >= j) break;
+      const rule = active[c] as LintRule;
+      const covered = compare(rule, later);
+      if (covered) return { rule, kind: 'later cancel', covered };
+    }
+    return undefined;
+  }
+
+  /** With a focus, only the rules the focus covers are looked at, besides the focus itself. */
+  function mayConcernFocus(j: number, focusAt: number): boolean {
+    const focused = active[focusAt];
+    const later = active[j] as LintRule;
+    if (!focused) return false;
+    const placed =
+      j > focusAt
+        ? (from[j] as number) <= focusAt && eligible(focused, later) !== undefined
+        : focused.ruleType === 'Cancel' && later.ruleType !== 'Cancel' && (lastChange[focusAt] as number) < j;
+    // Covered by the focus (one comparison): only then is the rule's whole search worth making.
+    return placed && compare(focused, later) !== undefined;
+  }
+
   const focusAt = focus === undefined ? -1 : active.findIndex((rule) => rule.id === focus);
+  const findings: Finding[] = [];
   active.forEach((later, j) => {
     if (budget.exhausted) return;
-    if (focus !== undefined && j !== focusAt) {
-      // Later than the focus and covered by it, or nothing to say about the focus.
-      const earlier = active[focusAt];
-      if (!earlier || j < focusAt || (from[j] as number) > focusAt || !eligible(earlier, later)) return;
-      if (!budget.spend(earlier.pairs.length * later.pairs.length) || !coveredPairs(earlier, later)) return;
-    }
-    for (let i = from[j] as number; i < j; i++) {
-      const earlier = active[i] as LintRule;
-      const kind = eligible(earlier, later);
-      if (!kind) continue;
-      if (!budget.spend(earlier.pairs.length * later.pairs.length)) return;
-      const covered = coveredPairs(earlier, later);
-      if (!covered) continue;
-      const effect =
-        kind === 'cancel'
-          ? 'cancels every request it matches first'
-          : `decides the ${later.ruleType} effect first for every request it matches`;
-      findings.push({
-        code: 'shadowed',
-        severity: 'warning',
-        ruleIds: [later.id, earlier.id],
-        pointers: [
-          ...later.pairs.map((_, k) => ({ ruleId: later.id, path: `/pairs/${k}/source` })),
-          ...[...new Set(covered.at)].map((k) => ({ ruleId: earlier.id, path: `/pairs/${k}/source` })),
-        ],
-        message: `"${later.name}" can never act: "${earlier.name}" comes earlier and ${effect} (${how(covered.decided)}).`,
-        hint: 'Narrow the earlier rule, move this rule before it, or delete this rule if it is no longer needed.',
-      });
-      return;
-    }
+    if (focus !== undefined && j !== focusAt && !mayConcernFocus(j, focusAt)) return;
+    const shadower = shadowerOf(j);
+    if (shadower) findings.push(finding(later, shadower));
   });
   return findings;
 }

@@ -1,6 +1,6 @@
 // The rule lint of a workspace: its rules and groups read, linted by the engine, and the answer kept
 // until the workspace's revision moves (a CI job or the console asks again and again between changes).
-import { type Finding, findingsOf, lint as lintRules, lintRule } from '../../engine/lint/index.js';
+import { type Finding, findingsOf, lintRule, lint as lintRules } from '../../engine/lint/index.js';
 import type { Status } from '../../model/common.js';
 import type { Principal } from '../../model/principal.js';
 import type { RuleType } from '../../model/rule-types/index.js';

@@ -19,6 +19,8 @@ export type GroupCheck = { status: string } | { code: ErrorCode };
 export interface TraceJob {
   request: EngineRequest;
   includeInactive: boolean;
+  /** How much to explain: every rule, the rules that acted, or none (the outcome alone). */
+  explain?: 'all' | 'acted' | 'none';
   /** Unsaved rules as sent, with what each group they name is (looked up by the caller). */
   inline?: { bodies: unknown[]; groups: Record<string, GroupCheck>; maxDelayMs: number };
   /**
@@ -107,7 +109,12 @@ export function createTraceJobs(maxKept: number) {
         ? compileRuleSet(inlineRules(job.inline, warnings))
         : savedSet(job.saved ?? { rules: [] });
       if (!set) return { missing: true };
-      const result = set.trace(job.request, job.includeInactive);
+      const result =
+        job.explain === 'none'
+          ? { outcome: set.evaluate(job.request).outcome, rules: [] }
+          : job.explain === 'acted'
+            ? set.traceActed(job.request)
+            : set.trace(job.request, job.includeInactive);
       return { ok: true, result: warnings.length > 0 ? { ...result, warnings } : result };
     } catch (error) {
       if (!(error instanceof AppError)) throw error;

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ALWAYS, BODY, errorResponses, success } from '../shared/responses.js';
 import { DocumentedTraceBody } from './trace-document.js';
-import { TraceAnswer } from './trace-schemas.js';
+import { TraceAnswer, TraceQuery } from './trace-schemas.js';
 import type { TraceService } from './trace-service.js';
 
 export function registerTraceRoutes(app: FastifyInstance, traces: TraceService): void {
@@ -20,11 +20,13 @@ export function registerTraceRoutes(app: FastifyInstance, traces: TraceService):
           'the proxy would, and explains every verdict. Nothing is stored. Traces run apart from other ' +
           'requests, each within a time limit (`TRACE_TIME_LIMIT_MS`, default 10 s; past it, 503 ' +
           '`TIME_LIMIT_EXCEEDED`); a key may have one trace running and four waiting (past that, 429).',
+        querystring: TraceQuery,
         body: DocumentedTraceBody,
         response: {
           200: success('What the rules do to the request, and why.', TraceAnswer),
           ...errorResponses(
             'INVALID_TRACE_REQUEST',
+            'INVALID_QUERY',
             'RULE_PAYLOAD_INVALID',
             'RULE_PAIRS_INVALID',
             'UNAUTHORIZED_ACTION',
@@ -37,6 +39,9 @@ export function registerTraceRoutes(app: FastifyInstance, traces: TraceService):
         },
       },
     },
-    async (request) => ({ success: true, data: await traces.trace(request.principal, request.body) }),
+    async (request) => ({
+      success: true,
+      data: await traces.trace(request.principal, request.body, request.query),
+    }),
   );
 }

@@ -105,6 +105,22 @@ export const TraceBody = Type.Object(
 export type TraceBody = Static<typeof TraceBody>;
 export const checkTraceBody = compile(TraceBody);
 
+export const TraceQuery = Type.Object(
+  {
+    explain: Type.Optional(
+      Type.Union([Type.Literal('all'), Type.Literal('acted'), Type.Literal('none')], {
+        default: 'all',
+        description:
+          '`all`: every rule evaluated, explained; `acted`: only the rules that acted (found the fast ' +
+          'way, as the proxy finds them: far less work and a far smaller answer); `none`: the outcome alone (`rules` is empty).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type TraceExplain = NonNullable<Static<typeof TraceQuery>['explain']>;
+export const checkTraceQuery = compile(TraceQuery);
+
 const Check = Type.Object(
   {
     check: Type.String({ examples: ['source'] }),
@@ -181,7 +197,10 @@ export const TraceAnswer = Type.Object(
           { additionalProperties: false },
         ),
         outcome: Outcome,
-        rules: Type.Array(RuleVerdict, { description: 'Every rule evaluated, in list order.' }),
+        rules: Type.Array(RuleVerdict, {
+          description:
+            'Every rule evaluated, in list order; with `explain=acted` only the rules that acted, with `explain=none` none.',
+        }),
         warnings: Type.Optional(
           Type.Array(
             Type.Object({ path: Type.String(), message: Type.String() }, { additionalProperties: false }),

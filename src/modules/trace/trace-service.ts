@@ -3,16 +3,15 @@
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/tables.js';
 import {
-  compileRuleSet,
   type EngineRequest,
   type EngineRule,
   type RequestInput,
-  type RuleSet,
   type TraceResult,
   toEngineRequest,
 } from '../../engine/index.js';
 import { AppError, type ErrorDetail } from '../../errors.js';
 import type { Principal } from '../../model/principal.js';
+import { schemaErrors } from '../../validation.js';
 import type { ChangesService } from '../changes/changes-service.js';
 import type { GroupsStore } from '../groups/groups-store.js';
 import type { RulesStore } from '../rules/rules-store.js';
@@ -20,7 +19,13 @@ import { referenced } from '../shared/checks.js';
 import { isPlainObject, readPayload } from '../shared/payload.js';
 import { createTraceJobs, type GroupCheck, type TraceJob } from './trace-job.js';
 import { inProcessRunner, type TraceRunner } from './trace-pool.js';
-import { checkTraceBody, MAX_TRACE_PAIRS, type TraceBody } from './trace-schemas.js';
+import {
+  checkTraceBody,
+  checkTraceQuery,
+  MAX_TRACE_PAIRS,
+  type TraceBody,
+  type TraceExplain,
+} from './trace-schemas.js';
 import type { TraceStore } from './trace-store.js';
 
 /** Workspaces whose compiled rules are kept; the least recently traced go first. */
@@ -32,15 +37,16 @@ export interface TraceData extends TraceResult {
   warnings?: ErrorDetail[];
 }
 
-interface Compiled {
-  version: number;
-  rules: EngineRule[];
-  set: RuleSet;
-}
-
 function pairCount(rule: unknown): number {
   const pairs = isPlainObject(rule) ? rule.pairs : undefined;
   return Array.isArray(pairs) ? pairs.length : 0;
+}
+
+/** How much of the trace to explain (`explain`, default all); anything else is 400 Invalid query. */
+function readTraceQuery(query: unknown): TraceExplain {
+  const details = schemaErrors(checkTraceQuery, query);
+  if (details.length > 0) throw new AppError('INVALID_QUERY', details);
+  return (query as { explain?: TraceExplain }).explain ?? 'all';
 }
 
 /** The body checked, its request turned into the engine's model; every problem in one answer. */
@@ -84,28 +90,6 @@ export function createTraceService(deps: {
 }) {
   const { db, traceStore, rulesStore, groupsStore, changes } = deps;
   const runner = deps.runner ?? inProcessRunner(createTraceJobs(MAX_KEPT_WORKSPACES));
-  const kept = new Map<string, Compiled>();
-
-  /**
-   * The workspace's rules, compiled, as of now: kept until the workspace's revision moves (a change
-   * elsewhere does not cost a recompile). The revision is read before the rules, so a change landing
-   * meanwhile leaves an entry already stale: rebuilt on the next trace, never served as current.
-   */
-  async function workspaceRules(workspaceId: string): Promise<Compiled> {
-    const version = await changes.revision(workspaceId);
-    const hit = kept.get(workspaceId);
-    kept.delete(workspaceId);
-    if (hit?.version === version) {
-      kept.set(workspaceId, hit);
-      return hit;
-    }
-    const rules = await traceStore.workspaceRules(workspaceId);
-    const compiled = { version, rules, set: compileRuleSet(rules) };
-    if (kept.size >= MAX_KEPT_WORKSPACES) kept.delete(kept.keys().next().value as string);
-    kept.set(workspaceId, compiled);
-    return compiled;
-  }
-
   /** `ruleIds` as the workspace's rules, in list order; 404 or 403 naming the first that is not one. */
   async function selected(principal: Principal, ruleIds: string[], all: EngineRule[]): Promise<EngineRule[]> {
     const wanted = new Set(ruleIds);
@@ -165,14 +149,10 @@ export function createTraceService(deps: {
   }
 
   return {
-    /** The workspace's rules compiled (for `rulekeeper test` and the proxy). */
-    async ruleSet(workspaceId: string): Promise<RuleSet> {
-      return (await workspaceRules(workspaceId)).set;
-    },
-
-    async trace(principal: Principal, body: unknown): Promise<TraceData> {
+    async trace(principal: Principal, body: unknown, query: unknown = {}): Promise<TraceData> {
       const { payload, request } = readTraceBody(body);
-      const job = await traceJob(principal, payload, request);
+      const explain = readTraceQuery(query);
+      const job = { ...(await traceJob(principal, payload, request)), explain };
       let outcome = await runner.run(principal.keyId, job);
       if ('missing' in outcome && job.saved?.cacheKey) {
         const rules = await traceStore.workspaceRules(principal.workspaceId);

@@ -95,6 +95,7 @@ export function createImportPlanner(
       const outcome = replaces ? 'updated' : 'created';
       plan.items.push({
         index: r.index,
+        name: r.name,
         objectType: type,
         sourceId: r.sourceId,
         id,

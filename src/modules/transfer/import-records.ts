@@ -9,8 +9,9 @@ import { isPlainObject } from '../shared/payload.js';
 import { convertOlderFormats } from './older-formats.js';
 
 interface RecordBase {
-  /** Position in the file. */
+  /** Position in the file, from 0. */
   index: number;
+  name: string | null;
   sourceId: string | null;
   warnings: string[];
   /** The record's own creationDate, kept so an imported list keeps its order. */
@@ -34,6 +35,7 @@ export function readRecord(value: unknown, index: number, maxDelayMs: number): R
   const at = `/${index}`;
   const base = {
     index,
+    name: isPlainObject(value) && typeof value.name === 'string' ? value.name : null,
     sourceId: isPlainObject(value) && typeof value.id === 'string' ? value.id : null,
     warnings: [],
     creationDate: isPlainObject(value) ? timestamp(value.creationDate) : undefined,

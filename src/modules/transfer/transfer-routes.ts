@@ -9,8 +9,8 @@ import { ALWAYS, BODY, errorResponses, header as responseHeader, success } from 
 import { IdempotencyKey } from '../shared/schemas.js';
 import { useImportBodyParser } from './import-body.js';
 import { withFindings } from './import-warnings.js';
-import { ExportFile, ImportBody, ImportQuery, ImportReport } from './transfer-schemas.js';
-import { readImportOptions, type TransferService } from './transfer-service.js';
+import { ExportFile, ExportQuery, ImportBody, ImportQuery, ImportReport } from './transfer-schemas.js';
+import { readExportFormat, readImportOptions, type TransferService } from './transfer-service.js';
 
 /** The rule lint's findings about the workspace's rules, as the lint service answers them. */
 export type WorkspaceFindings = (principal: Principal) => Promise<{ findings: Finding[] }>;
@@ -110,18 +110,21 @@ function registerExportRoute(
           'Streamed a page at a time. It runs for at most `EXPORT_TIME_LIMIT_MS` (default 300 s): past ' +
           "it, the connection is cut before the file's closing `]`, so a cut-off export is never a " +
           'valid file.',
+        querystring: ExportQuery,
         response: {
           200: success("The workspace's groups, then its rules.", ExportFile, {
             headers: { 'Content-Disposition': ATTACHMENT },
           }),
-          ...errorResponses(...ALWAYS),
+          ...errorResponses('INVALID_QUERY', ...ALWAYS),
         },
       },
     },
-    async (request, reply) =>
-      reply
+    async (request, reply) => {
+      const format = readExportFormat(request.query);
+      return reply
         .header('content-disposition', ATTACHMENT_VALUE)
         .type('application/json; charset=utf-8')
-        .send(Readable.from(jsonArrayPieces(transfer.export(request.principal, request.abandoned)))),
+        .send(Readable.from(jsonArrayPieces(transfer.export(request.principal, request.abandoned, format))));
+    },
   );
 }

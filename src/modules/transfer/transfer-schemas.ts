@@ -33,11 +33,31 @@ export const ImportQuery = Type.Object(
 );
 export const checkImportQuery = compile(ImportQuery);
 
+export const ExportQuery = Type.Object(
+  {
+    format: Type.Optional(
+      Type.Union([Type.Literal('rulekeeper'), Type.Literal('requestly')], {
+        description:
+          '`rulekeeper` (default): groups and rules as GET returns them. `requestly`: the shapes ' +
+          "Requestly's app stores (Headers modifications as one object, Response and Request bodies " +
+          'nested under `response`/`request`, `pageUrl` filters), for Requestly to take back.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export const checkExportQuery = compile(ExportQuery);
+
 const Detail = Type.Object({ path: Type.String(), message: Type.String() }, { additionalProperties: false });
 
 export const ImportItem = Type.Object(
   {
-    index: Type.Integer({ description: 'Position of the record in the file.' }),
+    index: Type.Integer({
+      description: 'Position of the record in the file, from 0 (as in the pointers of `details`: `/3/...`).',
+    }),
+    name: Type.Union([Type.String(), Type.Null()], {
+      description: "The record's name in the file; null when it has none.",
+    }),
     objectType: Type.Union([Type.Literal('rule'), Type.Literal('group'), Type.Null()], {
       description: 'null when the record is neither.',
     }),
@@ -112,6 +132,14 @@ export const ImportBody = Type.Array(ImportRecord, {
   maxItems: MAX_IMPORT_RECORDS,
 });
 
-export const ExportFile = Type.Array(Type.Union([Group, Rule]), {
-  description: "The workspace's groups, then its rules, as GET returns them: a Requestly-compatible file.",
-});
+export const ExportFile = Type.Union(
+  [
+    Type.Array(Type.Union([Group, Rule]), {
+      description: "The workspace's groups, then its rules, as GET returns them (`format=rulekeeper`).",
+    }),
+    Type.Array(Type.Object({}, { additionalProperties: true }), {
+      description: "The same records in the shapes Requestly's app stores (`format=requestly`).",
+    }),
+  ],
+  { description: "The workspace's groups, then its rules: a file this service and Requestly import." },
+);

@@ -2,10 +2,9 @@
 import type { Config } from '../../config.js';
 import type { Db, GroupRow, RuleRow } from '../../db/tables.js';
 import { AppError } from '../../errors.js';
-import type { Group } from '../../model/group.js';
 import { toGroup } from '../../model/group.js';
 import type { Principal } from '../../model/principal.js';
-import type { Rule } from '../../model/rule.js';
+import { toRequestlyGroup, toRequestlyRule } from '../../model/requestly-format.js';
 import { toRule } from '../../model/rule.js';
 import { schemaErrors } from '../../validation.js';
 import type { ChangeInput, ChangesService } from '../changes/changes-service.js';
@@ -15,7 +14,9 @@ import { nextSlice, SLICE_ITEMS } from '../shared/slices.js';
 import { ImportFile } from './import-body.js';
 import { createImportPlanner, type ImportMode, type ImportPlan } from './import-plan.js';
 import { type FailedRecord, type ReadRecord, readRecord, recordKind } from './import-records.js';
+import { warnLikelyDuplicates } from './likely-duplicates.js';
 import {
+  checkExportQuery,
   checkImportQuery,
   type ImportItem,
   type ImportResult,
@@ -55,6 +56,16 @@ interface FirstPass {
 }
 
 /** The query of POST /v1/import as options; unknown or malformed parameters are 400 Invalid query. */
+export type ExportFormat = 'rulekeeper' | 'requestly';
+
+/** The export's query: `format` (default `rulekeeper`, our canonical form). */
+export function readExportFormat(query: unknown): ExportFormat {
+  const raw = { ...(query as Record<string, unknown>) };
+  const details = schemaErrors(checkExportQuery, raw);
+  if (details.length > 0) throw new AppError('INVALID_QUERY', details);
+  return raw.format === 'requestly' ? 'requestly' : 'rulekeeper';
+}
+
 export function readImportOptions(query: unknown): ImportOptions {
   const raw = { ...(query as Record<string, unknown>) };
   const details = schemaErrors(checkImportQuery, raw);
@@ -178,6 +189,7 @@ export function createTransferService(deps: {
       index++;
       if (index % BATCH_RECORDS === 0 || index === first.count) {
         await nextSlice();
+        if (options.dryRun) await warnLikelyDuplicates(trx, store, principal.workspaceId, rules);
         await apply(await planner.rules(rules));
         rules = [];
         progress?.(index, first.count);
@@ -196,6 +208,7 @@ export function createTransferService(deps: {
     const failed = failures.map(
       (r): ImportItem => ({
         index: r.index,
+        name: r.name,
         objectType: r.objectType,
         sourceId: r.sourceId,
         id: null,
@@ -251,13 +264,24 @@ export function createTransferService(deps: {
      * time, so a large workspace is never whole in memory (replies.ts's jsonArrayPieces writes them).
      * Between pages everyone else is served; once `abandoned` is aborted, the pages stop.
      */
-    async *export(principal: Principal, abandoned?: AbortSignal): AsyncGenerator<(Group | Rule)[]> {
+    /**
+     * The workspace's groups, then its rules, a page at a time: as GET returns them, or with
+     * `format: 'requestly'` in the shapes Requestly's app stores.
+     */
+    async *export(
+      principal: Principal,
+      abandoned?: AbortSignal,
+      format: ExportFormat = 'rulekeeper',
+    ): AsyncGenerator<unknown[]> {
+      const requestly = format === 'requestly';
       for await (const rows of store.pages(db, 'groups', principal.workspaceId)) {
-        yield rows.map((row) => toGroup(row, principal));
+        const groups = rows.map((row) => toGroup(row, principal));
+        yield requestly ? groups.map(toRequestlyGroup) : groups;
         await nextSlice(abandoned);
       }
       for await (const rows of store.pages(db, 'rules', principal.workspaceId)) {
-        yield rows.map((row) => toRule(row, principal));
+        const rules = rows.map((row) => toRule(row, principal));
+        yield requestly ? rules.map(toRequestlyRule) : rules;
         await nextSlice(abandoned);
       }
     },

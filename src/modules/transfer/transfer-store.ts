@@ -49,6 +49,25 @@ export function createTransferStore() {
       return found;
     },
 
+    /** The workspace's rules with one of these names: their type and pairs, to tell a likely duplicate. */
+    async rulesNamed(
+      trx: Db,
+      workspaceId: string,
+      names: Iterable<string>,
+    ): Promise<{ id: string; name: string; rule_type: string; pairs: string }[]> {
+      const found: { id: string; name: string; rule_type: string; pairs: string }[] = [];
+      for (const chunk of batches([...new Set(names)])) {
+        const rows = await trx
+          .selectFrom('rules')
+          .select(['id', 'name', 'rule_type', 'pairs'])
+          .where('workspace_id', '=', workspaceId)
+          .where('name', 'in', chunk)
+          .execute();
+        found.push(...rows);
+      }
+      return found;
+    },
+
     async existingGroups(trx: Db, ids: Iterable<string>): Promise<Map<string, ExistingRow>> {
       const found = new Map<string, ExistingRow>();
       for (const chunk of batches([...new Set(ids)])) {
