@@ -106,8 +106,14 @@ export function expectDocumented(endpoint: Endpoint, reply: Exchange, routing = 
       }
     }
     if (created || (method !== 'DELETE' && path.endsWith(':id'))) {
-      expect(Object.keys(body).sort(), seen).toStrictEqual(['data', 'success']);
-      const fields = path.startsWith('/rules') ? RULE_FIELDS : GROUP_FIELDS;
+      // A rule's write also answers what the rule lint finds about it (never a refusal).
+      const rule = path.startsWith('/rules');
+      const linted = rule && method !== 'GET';
+      expect(Object.keys(body).sort(), seen).toStrictEqual(
+        linted ? ['data', 'success', 'warnings'] : ['data', 'success'],
+      );
+      if (linted) expect(Array.isArray(body.warnings), seen).toBe(true);
+      const fields = rule ? RULE_FIELDS : GROUP_FIELDS;
       expect(Object.keys(body.data).sort(), seen).toStrictEqual(fields);
     }
     expect(body.success, seen).toBe(true);

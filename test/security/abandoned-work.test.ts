@@ -256,12 +256,18 @@ forEachDatabase((db) => {
       });
       await holding;
       const from = logs.lines.length;
-      const answer = t.app.inject({ method: 'GET', url: '/v1/export', headers: { 'x-api-key': issued.key } });
+      // Settled as soon as it ends (the cut may come before the checks below are reached).
+      const answer = t.app
+        .inject({ method: 'GET', url: '/v1/export', headers: { 'x-api-key': issued.key } })
+        .then(
+          () => 'a whole answer',
+          (error: Error) => error.message,
+        );
       await logs.waitFor((line) => line.msg === 'request abandoned: its work stops and is rolled back', from);
       release();
       await lock;
       // The status and the file's start were sent; then the connection is cut before the file's end.
-      await expect(answer).rejects.toThrow('response destroyed before completion');
+      expect(await answer).toBe('response destroyed before completion');
     });
   });
 });

@@ -135,9 +135,11 @@ forEachDatabase((db) => {
     );
     const grown = rss(service) - before;
     const grew = `the service grew by ${Math.round(grown / MB)} MB`;
-    // Sent whole to each stream, the revision is 11 MB per stream, beyond what the kernel takes.
+    // Sent whole to each stream, the revision is 11 MB per stream (2 GB in all), beyond what the kernel
+    // takes. The bound leaves room for the import's own work on a workspace now twice as large (its
+    // report and the lint of 120,000 rules after it: 150 to 320 MB measured).
     expect(reached, `the import reached the streams (${grew})`).toBe(true);
-    expect(grown, grew).toBeLessThan(150 * MB);
+    expect(grown, grew).toBeLessThan(600 * MB);
     await othersAreServed();
     for (const s of stalled.splice(0)) s.destroy();
   }, 300_000);
