@@ -1,6 +1,10 @@
 // GET /v1/lint: the findings of the caller's workspace, most serious first, with the rules they name;
 // an ETag by revision (304 while nothing changed); another workspace's rules never show.
 import { describe, expect, it } from 'vitest';
+import { createChangesService } from '../../src/modules/changes/changes-service.js';
+import { createChangesStore } from '../../src/modules/changes/changes-store.js';
+import { createLintService } from '../../src/modules/lint/lint-service.js';
+import { createLintStore } from '../../src/modules/lint/lint-store.js';
 import { createGroup, createRule, expectError, type Json } from '../helpers/fixtures.js';
 import { forEachDatabase, useTestApp } from '../helpers/test-app.js';
 
@@ -90,6 +94,46 @@ forEachDatabase((db) => {
 });
 
 forEachDatabase((db) => {
+  describe('kept up to date from the change log', () => {
+    const t = useTestApp({ db });
+
+    it('answers after every kind of write what a lint of the workspace read afresh answers', async () => {
+      const fresh = () =>
+        createLintService({
+          lintStore: createLintStore(t.database.db),
+          changes: createChangesService({
+            store: createChangesStore(t.database.db),
+            dataVersion: undefined,
+            signals: t.database.signals,
+          }),
+        }).lint({ ...t.owner, ownerUserId: t.owner.userId });
+      const same = async () => {
+        const kept = await t.call('GET', '/v1/lint');
+        expect(kept.status).toBe(200);
+        expect(kept.body.data).toEqual(await fresh());
+      };
+      await same();
+      const a = await createRule(t, { name: 'A', ...redirect('https://a.example/x', 'https://b.example/y') });
+      await same();
+      const b = await createRule(t, { name: 'B', ...redirect('https://b.example/y', 'https://a.example/x') });
+      await same();
+      const copy = await createRule(t, {
+        name: 'copy',
+        ...redirect('https://a.example/x', 'https://b.example/y'),
+      });
+      await same();
+      const group = await createGroup(t, { status: 'Active' });
+      await t.call('PUT', `/v1/rules/${copy.id}`, { body: { groupId: group.id } });
+      await same();
+      await t.call('PUT', `/v1/groups/${group.id}`, { body: { status: 'Inactive' } });
+      await same();
+      await t.call('DELETE', `/v1/rules/${b.id}`);
+      await same();
+      await t.call('PUT', `/v1/rules/${a.id}`, { body: { status: 'Inactive' } });
+      await same();
+    });
+  });
+
   describe('warnings on writes of a rule', () => {
     const t = useTestApp({ db });
     const everything = {

@@ -1,22 +1,69 @@
 // The rule lint of a workspace: its rules and groups read, linted by the engine, and the answer kept
 // until the workspace's revision moves (a CI job or the console asks again and again between changes).
-import { type Finding, findingsOf, lintRule, lint as lintRules } from '../../engine/lint/index.js';
+import {
+  type Finding,
+  findingsOf,
+  type LintGroup,
+  lintRule,
+  lint as lintRules,
+} from '../../engine/lint/index.js';
 import type { Status } from '../../model/common.js';
 import type { Principal } from '../../model/principal.js';
 import type { RuleType } from '../../model/rule-types/index.js';
 import type { ChangesService } from '../changes/changes-service.js';
 import type { LintData } from './lint-schemas.js';
-import type { LintStore } from './lint-store.js';
+import type { LintStore, ListedRule } from './lint-store.js';
 
 /** Workspaces whose findings are kept; the least recently asked go first. */
 const MAX_KEPT_WORKSPACES = 256;
 
-export function createLintService(deps: { lintStore: LintStore; changes: Pick<ChangesService, 'revision'> }) {
+/** Changes read to bring kept rules up to date; past that, the workspace is read again whole. */
+const MAX_CHANGES_APPLIED = 200;
+
+type Inputs = { version: number; rules: ListedRule[]; groups: LintGroup[] };
+
+export function createLintService(deps: {
+  lintStore: LintStore;
+  changes: Pick<ChangesService, 'revision' | 'feed'>;
+}) {
   const { lintStore, changes } = deps;
   const kept = new Map<string, { version: number; data: LintData }>();
+  const inputs = new Map<string, Inputs>();
 
-  async function build(workspaceId: string): Promise<LintData> {
-    const { rules, groups } = await lintStore.workspace(workspaceId);
+  /**
+   * The workspace's rules and groups as of `version`. Kept between calls and brought up to date from
+   * the change log, so that a write's lint reads the objects it changed, not the whole workspace.
+   */
+  async function inputsOf(workspaceId: string, version: number): Promise<Inputs> {
+    const held = inputs.get(workspaceId);
+    inputs.delete(workspaceId);
+    let next = held?.version === version ? held : undefined;
+    if (held && !next && held.version < version) next = await caughtUp(workspaceId, held, version);
+    next ??= { version, ...(await lintStore.workspace(workspaceId)) };
+    if (inputs.size >= MAX_KEPT_WORKSPACES) inputs.delete(inputs.keys().next().value as string);
+    inputs.set(workspaceId, next);
+    return next;
+  }
+
+  /** `held` with the changes after it applied; undefined when there are too many, or they expired. */
+  async function caughtUp(workspaceId: string, held: Inputs, version: number): Promise<Inputs | undefined> {
+    const page = await changes.feed(workspaceId, held.version, MAX_CHANGES_APPLIED).catch(() => undefined);
+    if (!page || page.nextAfter < version || page.data.length >= MAX_CHANGES_APPLIED) return undefined;
+    const ids = (type: 'rule' | 'group') => [
+      ...new Set(page.data.filter((c) => c.objectType === type).map((c) => c.id)),
+    ];
+    const [ruleIds, groupIds] = [ids('rule'), ids('group')];
+    const now = await lintStore.some(workspaceId, ruleIds, groupIds);
+    const changed = new Set([...ruleIds, ...groupIds]);
+    const rules = [...held.rules.filter((r) => !changed.has(r.id)), ...now.rules].sort((a, b) =>
+      a.creationDate === b.creationDate ? (a.id < b.id ? -1 : 1) : a.creationDate - b.creationDate,
+    );
+    const groups = [...held.groups.filter((g) => !changed.has(g.id)), ...now.groups];
+    return { version: page.nextAfter, rules, groups };
+  }
+
+  async function build(workspaceId: string, version: number): Promise<LintData> {
+    const { rules, groups } = await inputsOf(workspaceId, version);
     const { findings, complete } = lintRules(rules, groups);
     const named = new Set(findings.flatMap((finding) => finding.ruleIds));
     const counts = { error: 0, warning: 0, info: 0 };
@@ -48,7 +95,7 @@ export function createLintService(deps: { lintStore: LintStore; changes: Pick<Ch
       kept.set(workspaceId, hit);
       return hit.data;
     }
-    const data = await build(workspaceId);
+    const data = await build(workspaceId, version);
     if (kept.size >= MAX_KEPT_WORKSPACES) kept.delete(kept.keys().next().value as string);
     kept.set(workspaceId, { version, data });
     return data;
@@ -66,7 +113,7 @@ export function createLintService(deps: { lintStore: LintStore; changes: Pick<Ch
       const version = await changes.revision(workspaceId);
       const hit = kept.get(workspaceId);
       if (hit?.version === version) return findingsOf(hit.data.findings, ruleId);
-      const { rules, groups } = await lintStore.workspace(workspaceId);
+      const { rules, groups } = await inputsOf(workspaceId, version);
       return lintRule(rules, groups, ruleId);
     },
   };
