@@ -51,7 +51,6 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
  * The largest trace ends at its time limit or, on a machine where it runs faster than that, at its
  * worker's memory limit: either way a 503 that says which, and its worker is replaced.
  */
-// biome-ignore lint/suspicious/noExplicitAny: an answer's body as the tests read it
 function expectStopped(reply: { status: number; body: any; headers: Record<string, unknown> }): void {
   if (reply.body.code !== 'UNAVAILABLE') {
     expectError(reply, 'TIME_LIMIT_EXCEEDED', [at('', expect.stringContaining(`${TIME_LIMIT_MS / 1000} s`))]);
