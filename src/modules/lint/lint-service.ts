@@ -29,6 +29,7 @@ export function createLintService(deps: {
   const { lintStore, changes } = deps;
   const kept = new Map<string, { version: number; data: LintData }>();
   const inputs = new Map<string, Inputs>();
+  const loading = new Map<string, Promise<Inputs>>();
 
   /**
    * The workspace's rules and groups as of `version`. Kept between calls and brought up to date from
@@ -36,13 +37,29 @@ export function createLintService(deps: {
    */
   async function inputsOf(workspaceId: string, version: number): Promise<Inputs> {
     const held = inputs.get(workspaceId);
-    inputs.delete(workspaceId);
-    let next = held?.version === version ? held : undefined;
-    if (held && !next && held.version < version) next = await caughtUp(workspaceId, held, version);
-    next ??= { version, ...(await lintStore.workspace(workspaceId)) };
-    if (inputs.size >= MAX_KEPT_WORKSPACES) inputs.delete(inputs.keys().next().value as string);
-    inputs.set(workspaceId, next);
-    return next;
+    if (held && held.version >= version) return held; // newer is as good: it holds this version's changes
+    // Writes that arrive together share one catching-up (each would otherwise read it all again).
+    const running = loading.get(workspaceId);
+    if (running) {
+      const got = await running;
+      if (got.version >= version) return got;
+    }
+    const load = (async () => {
+      const latest = inputs.get(workspaceId);
+      const next =
+        (latest && latest.version < version ? await caughtUp(workspaceId, latest, version) : undefined) ??
+        ({ version, ...(await lintStore.workspace(workspaceId)) } as Inputs);
+      inputs.delete(workspaceId);
+      if (inputs.size >= MAX_KEPT_WORKSPACES) inputs.delete(inputs.keys().next().value as string);
+      inputs.set(workspaceId, next);
+      return next;
+    })();
+    loading.set(workspaceId, load);
+    try {
+      return await load;
+    } finally {
+      if (loading.get(workspaceId) === load) loading.delete(workspaceId);
+    }
   }
 
   /** `held` with the changes after it applied; undefined when there are too many, or they expired. */
