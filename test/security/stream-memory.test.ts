@@ -199,7 +199,9 @@ forEachDatabase((db) => {
     const expected = Array.from({ length: latest - lastSeen }, (_, i) => lastSeen + 1 + i);
     expect([...counts.keys()]).toEqual(expected);
     expect([...counts.values()]).toEqual(expected.map(() => 1000));
-    expect(grown, `the service grew by ${Math.round(grown / MB)} MB`).toBeLessThan(150 * MB);
+    // Room for the imports' own work: the workspace grows by 1,000 rules per revision until the cut
+    // (how many depends on the machine's speed), and each import lints it whole afterwards.
+    expect(grown, `the service grew by ${Math.round(grown / MB)} MB`).toBeLessThan(600 * MB);
     await othersAreServed();
   }, 300_000);
 });
