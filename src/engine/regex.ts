@@ -2,7 +2,7 @@
 // replacements, and the literal text a pattern requires (for the rule index).
 import type { RE2JS } from 're2js';
 import { translateJsRegex } from '../model/js-regex.js';
-import { MAX_PROGRAM_SIZE } from '../model/pattern-size.js';
+import { classEnd, MAX_PROGRAM_SIZE } from '../model/pattern-size.js';
 import { type CompiledPattern, compilePattern, parsePattern } from '../model/patterns.js';
 
 /**
@@ -164,18 +164,6 @@ function endOfEscape(pattern: string, i: number): number {
   return end;
 }
 
-/** The position of the `]` that closes the class opened at `i` (a `[:alpha:]` inside it included). */
-function endOfClass(pattern: string, i: number): number {
-  let j = i + 1;
-  if (pattern[j] === '^') j++;
-  if (pattern[j] === ']') j++;
-  while (j < pattern.length && pattern[j] !== ']') {
-    const posix = pattern[j] === '[' && pattern[j + 1] === ':' ? pattern.indexOf(':]', j + 2) : -1;
-    j = posix >= 0 ? posix + 2 : j + (pattern[j] === '\\' ? 2 : 1);
-  }
-  return j;
-}
-
 /**
  * A literal piece of text every match of `value` must contain, for pre-filtering (undefined when none
  * can be told safely: alternation, case-insensitivity, or no run of 3 literal characters outside groups).
@@ -205,7 +193,7 @@ export function requiredLiteral(value: string): string | undefined {
       if (/[^A-Za-z0-9]/.test(escaped)) literal = escaped;
       else i = endOfEscape(pattern, i);
     } else if (c === '[') {
-      i = endOfClass(pattern, i); // a class stands for one of several characters
+      i = classEnd(pattern, i); // a class stands for one of several characters
     } else if (c === '{') {
       i += (REPEAT.exec(pattern.slice(i))?.[0].length ?? 1) - 1; // a repeat's digits are no text
     } else if (c === '(') depth++;

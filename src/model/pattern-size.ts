@@ -33,7 +33,7 @@ function escapeEnd(pattern: string, i: number): number {
 }
 
 /** The end of the class opened at `i` (`[:alpha:]` and escapes inside it included). */
-function classEnd(pattern: string, i: number): number {
+export function classEnd(pattern: string, i: number): number {
   let j = i + 1;
   if (pattern[j] === '^') j++;
   if (pattern[j] === ']') j++;
