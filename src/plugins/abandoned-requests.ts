@@ -58,11 +58,15 @@ function watch(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDo
   abandonableWith(controller.signal, done);
 }
 
+/** A route that changes something: any method but GET and HEAD. */
+export function isWriteRoute(route: { method: string | string[] }): boolean {
+  return [route.method].flat().some((method) => method !== 'GET' && method !== 'HEAD');
+}
+
 export function abandonedRequestsPlugin(app: FastifyInstance): void {
   app.decorateRequest('abandoned', undefined);
   app.addHook('onRoute', (route) => {
-    const writes = [route.method].flat().some((method) => method !== 'GET' && method !== 'HEAD');
-    if (!writes && !route.config?.timeLimit) return;
+    if (!isWriteRoute(route) && !route.config?.timeLimit) return;
     route.preHandler = [...[route.preHandler ?? []].flat(), watch];
   });
 }

@@ -4,6 +4,7 @@
 // driver batches every transaction already.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { batchedFor } from '../db/postgres-write-batches.js';
+import { isWriteRoute } from './abandoned-requests.js';
 
 function join(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const workspaceId = request.principal?.workspaceId;
@@ -13,8 +14,7 @@ function join(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDo
 
 export function writeBatchesPlugin(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
-    const writes = [route.method].flat().some((method) => method !== 'GET' && method !== 'HEAD');
-    if (!writes || route.config?.timeLimit) return;
+    if (!isWriteRoute(route) || route.config?.timeLimit) return;
     route.preHandler = [...[route.preHandler ?? []].flat(), join];
   });
 }
