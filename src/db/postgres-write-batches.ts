@@ -11,7 +11,6 @@ import {
   type DatabaseConnection,
   type Driver,
   PostgresDialect,
-  type PostgresDialectConfig,
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
@@ -227,10 +226,6 @@ class BatchingDriver implements Driver {
 
 /** Kysely's PostgreSQL dialect, with the writes of each workspace committed in batches. */
 export class BatchingPostgresDialect extends PostgresDialect {
-  constructor(config: PostgresDialectConfig) {
-    super(config);
-  }
-
   override createDriver(): Driver {
     return new BatchingDriver(super.createDriver());
   }
