@@ -45,6 +45,9 @@ async function visitScreens(page: Page, check: (screen: string) => Promise<void>
   await page.getByRole('link', { name: 'Groups' }).click();
   await expect(page.getByRole('switch')).toHaveCount(1);
   await check('groups');
+  await page.getByRole('link', { name: 'Templates' }).click();
+  await expect(page.locator('.template-card').first()).toBeVisible();
+  await check('templates');
   await page.getByRole('link', { name: 'Try it' }).click();
   await page.getByLabel('URL', { exact: true }).fill('https://shop.example.com/checkout');
   await page.getByRole('button', { name: 'Try it' }).click();
