@@ -20,14 +20,22 @@ const STEPS = [
     run: () => node('scripts/build-client.mjs'),
   },
   {
-    // The service with the client it calls itself; then the declarations of the package's client and
-    // runtime (the runtime's checked without Node's types: it also runs in a browser service worker).
+    // The service with the client it calls itself; then the declarations of the package's client,
+    // runtime (checked without Node's types: it also runs in a browser service worker) and fixture.
     name: 'service',
-    inputs: [...COMMON, 'tsconfig.build.json', 'tsconfig.client.json', 'tsconfig.runtime.json', 'src'],
+    inputs: [
+      ...COMMON,
+      'tsconfig.build.json',
+      'tsconfig.client.json',
+      'tsconfig.runtime.json',
+      'tsconfig.playwright.json',
+      'src',
+    ],
     run: () => {
       tsc('tsconfig.build.json');
       tsc('tsconfig.client.json');
       tsc('tsconfig.runtime.json');
+      tsc('tsconfig.playwright.json');
       copyFileSync('src/client/schema.d.ts', 'dist/client/schema.d.ts');
     },
   },
