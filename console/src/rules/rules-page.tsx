@@ -1,7 +1,7 @@
 // The workspace's rules: the API's filters and search, a page at a time, grouped under their
 // groups (whose status shows, since an inactive group's rules do not act), each switched on or off
 // in place. Follows the change stream: a change made elsewhere shows up without a reload.
-import { useContext, useEffect, useState } from 'preact/hooks';
+import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import type { Group, Rule } from '../api.js';
 import { RULE_TYPES } from '../forms/schema.js';
 import { GroupOptions } from '../groups/group-options.js';
@@ -9,6 +9,7 @@ import { useGroups } from '../groups/use-groups.js';
 import { LiveContext } from '../live-context.js';
 import { describeError, useApi } from '../session.js';
 import { takeFlash } from '../ui/flash.js';
+import { SEARCH_FIELD_ID, takeSearchFocus } from '../ui/shortcuts.js';
 import { StatusSwitch } from '../ui/status-switch.js';
 import { type Finding, findingsFor, LintBadge, useLint } from './lint-findings.js';
 
@@ -39,6 +40,10 @@ export function RulesPage() {
   const [error, setError] = useState<string | null>(null);
   const [notice] = useState(takeFlash);
   const findings = useLint();
+  const searchField = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (takeSearchFocus()) searchField.current?.focus();
+  }, []);
 
   // The search box filters as one types, once typing pauses (and only then back to the first page).
   useEffect(() => {
@@ -112,9 +117,10 @@ export function RulesPage() {
       ) : null}
       <form class="filters" aria-label="Filter rules" onSubmit={(e) => e.preventDefault()}>
         <div class="field">
-          <label for="filter-search">Search names</label>
+          <label for={SEARCH_FIELD_ID}>Search names</label>
           <input
-            id="filter-search"
+            id={SEARCH_FIELD_ID}
+            ref={searchField}
             type="search"
             value={search}
             onInput={(e) => setSearch(e.currentTarget.value)}
