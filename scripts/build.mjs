@@ -1,7 +1,7 @@
 // `npm run build` (and so `npm start` and `npm install`): the OpenAPI document and the client's types,
-// the service with its client and runtime, then the console. A step runs only when one of its inputs
-// is newer than the stamp it left last time, so a start with nothing changed costs a directory walk
-// instead of a full compile. `--force` runs every step.
+// the service with its client and runtime, the console, then the browser extension. A step runs only
+// when one of its inputs is newer than the stamp it left last time, so a start with nothing changed
+// costs a directory walk instead of a full compile. `--force` runs every step.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -53,6 +53,21 @@ const STEPS = [
         'warn',
       );
     },
+  },
+  {
+    // It bundles the client, the engine and the runtime, so it follows their sources too.
+    name: 'extension',
+    inputs: [
+      ...COMMON,
+      'scripts/build-extension.mjs',
+      'extension',
+      'src/client',
+      'src/engine',
+      'src/model',
+      'src/runtime',
+      'src/proxy/rule-feed.ts',
+    ],
+    run: () => node('scripts/build-extension.mjs'),
   },
 ];
 
