@@ -64,7 +64,8 @@ export function createRuleFeed(options: RuleFeedOptions): RuleFeed {
       return { rules, revision, connected: state === 'live' };
     },
     firstAttempt,
-    reached: (revision) => runtime.reached(revision),
+    // As before the runtime: once the feed stopped, a revision not reached is waited for forever.
+    reached: (revision) => runtime.reached(revision).catch(() => new Promise<void>(() => {})),
     stop: () => runtime.close(),
   };
 }
