@@ -1,6 +1,6 @@
 // Follows the workspace through rulekeeper/runtime's follower (the codebase's one reader of the change
-// stream) so that a change made elsewhere shows up. Only the follower: the console evaluates nothing
-// locally, so the engine stays out of its bundle.
+// stream) so that a change made elsewhere shows up. Only the follower, without a copy: the console
+// evaluates nothing locally (the engine stays out of its bundle) and its panels read their own pages.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { followWorkspace, type RuntimeState } from '../../src/runtime/workspace-copy.js';
 
@@ -17,8 +17,9 @@ export function useLiveChanges(key: string, onChange: () => void, onRefused: () 
   latest.current = { onChange, onRefused };
 
   useEffect(() => {
-    const copy = followWorkspace({ server: location.origin, key });
-    // The first change is the copy being made: the panels have just read the same.
+    // What changed only: each panel reads what it shows itself.
+    const copy = followWorkspace({ server: location.origin, key, keepCopy: false });
+    // The first change is the position the stream opened at: the panels have just read the same.
     let made = false;
     copy.on('change', () => {
       if (made) latest.current.onChange();

@@ -24,7 +24,8 @@ export type {
 } from './workspace-copy.js';
 export { followWorkspace } from './workspace-copy.js';
 
-export type RuntimeOptions = FollowOptions;
+/** The follower's options; a runtime always keeps its copy (it evaluates against it). */
+export type RuntimeOptions = Omit<FollowOptions, 'keepCopy'>;
 
 export interface EvaluateOptions {
   /** `all` (the default, as the trace): every rule explained; `acted`: only those that acted (fast); `none`: the outcome alone. */
@@ -45,7 +46,7 @@ export interface Runtime extends WorkspaceCopy {
 
 /** Follows the workspace of `options.key` on `options.server`; see README "rulekeeper/runtime". */
 export function createRuntime(options: RuntimeOptions): Runtime {
-  const copy = followWorkspace(options);
+  const copy = followWorkspace({ ...options, keepCopy: true });
   let compiled: RuleSet | undefined;
   copy.on('change', () => {
     compiled = undefined;

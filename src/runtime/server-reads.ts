@@ -99,10 +99,10 @@ export function serverReads(client: RulekeeperClient, signal: AbortSignal) {
       return answered(`GET /v1/groups/${id}`, answer)?.data;
     },
 
-    /** The change stream's answer, resuming after `revision` (401/403: KeyRefusedError). */
+    /** The change stream's answer, resuming after `revision` (else from now; 401/403: KeyRefusedError). */
     async stream(revision: number): Promise<ReadableStream<Uint8Array>> {
       const { response } = await client.GET('/v1/changes/stream', {
-        params: { header: { 'Last-Event-ID': String(revision) } },
+        params: { header: revision < 0 ? {} : { 'Last-Event-ID': String(revision) } },
         parseAs: 'stream',
         signal,
       });

@@ -35,6 +35,11 @@ export interface FollowOptions {
   /** The longest event the stream may send (default 1 MiB), and the largest JSON answer (64 MiB). */
   maxEventChars?: number;
   maxAnswerBytes?: number;
+  /**
+   * false: only say what changed, from now on, without reading the lists or any object (`rules()` and
+   * `groups()` stay empty): for a client that reads what it shows itself, as the console does.
+   */
+  keepCopy?: boolean;
 }
 
 /**
@@ -134,6 +139,7 @@ export function followWorkspace(options: FollowOptions): WorkspaceCopy {
   const reads: ServerReads = serverReads(client, signal);
   const backoff: Backoff = { minMs: options.minRetryMs ?? 250, maxMs: options.maxRetryMs ?? 30_000 };
   const maxEventChars = options.maxEventChars ?? MAX_EVENT_CHARS;
+  const keepCopy = options.keepCopy ?? true;
 
   const rules = new Map<string, RuntimeRule>();
   const groups = new Map<string, RuntimeGroup>();
@@ -193,7 +199,11 @@ export function followWorkspace(options: FollowOptions): WorkspaceCopy {
    * server restored from an older backup): resuming after a revision the server never reached would
    * only bring another reset.
    */
-  async function reload(reset: boolean): Promise<void> {
+  async function reload(reset: boolean, at: number): Promise<void> {
+    if (!keepCopy) {
+      if (reset) revision = at;
+      return reach(at, { reloaded: true, changed: [] });
+    }
     const lists = await reads.lists();
     rules.clear();
     groups.clear();
@@ -205,6 +215,7 @@ export function followWorkspace(options: FollowOptions): WorkspaceCopy {
 
   /** The current content of each changed object, fetched before any is applied (all or nothing). */
   async function apply(changed: Changed[], to: number): Promise<void> {
+    if (!keepCopy) return reach(to, { reloaded: false, changed });
     const found = await Promise.all(
       changed.map(({ objectType, id }) => (objectType === 'rule' ? reads.rule(id) : reads.group(id))),
     );
@@ -228,10 +239,14 @@ export function followWorkspace(options: FollowOptions): WorkspaceCopy {
         if (event.event === 'reset' || event.event === 'bulk') {
           // Everything is read again: what was pending is in the lists.
           reloadAll = reloadAll === 'reset' ? 'reset' : event.event;
+          last = revisionOf(event);
           pending = [];
           continue;
         }
-        if (event.event !== 'change') continue; // the opening position, or an event of a later version
+        // The opening position: where a follower without a copy starts.
+        if (event.event === 'message' && event.id !== undefined && revision < 0 && !keepCopy)
+          reach(revisionOf(event), { reloaded: true, changed: [] });
+        if (event.event !== 'change') continue; // or an event of a later version
         pending.push(changeOf(event));
         if (pending.length > MAX_PENDING)
           throw new ProtocolError('the change stream sent a revision without end');
@@ -241,10 +256,10 @@ export function followWorkspace(options: FollowOptions): WorkspaceCopy {
         for (const change of pending) ready.set(`${change.objectType}/${change.id}`, change);
         pending = [];
       }
-      if (reloadAll) await reload(reloadAll === 'reset');
+      if (reloadAll) await reload(reloadAll === 'reset', last ?? revision);
       else if (last === undefined || last <= revision)
         continue; // a replay of what the copy holds
-      else if (ready.size > RELOAD_AFTER_CHANGES) await reload(false);
+      else if (ready.size > RELOAD_AFTER_CHANGES) await reload(false, last);
       else await apply([...ready.values()], last);
     }
   }
@@ -254,7 +269,7 @@ export function followWorkspace(options: FollowOptions): WorkspaceCopy {
     let untrusted = false;
     while (!signal.aborted) {
       try {
-        if (revision < 0) await reload(true);
+        if (revision < 0 && keepCopy) await reload(true, -1);
         const body = await reads.stream(revision);
         // The wait starts short again, unless the last stream sent nonsense: a server that does that
         // on every stream is retried ever more slowly.

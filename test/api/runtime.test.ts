@@ -3,7 +3,13 @@
 // restored from an older backup) and `bulk` (a large import); a revoked key ending it with an error;
 // evaluate() agreeing with POST /v1/trace.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, KeyRefusedError, type Runtime, type RuntimeChange } from '../../src/runtime/index.js';
+import {
+  createRuntime,
+  followWorkspace,
+  KeyRefusedError,
+  type Runtime,
+  type RuntimeChange,
+} from '../../src/runtime/index.js';
 import { type ServedApp, servedData } from '../helpers/served-app.js';
 
 const data = servedData();
@@ -194,6 +200,32 @@ describe('rulekeeper/runtime', () => {
     const { runtime } = follow('rk_not_a_key');
     await expect(runtime.ready).rejects.toBeInstanceOf(KeyRefusedError);
     expect(runtime.status()).toMatchObject({ state: 'stopped', revision: -1 });
+  });
+
+  it('only says what changed with keepCopy: false, reading neither lists nor objects', async () => {
+    const asked: string[] = [];
+    const counting: typeof fetch = (input, init) => {
+      asked.push(new URL(input instanceof Request ? input.url : String(input)).pathname);
+      return fetch(input, init);
+    };
+    const follower = followWorkspace({ server: server.url, key, fetch: counting, keepCopy: false });
+    const changes: RuntimeChange[] = [];
+    follower.on('change', (change) => changes.push(change));
+    try {
+      await follower.ready;
+      const made = await write('POST', '/rules', rule('told'));
+      await follower.reached(made.revision);
+      expect(changes.at(-1)).toEqual({
+        revision: made.revision,
+        reloaded: false,
+        changed: [{ objectType: 'rule', id: made.body.data.id }],
+      });
+      expect(changes[0]).toMatchObject({ reloaded: true, changed: [] });
+      expect(follower.rules()).toEqual([]);
+      expect(asked).toEqual(['/v1/changes/stream']);
+    } finally {
+      follower.close();
+    }
   });
 
   it('evaluates requests as POST /v1/trace does', async () => {
