@@ -155,7 +155,10 @@ export function followWorkspace(options: FollowOptions): WorkspaceCopy {
   };
   const waiters = new Set<{ revision: number; resolve(): void; reject(error: Error): void }>();
 
-  /** A listener that throws does not stop the runtime, nor the other listeners. */
+  /**
+   * A listener that throws stops neither the runtime nor the other listeners; its error is thrown
+   * again on its own (uncaught, where the host reports it) instead of being lost.
+   */
   function emit<E extends keyof RuntimeEvents>(event: E, ...args: Parameters<RuntimeEvents[E]>): void {
     for (const listener of [...listeners[event]]) {
       try {

@@ -29,7 +29,11 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
     const url = new URL(req.url ?? '/', origin);
     hits.push(url.pathname);
     if (url.pathname.endsWith('.html')) {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'x-upstream': 'yes' });
+      // A page under a policy that allows no script at all, as a hardened site would send.
+      const policy = url.pathname.endsWith('csp.html')
+        ? { 'content-security-policy': "script-src 'none'" }
+        : {};
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'x-upstream': 'yes', ...policy });
       res.end(
         `<!doctype html><html><head><title>upstream ${url.pathname}</title></head><body><p>page</p></body></html>`,
       );
@@ -237,6 +241,22 @@ describe.skipIf(!CHROMIUM)('applyRules(context): the rules in a real browser', (
     await page.goto(`${origin}/scripted.html`);
     expect(await page.title()).toBe('injected');
     expect(await page.evaluate(() => (globalThis as unknown as { before: string }).before)).toBe('loading');
+  });
+
+  it('Script runs under a page policy that would block it: the policy is dropped, and the answer says so', async () => {
+    await rule('Script', [
+      {
+        source: source('/csp.html'),
+        scripts: [
+          { type: 'code', codeType: 'js', loadTime: 'afterPageLoad', value: 'document.title = "ran";' },
+        ],
+      },
+    ]);
+    const response = await page.goto(`${origin}/csp.html`);
+    expect(await page.title()).toBe('ran');
+    const headers = await response?.allHeaders();
+    expect(headers?.['content-security-policy']).toBeUndefined();
+    expect(headers?.['x-rulekeeper-csp']).toMatch(/^removed/);
   });
 
   it('follows changes: a rule switched off stops acting on the next request, and close() stops it all', async () => {
