@@ -338,3 +338,24 @@ test("a rule's history lists its versions, and an earlier one is restored", asyn
   ).data;
   expect(stored.name).toBe('before');
 });
+
+test("a Matches value's hint says the flags the service reads, as the README does", async ({
+  page,
+  workspace,
+}) => {
+  await signIn(page, workspace.key);
+  await newRule(page, 'Cancel', 'flags');
+  const value = page.getByRole('group', { name: 'Source' }).getByLabel('Value', { exact: true });
+  await expect(value).toHaveAccessibleDescription(
+    /flags i, m, s change what matches, u or v reads the pattern in Unicode mode, d, g, y change nothing/,
+  );
+  await expect(value).not.toHaveAccessibleDescription(/gimsuy/);
+  await page.getByRole('group', { name: 'Source' }).getByLabel('Operator').selectOption('Matches');
+  // A flag the hint does not name is refused, at the field.
+  await value.fill('/checkout/x');
+  await page.getByRole('button', { name: 'Create rule' }).click();
+  await expect(value).toHaveAccessibleDescription(/unknown flag x/);
+  await value.fill('/CHECKOUT/iv');
+  await page.getByRole('button', { name: 'Create rule' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Rule “flags” created.' })).toBeVisible();
+});

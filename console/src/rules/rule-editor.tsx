@@ -250,9 +250,14 @@ export function RuleEditor({ ruleId, template }: { ruleId: string | null; templa
           submitLabel="Test this rule"
           idPrefix="test"
           onRuleChecked={(invalid) => {
-            if (invalid) setFailedTo('test');
-            // A rule that now tries cleanly clears what an earlier try found (not a save's errors).
-            if (invalid || failedTo === 'test') setError(invalid);
+            if (invalid) {
+              setFailedTo('test');
+              setError(invalid);
+            } else if (error instanceof ApiError && error.details.length > 0) {
+              // The service has just accepted the rule as written: problems it found at the fields
+              // earlier, on a save or a try, are fixed. A conflict or an unreachable service is not.
+              setError(null);
+            }
           }}
         />
       </section>
