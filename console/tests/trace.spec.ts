@@ -236,7 +236,10 @@ test('after a failed save, fixing the field and testing the rule clears the erro
   await page.getByRole('link', { name: 'New rule' }).click();
   await page.getByLabel('Name', { exact: true }).fill('to staging');
   const pair = page.getByRole('group', { name: 'Pair 1' });
-  await pair.getByRole('group', { name: 'Source' }).getByLabel('Value', { exact: true }).fill('shop.example.com');
+  await pair
+    .getByRole('group', { name: 'Source' })
+    .getByLabel('Value', { exact: true })
+    .fill('shop.example.com');
   await page.getByRole('button', { name: 'Create rule' }).click();
   await expect(page.getByRole('alert').first()).toContainText('The rule was not saved.');
   const destination = pair.getByLabel('Destination', { exact: true });
