@@ -12,6 +12,7 @@ import { createIdempotencyStore } from './modules/idempotency/idempotency-store.
 import { registerKeysRoutes } from './modules/keys/keys-routes.js';
 import { createKeysService, type KeysService } from './modules/keys/keys-service.js';
 import { createKeysStore } from './modules/keys/keys-store.js';
+import { createLintPool } from './modules/lint/lint-pool.js';
 import { registerLintRoutes } from './modules/lint/lint-routes.js';
 import { createLintService } from './modules/lint/lint-service.js';
 import { createLintStore } from './modules/lint/lint-store.js';
@@ -114,10 +115,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           workers: config.traceWorkers,
           timeLimitMs: config.traceTimeLimitMs,
           memoryMb: config.traceWorkerMemoryMb,
-          // One key never holds every worker; with one worker, it waits its turn with the others.
-          perKey: Math.max(1, config.traceWorkers - 1),
-          perKeyWaiting: 4,
-          maxWaiting: 256,
         })
       : undefined;
   if (tracePool) app.addHook('onClose', () => tracePool.close());
@@ -131,7 +128,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(tracePool ? { runner: tracePool } : {}),
   });
 
-  const lintService = createLintService({ lintStore: createLintStore(db), changes });
+  const lintPool =
+    config.lintWorkers > 0
+      ? createLintPool({
+          workers: config.lintWorkers,
+          timeLimitMs: config.lintTimeLimitMs,
+          memoryMb: config.lintWorkerMemoryMb,
+        })
+      : undefined;
+  if (lintPool) app.addHook('onClose', () => lintPool.close());
+  const lintService = createLintService({
+    lintStore: createLintStore(db),
+    changes,
+    ...(lintPool ? { runner: lintPool } : {}),
+  });
 
   errorHandlerPlugin(app);
   abandonedRequestsPlugin(app);
@@ -152,7 +162,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       registerRulesRoutes(api, rulesService, lintService.findingsOfRule);
       registerTraceRoutes(api, traceService);
       registerLintRoutes(api, lintService);
-      registerTransferRoutes(api, transferService, config, lintService.lint);
+      registerTransferRoutes(api, transferService, config, lintService.findingsAfterImport);
     },
     { prefix: '/v1' },
   );

@@ -1,13 +1,11 @@
-// SQL for the lint: a workspace's rules in list order, and its groups.
+// SQL for the lint: a workspace's rules in list order, a page at a time, and its groups.
 import type { Db } from '../../db/tables.js';
-import type { LintGroup, LintRule } from '../../engine/lint/index.js';
-
-/** A rule as the lint reads it, with where it stands in the list (its creation date, then its id). */
-export type ListedRule = LintRule & { creationDate: number };
+import type { LintGroup } from '../../engine/lint/index.js';
+import type { RuleRow } from './lint-job.js';
 
 const RULE_COLUMNS = ['id', 'name', 'rule_type', 'status', 'group_id', 'pairs', 'creation_date'] as const;
 
-function listed(row: {
+function ruleRow(row: {
   id: string;
   name: string;
   rule_type: string;
@@ -15,37 +13,49 @@ function listed(row: {
   group_id: string | null;
   pairs: string;
   creation_date: number | string;
-}): ListedRule {
+}): RuleRow {
   return {
     id: row.id,
     name: row.name,
     ruleType: row.rule_type,
     status: row.status,
     groupId: row.group_id,
-    pairs: JSON.parse(row.pairs),
+    pairs: row.pairs,
     creationDate: Number(row.creation_date),
   };
 }
 
+/** Where a page of rules ends: the next starts after it. */
+export type RulesCursor = { creationDate: number; id: string };
+
 export function createLintStore(db: Db) {
   return {
-    /** Every rule of the workspace, oldest first (the order rules act in), and every group. */
-    async workspace(workspaceId: string): Promise<{ rules: ListedRule[]; groups: LintGroup[] }> {
-      const [rules, groups] = await Promise.all([
-        db
-          .selectFrom('rules')
-          .select([...RULE_COLUMNS])
-          .where('workspace_id', '=', workspaceId)
-          .orderBy('creation_date')
-          .orderBy('id')
-          .execute(),
-        db
-          .selectFrom('groups')
-          .select(['id', 'name', 'status'])
-          .where('workspace_id', '=', workspaceId)
-          .execute(),
-      ]);
-      return { rules: rules.map(listed), groups };
+    /** Up to `limit` of the workspace's rules in list order (oldest first), after `cursor`. */
+    async rules(workspaceId: string, limit: number, cursor?: RulesCursor): Promise<RuleRow[]> {
+      let query = db
+        .selectFrom('rules')
+        .select([...RULE_COLUMNS])
+        .where('workspace_id', '=', workspaceId);
+      if (cursor) {
+        query = query.where((eb) =>
+          eb.or([
+            eb('creation_date', '>', cursor.creationDate),
+            eb.and([eb('creation_date', '=', cursor.creationDate), eb('id', '>', cursor.id)]),
+          ]),
+        );
+      }
+      const rows = await query.orderBy('creation_date').orderBy('id').limit(limit).execute();
+      return rows.map(ruleRow);
+    },
+
+    /** Up to `limit` of the workspace's groups, by id, after the group `after`. */
+    async groups(workspaceId: string, limit: number, after?: string): Promise<LintGroup[]> {
+      let query = db
+        .selectFrom('groups')
+        .select(['id', 'name', 'status'])
+        .where('workspace_id', '=', workspaceId);
+      if (after !== undefined) query = query.where('id', '>', after);
+      return query.orderBy('id').limit(limit).execute();
     },
 
     /** Those of `ids` that are the workspace's rules and groups now (the others are gone). */
@@ -53,7 +63,7 @@ export function createLintStore(db: Db) {
       workspaceId: string,
       ruleIds: string[],
       groupIds: string[],
-    ): Promise<{ rules: ListedRule[]; groups: LintGroup[] }> {
+    ): Promise<{ rules: RuleRow[]; groups: LintGroup[] }> {
       const [rules, groups] = await Promise.all([
         ruleIds.length === 0
           ? []
@@ -72,7 +82,7 @@ export function createLintStore(db: Db) {
               .where('id', 'in', groupIds)
               .execute(),
       ]);
-      return { rules: rules.map(listed), groups };
+      return { rules: rules.map(ruleRow), groups };
     },
   };
 }

@@ -17,8 +17,9 @@ import type { GroupsStore } from '../groups/groups-store.js';
 import type { RulesStore } from '../rules/rules-store.js';
 import { referenced } from '../shared/checks.js';
 import { isPlainObject, readPayload } from '../shared/payload.js';
+import { inProcessRunner } from '../shared/worker-pool.js';
 import { createTraceJobs, type GroupCheck, type TraceJob } from './trace-job.js';
-import { inProcessRunner, type TraceRunner } from './trace-pool.js';
+import type { TraceRunner } from './trace-pool.js';
 import {
   checkTraceBody,
   checkTraceQuery,
