@@ -10,6 +10,7 @@ import { RuleEditor } from './rules/rule-editor.js';
 import { RulesPage } from './rules/rules-page.js';
 import { type Session, SessionContext } from './session.js';
 import { SignIn } from './sign-in.js';
+import { TemplatesPage } from './templates/templates-page.js';
 import { TryItPage } from './trace/try-it-page.js';
 import { MovePage } from './transfer/move-page.js';
 
@@ -52,6 +53,7 @@ export function App() {
 const NAV: { route: Route; label: string }[] = [
   { route: { page: 'rules' }, label: 'Rules' },
   { route: { page: 'groups' }, label: 'Groups' },
+  { route: { page: 'templates' }, label: 'Templates' },
   { route: { page: 'try' }, label: 'Try it' },
   { route: { page: 'move' }, label: 'Import & export' },
 ];
@@ -95,7 +97,14 @@ function Workspace({ client, onSignOut }: { client: RulekeeperClient; onSignOut:
       </header>
       <main id="main" tabIndex={-1}>
         {route.page === 'rules' ? <RulesPage /> : null}
-        {route.page === 'rule' ? <RuleEditor key={route.ruleId ?? 'new'} ruleId={route.ruleId} /> : null}
+        {route.page === 'rule' ? (
+          <RuleEditor
+            key={route.ruleId ?? `new ${route.template ?? ''}`}
+            ruleId={route.ruleId}
+            template={route.template}
+          />
+        ) : null}
+        {route.page === 'templates' ? <TemplatesPage /> : null}
         {route.page === 'groups' ? <GroupsPage /> : null}
         {route.page === 'try' ? <TryItPage /> : null}
         {route.page === 'move' ? <MovePage /> : null}

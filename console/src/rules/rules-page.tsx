@@ -96,9 +96,14 @@ export function RulesPage() {
     <section aria-labelledby="rules-title">
       <div class="page-head">
         <h1 id="rules-title">Rules</h1>
-        <a class="button" href="#/rules/new">
-          New rule
-        </a>
+        <div class="actions">
+          <a class="button secondary" href="#/templates">
+            From a template
+          </a>
+          <a class="button" href="#/rules/new">
+            New rule
+          </a>
+        </div>
       </div>
       {notice ? (
         <p class="notice" role="status">
@@ -191,8 +196,8 @@ function RuleSections({
   if (page.rules.length === 0) {
     return (
       <p class="empty">
-        No rules here. <a href="#/rules/new">Create a rule</a> or <a href="#/move">import a Requestly file</a>
-        .
+        No rules here. <a href="#/rules/new">Create a rule</a>, start from a{' '}
+        <a href="#/templates">template</a> or <a href="#/move">import a Requestly file</a>.
       </p>
     );
   }
