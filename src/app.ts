@@ -20,10 +20,10 @@ import { createRulesReadModel } from './modules/rules/rules-read-model.js';
 import { registerRulesRoutes } from './modules/rules/rules-routes.js';
 import { createRulesService } from './modules/rules/rules-service.js';
 import { createRulesStore } from './modules/rules/rules-store.js';
+import { createListedRulesStore } from './modules/shared/listed-rules-store.js';
 import { createTracePool } from './modules/trace/trace-pool.js';
 import { registerTraceRoutes } from './modules/trace/trace-routes.js';
 import { createTraceService } from './modules/trace/trace-service.js';
-import { createTraceStore } from './modules/trace/trace-store.js';
 import { registerTransferRoutes } from './modules/transfer/transfer-routes.js';
 import { createTransferService } from './modules/transfer/transfer-service.js';
 import { createTransferStore } from './modules/transfer/transfer-store.js';
@@ -118,9 +118,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         })
       : undefined;
   if (tracePool) app.addHook('onClose', () => tracePool.close());
+  const listedRules = createListedRulesStore(db);
   const traceService = createTraceService({
     db,
-    traceStore: createTraceStore(db),
+    listedRules,
     rulesStore,
     groupsStore,
     changes,
@@ -139,6 +140,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (lintPool) app.addHook('onClose', () => lintPool.close());
   const lintService = createLintService({
     lintStore: createLintStore(db),
+    listedRules,
     changes,
     ...(lintPool ? { runner: lintPool } : {}),
   });

@@ -4,22 +4,13 @@
 // parsed here: a workspace of 100,000 rules is never parsed or copied whole on the event loop.
 import { resourceLimits } from 'node:worker_threads';
 import { type Finding, findingsOf, type LintGroup, type LintRule, lint } from '../../engine/lint/index.js';
+import { decodePage } from '../shared/job-pages.js';
+import type { ListedRuleRow } from '../shared/listed-rules-store.js';
 
-/** A rule as stored: its pairs still JSON text (parsed by the job, not the caller). */
-export interface RuleRow {
-  id: string;
-  name: string;
-  ruleType: string;
-  status: string;
-  groupId: string | null;
-  pairs: string;
-  /** Where it stands in the list: its creation date, then its id. */
-  creationDate: number;
-}
-
+/** A page of the workspace, as the caller sends it. */
 export interface InputPage {
-  rules: RuleRow[];
-  groups: LintGroup[];
+  rules?: ListedRuleRow[];
+  groups?: LintGroup[];
 }
 
 export interface LintJob {
@@ -45,12 +36,6 @@ export type LintOutcome =
   /** The job did not hold the workspace as of its version (`held`: the version it holds, if any). */
   | { missing: true; held?: number };
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
-export const encodePage = (page: InputPage): Uint8Array => encoder.encode(JSON.stringify(page));
-const decodePage = (bytes: Uint8Array): InputPage => JSON.parse(decoder.decode(bytes));
-
 type ListedRule = LintRule & { creationDate: number };
 
 interface Held {
@@ -63,7 +48,10 @@ interface Held {
   bytes: number;
 }
 
-const listed = (row: RuleRow): ListedRule => ({ ...row, pairs: JSON.parse(row.pairs) });
+const listed = ({ groupStatus, ...row }: ListedRuleRow): ListedRule => ({
+  ...row,
+  pairs: JSON.parse(row.pairs),
+});
 
 function byListOrder(a: ListedRule, b: ListedRule): number {
   if (a.creationDate !== b.creationDate) return a.creationDate - b.creationDate;
@@ -72,9 +60,9 @@ function byListOrder(a: ListedRule, b: ListedRule): number {
 
 function absorb(held: Held, pages: Uint8Array[]): void {
   for (const bytes of pages) {
-    const page = decodePage(bytes);
-    for (const row of page.rules) held.rules.set(row.id, listed(row));
-    for (const group of page.groups) held.groups.set(group.id, group);
+    const page = decodePage<InputPage>(bytes);
+    for (const row of page.rules ?? []) held.rules.set(row.id, listed(row));
+    for (const group of page.groups ?? []) held.groups.set(group.id, group);
     held.bytes += bytes.byteLength;
   }
   held.ordered = undefined;

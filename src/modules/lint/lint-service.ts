@@ -2,15 +2,18 @@
 // which keeps them and is sent only what changed afterwards (lint-job.ts), linted there, and the
 // answer kept until the workspace's revision moves (a CI job or the console asks again and again).
 // Nothing of the lint runs on the event loop: a workspace of 100,000 rules takes seconds to lint.
+import type { Db } from '../../db/tables.js';
 import { AppError } from '../../errors.js';
 import type { Finding } from '../../model/finding.js';
 import type { Principal } from '../../model/principal.js';
 import type { RuleType } from '../../model/rule-types/index.js';
 import type { ChangesService } from '../changes/changes-service.js';
+import { encodePage, nextTurn, PAGE_SIZE, rulePages, transferOf } from '../shared/job-pages.js';
+import { createListedRulesStore, type ListedRulesStore } from '../shared/listed-rules-store.js';
 import { inProcessRunner, type JobRunner } from '../shared/worker-pool.js';
-import { createLintJobs, encodePage, type InputPage, type LintJob, type LintOutcome } from './lint-job.js';
+import { createLintJobs, type LintJob, type LintOutcome } from './lint-job.js';
 import type { LintData } from './lint-schemas.js';
-import type { LintStore, RulesCursor } from './lint-store.js';
+import { createLintStore, type LintStore } from './lint-store.js';
 
 export type LintRunner = JobRunner<LintJob, LintOutcome>;
 
@@ -19,9 +22,6 @@ const MAX_KEPT_WORKSPACES = 256;
 
 /** Changes sent to bring a worker's copy up to date; past that, the workspace is sent again whole. */
 const MAX_CHANGES_SENT = 200;
-
-/** Rules (or groups) read and encoded at a time, the event loop answering others between two pages. */
-const PAGE_SIZE = 1000;
 
 /** `work`'s answer, or `instead` when it was refused (AppError): a lint adds to an answer, never fails it. */
 async function unlessRefused<T, U>(work: Promise<T>, instead: U): Promise<T | U> {
@@ -33,39 +33,28 @@ async function unlessRefused<T, U>(work: Promise<T>, instead: U): Promise<T | U>
   }
 }
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 export function createLintService(deps: {
   lintStore: LintStore;
+  listedRules: ListedRulesStore;
   changes: Pick<ChangesService, 'revision' | 'streamBatch' | 'sweptRevision'>;
   /** Where lints run: a pool of worker threads (the service); by default this thread (the CLI). */
   runner?: LintRunner;
 }) {
-  const { lintStore, changes } = deps;
+  const { lintStore, listedRules, changes } = deps;
   const runner = deps.runner ?? inProcessRunner(createLintJobs());
   const kept = new Map<string, { version: number; data: LintData }>();
 
   /** Every rule and group of the workspace, encoded a page at a time. */
   async function wholeWorkspace(workspaceId: string): Promise<Uint8Array[]> {
-    const pages: Uint8Array[] = [];
-    let cursor: RulesCursor | undefined;
-    for (;;) {
-      const rules = await lintStore.rules(workspaceId, PAGE_SIZE, cursor);
-      if (rules.length > 0) pages.push(encodePage({ rules, groups: [] }));
-      if (rules.length < PAGE_SIZE) break;
-      const last = rules[rules.length - 1] as InputPage['rules'][number];
-      cursor = { creationDate: last.creationDate, id: last.id };
-      await nextTurn();
-    }
+    const pages = await rulePages(listedRules, workspaceId);
     let after: string | undefined;
     for (;;) {
       const groups = await lintStore.groups(workspaceId, PAGE_SIZE, after);
-      if (groups.length > 0) pages.push(encodePage({ rules: [], groups }));
-      if (groups.length < PAGE_SIZE) break;
+      if (groups.length > 0) pages.push(encodePage({ groups }));
+      if (groups.length < PAGE_SIZE) return pages;
       after = groups[groups.length - 1]?.id;
       await nextTurn();
     }
-    return pages;
   }
 
   /**
@@ -86,7 +75,10 @@ export function createLintService(deps: {
       ...new Set(batch.rows.filter((row) => row.object_type === type).map((row) => row.object_id)),
     ];
     const [ruleIds, groupIds] = [ids('rule'), ids('group')];
-    const now = await lintStore.some(workspaceId, ruleIds, groupIds);
+    const now = {
+      rules: await listedRules.someRules(workspaceId, ruleIds),
+      groups: await lintStore.someGroups(workspaceId, groupIds),
+    };
     const present = new Set([...now.rules, ...now.groups].map((object) => object.id));
     const gone = [...ruleIds, ...groupIds].filter((id) => !present.has(id));
     return { version: reached, changes: { from: held, pages: [encodePage(now)], gone } };
@@ -99,11 +91,7 @@ export function createLintService(deps: {
   async function run(key: string, workspaceId: string, version: number, focus?: string) {
     const job: LintJob = { workspaceId, version, ...(focus === undefined ? {} : { focus }) };
     const send = (extra: Partial<LintJob>, pages: Uint8Array[]) =>
-      runner.run(
-        key,
-        { ...job, ...extra },
-        { affinity: workspaceId, transfer: pages.map((page) => page.buffer as ArrayBuffer) },
-      );
+      runner.run(key, { ...job, ...extra }, { affinity: workspaceId, transfer: transferOf(pages) });
     let outcome = await send({}, []);
     if ('missing' in outcome && outcome.held !== undefined && outcome.held < version) {
       const since = await changesSince(workspaceId, outcome.held, version);
@@ -174,3 +162,15 @@ export function createLintService(deps: {
 }
 
 export type LintService = ReturnType<typeof createLintService>;
+
+/** The lint over `db`, run on this thread: for the CLI, which serves no one else. */
+export function lintOnThisThread(
+  db: Db,
+  changes: Parameters<typeof createLintService>[0]['changes'],
+): LintService {
+  return createLintService({
+    lintStore: createLintStore(db),
+    listedRules: createListedRulesStore(db),
+    changes,
+  });
+}
