@@ -1,6 +1,6 @@
 // The console: the sign-in page, or the screens of a signed-in workspace with their navigation and
 // the live change stream that keeps them current.
-import { useMemo, useState } from 'preact/hooks';
+import { useCallback, useMemo, useState } from 'preact/hooks';
 import { clientFor, forgetKey, type RulekeeperClient, savedKey, saveKey } from './api.js';
 import { GroupsPage } from './groups/groups-page.js';
 import { type LiveState, useLiveChanges } from './live.js';
@@ -13,6 +13,7 @@ import { SignIn } from './sign-in.js';
 import { TemplatesPage } from './templates/templates-page.js';
 import { TryItPage } from './trace/try-it-page.js';
 import { MovePage } from './transfer/move-page.js';
+import { ShortcutsDialog, useShortcuts } from './ui/shortcuts.js';
 
 export function App() {
   const [key, setKey] = useState(savedKey);
@@ -69,6 +70,8 @@ function Workspace({ client, onSignOut }: { client: RulekeeperClient; onSignOut:
   const [changes, setChanges] = useState(0);
   const live = useLiveChanges(client, () => setChanges((count) => count + 1));
   const current = route.page === 'rule' ? 'rules' : route.page;
+  const [shortcuts, setShortcuts] = useState(false);
+  useShortcuts(useCallback(() => setShortcuts(true), []));
   return (
     <LiveContext.Provider value={changes}>
       {/* Not href="#main": the part after # is the console's route. */}
@@ -91,6 +94,14 @@ function Workspace({ client, onSignOut }: { client: RulekeeperClient; onSignOut:
         <span class={`live ${live}`} role="status" title="Changes made elsewhere show up here as they happen">
           {LIVE_LABELS[live]}
         </span>
+        <button
+          type="button"
+          class="secondary small"
+          aria-keyshortcuts="?"
+          onClick={() => setShortcuts(true)}
+        >
+          Shortcuts <kbd>?</kbd>
+        </button>
         <button type="button" class="secondary small" onClick={onSignOut}>
           Sign out
         </button>
@@ -109,6 +120,7 @@ function Workspace({ client, onSignOut }: { client: RulekeeperClient; onSignOut:
         {route.page === 'try' ? <TryItPage /> : null}
         {route.page === 'move' ? <MovePage /> : null}
       </main>
+      {shortcuts ? <ShortcutsDialog onClose={() => setShortcuts(false)} /> : null}
     </LiveContext.Provider>
   );
 }

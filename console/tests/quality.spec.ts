@@ -63,13 +63,25 @@ async function visitScreens(page: Page, check: (screen: string) => Promise<void>
   await check('import report');
 }
 
-test('no serious accessibility violations on any screen (axe-core)', async ({ page, workspace }) => {
-  await arrange(workspace);
-  await page.goto('/');
-  expect(await seriousViolations(page), 'sign-in').toEqual([]);
-  await signIn(page, workspace.key);
-  await visitScreens(page, async (screen) => expect(await seriousViolations(page), screen).toEqual([]));
-});
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`no serious accessibility violations on any screen, in ${colorScheme} mode (axe-core)`, async ({
+    page,
+    workspace,
+  }) => {
+    await page.emulateMedia({ colorScheme });
+    await arrange(workspace);
+    await page.goto('/');
+    expect(await seriousViolations(page), 'sign-in').toEqual([]);
+    await signIn(page, workspace.key);
+    await visitScreens(page, async (screen) => {
+      expect(await seriousViolations(page), screen).toEqual([]);
+      if (screen === 'rules' || screen === 'editor with errors') {
+        const file = `${screen.replaceAll(' ', '-')}-${colorScheme}.png`;
+        await page.screenshot({ path: test.info().outputPath(file), fullPage: true });
+      }
+    });
+  });
+}
 
 test('user text is always shown as text, never run as markup', async ({ page, workspace }) => {
   await arrange(workspace);

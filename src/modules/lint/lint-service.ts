@@ -43,6 +43,13 @@ export function createLintService(deps: {
   const { lintStore, listedRules, changes } = deps;
   const runner = deps.runner ?? inProcessRunner(createLintJobs());
   const kept = new Map<string, { version: number; data: LintData }>();
+  /** The revision each workspace was last sent to a worker as (its worker holds it, most likely). */
+  const sent = new Map<string, number>();
+  const remember = (workspaceId: string, version: number) => {
+    sent.delete(workspaceId);
+    if (sent.size >= MAX_KEPT_WORKSPACES) sent.delete(sent.keys().next().value as string);
+    sent.set(workspaceId, version);
+  };
 
   /** Every rule and group of the workspace, encoded a page at a time. */
   async function wholeWorkspace(workspaceId: string): Promise<Uint8Array[]> {
@@ -90,14 +97,27 @@ export function createLintService(deps: {
    */
   async function run(key: string, workspaceId: string, version: number, focus?: string) {
     const job: LintJob = { workspaceId, version, ...(focus === undefined ? {} : { focus }) };
-    const send = (extra: Partial<LintJob>, pages: Uint8Array[]) =>
-      runner.run(key, { ...job, ...extra }, { affinity: workspaceId, transfer: transferOf(pages) });
-    let outcome = await send({}, []);
-    if ('missing' in outcome && outcome.held !== undefined && outcome.held < version) {
-      const since = await changesSince(workspaceId, outcome.held, version);
-      if (since)
-        outcome = await send({ version: since.version, changes: since.changes }, since.changes.pages);
-    }
+    const send = async (extra: Partial<LintJob>, pages: Uint8Array[] = []) => {
+      const outcome = await runner.run(
+        key,
+        { ...job, ...extra },
+        { affinity: workspaceId, transfer: transferOf(pages) },
+      );
+      if (!('missing' in outcome)) remember(workspaceId, extra.version ?? version);
+      return outcome;
+    };
+    /** The changes since `held`, sent; undefined when there are too many to send. */
+    const sendChanges = async (held: number) => {
+      const since = await changesSince(workspaceId, held, version);
+      return since && send({ version: since.version, changes: since.changes }, since.changes.pages);
+    };
+    // The worker most likely holds what it was sent last (its jobs go to it): the changes since then
+    // come with the first job, and a worker that holds something else says so.
+    const last = sent.get(workspaceId);
+    let outcome =
+      (last !== undefined && last < version ? await sendChanges(last) : undefined) ?? (await send({}));
+    if ('missing' in outcome && outcome.held !== undefined && outcome.held < version && outcome.held !== last)
+      outcome = (await sendChanges(outcome.held)) ?? outcome;
     if ('missing' in outcome) {
       const whole = await wholeWorkspace(workspaceId);
       outcome = await send({ whole }, whole);
