@@ -90,7 +90,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService, w
     async (request, reply) => {
       const result = await rules.create(request.principal, request.body, header(request, 'idempotency-key'));
       created(reply, '/v1/rules', result);
-      return written(reply, result.data, await warnings(request.principal.workspaceId, result.data.id));
+      return written(reply, result.data, await warnings(request.principal, result.data.id));
     },
   );
 
@@ -124,7 +124,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService, w
     async (request, reply) => {
       const { principal, params } = request;
       const rule = await rules.update(principal, params.ruleId, request.body, header(request, 'if-match'));
-      return written(reply, rule, await warnings(principal.workspaceId, rule.id));
+      return written(reply, rule, await warnings(principal, rule.id));
     },
   );
 
