@@ -145,9 +145,11 @@ export function createLintService(deps: {
     /**
      * The findings that concern one rule, in the workspace as it is now (after a write of it): from the
      * kept lint when it is current, else that rule against the others (not all against all).
+     * `recorded`: the revision the write recorded, when the caller has it: the rules are then as of
+     * that revision or later (it need not be read again).
      */
-    async findingsOfRule(workspaceId: string, ruleId: string): Promise<Finding[]> {
-      const version = await changes.revision(workspaceId);
+    async findingsOfRule(workspaceId: string, ruleId: string, recorded?: number): Promise<Finding[]> {
+      const version = recorded ?? (await changes.revision(workspaceId));
       const hit = kept.get(workspaceId);
       if (hit?.version === version) return findingsOf(hit.data.findings, ruleId);
       const { rules, groups } = await inputsOf(workspaceId, version);
