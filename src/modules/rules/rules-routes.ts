@@ -90,9 +90,8 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService, w
     async (request, reply) => {
       const result = await rules.create(request.principal, request.body, header(request, 'idempotency-key'));
       created(reply, '/v1/rules', result);
-      const { workspaceId } = request.principal;
       const recorded = request.recorded?.revision;
-      return written(reply, result.data, await warnings(workspaceId, result.data.id, recorded));
+      return written(reply, result.data, await warnings(request.principal, result.data.id, recorded));
     },
   );
 
@@ -127,7 +126,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService, w
       const { principal, params } = request;
       const rule = await rules.update(principal, params.ruleId, request.body, header(request, 'if-match'));
       const recorded = request.recorded?.revision;
-      return written(reply, rule, await warnings(principal.workspaceId, rule.id, recorded));
+      return written(reply, rule, await warnings(principal, rule.id, recorded));
     },
   );
 
