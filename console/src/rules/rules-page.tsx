@@ -130,6 +130,9 @@ export function RulesPage() {
       <div class="page-head">
         <h1 id="rules-title">Rules</h1>
         <div class="actions">
+          <a class="button secondary" href="#/deleted">
+            Recently deleted
+          </a>
           <a class="button secondary" href="#/templates">
             From a template
           </a>
