@@ -37,10 +37,13 @@ export function lint(
   const { focus } = options;
   const budget = new Budget(options.comparisons ?? DEFAULT_COMPARISONS);
   const byId = new Map(groups.map((group) => [group.id, group]));
-  const acts = (rule: LintRule) =>
-    rule.status === 'Active' && (!rule.groupId || byId.get(rule.groupId)?.status !== 'Inactive');
-  const active = rules.filter(acts);
-  const alone = focus === undefined ? rules : rules.filter((rule) => rule.id === focus);
+  const active: LintRule[] = [];
+  for (const rule of rules) {
+    if (rule.status === 'Active' && (!rule.groupId || byId.get(rule.groupId)?.status !== 'Inactive'))
+      active.push(rule);
+  }
+  const focused = focus === undefined ? undefined : rules.find((rule) => rule.id === focus);
+  const alone = focus === undefined ? rules : focused ? [focused] : [];
   const findings = [
     ...redirectLoops(active, budget, focus),
     ...shadowed(active, budget, focus),
