@@ -1,5 +1,5 @@
 // `npm run build` (and so `npm start` and `npm install`): the OpenAPI document and the client's types,
-// the service with its client, then the console. A step runs only when one of its inputs is newer than
+// the service with its client, the console, then the browser extension. A step runs only when one of its inputs is newer than
 // the stamp it left last time, so a start with nothing changed costs a directory walk instead of a full
 // compile. `--force` runs every step.
 import { execFileSync } from 'node:child_process';
@@ -43,6 +43,20 @@ const STEPS = [
         'warn',
       );
     },
+  },
+  {
+    // It bundles the client and the engine, so it follows their sources too.
+    name: 'extension',
+    inputs: [
+      ...COMMON,
+      'scripts/build-extension.mjs',
+      'extension',
+      'src/client',
+      'src/engine',
+      'src/model',
+      'src/proxy/rule-feed.ts',
+    ],
+    run: () => node('scripts/build-extension.mjs'),
   },
 ];
 

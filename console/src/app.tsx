@@ -1,6 +1,6 @@
 // The console: the sign-in page, or the screens of a signed-in workspace with their navigation and
 // the live change stream that keeps them current.
-import { useMemo, useState } from 'preact/hooks';
+import { useCallback, useMemo, useState } from 'preact/hooks';
 import { clientFor, forgetKey, type RulekeeperClient, savedKey, saveKey } from './api.js';
 import { GroupsPage } from './groups/groups-page.js';
 import { type LiveState, useLiveChanges } from './live.js';
@@ -10,8 +10,10 @@ import { RuleEditor } from './rules/rule-editor.js';
 import { RulesPage } from './rules/rules-page.js';
 import { type Session, SessionContext } from './session.js';
 import { SignIn } from './sign-in.js';
+import { TemplatesPage } from './templates/templates-page.js';
 import { TryItPage } from './trace/try-it-page.js';
 import { MovePage } from './transfer/move-page.js';
+import { ShortcutsDialog, useShortcuts } from './ui/shortcuts.js';
 
 export function App() {
   const [key, setKey] = useState(savedKey);
@@ -52,6 +54,7 @@ export function App() {
 const NAV: { route: Route; label: string }[] = [
   { route: { page: 'rules' }, label: 'Rules' },
   { route: { page: 'groups' }, label: 'Groups' },
+  { route: { page: 'templates' }, label: 'Templates' },
   { route: { page: 'try' }, label: 'Try it' },
   { route: { page: 'move' }, label: 'Import & export' },
 ];
@@ -67,6 +70,8 @@ function Workspace({ client, onSignOut }: { client: RulekeeperClient; onSignOut:
   const [changes, setChanges] = useState(0);
   const live = useLiveChanges(client, () => setChanges((count) => count + 1));
   const current = route.page === 'rule' ? 'rules' : route.page;
+  const [shortcuts, setShortcuts] = useState(false);
+  useShortcuts(useCallback(() => setShortcuts(true), []));
   return (
     <LiveContext.Provider value={changes}>
       {/* Not href="#main": the part after # is the console's route. */}
@@ -89,17 +94,33 @@ function Workspace({ client, onSignOut }: { client: RulekeeperClient; onSignOut:
         <span class={`live ${live}`} role="status" title="Changes made elsewhere show up here as they happen">
           {LIVE_LABELS[live]}
         </span>
+        <button
+          type="button"
+          class="secondary small"
+          aria-keyshortcuts="?"
+          onClick={() => setShortcuts(true)}
+        >
+          Shortcuts <kbd>?</kbd>
+        </button>
         <button type="button" class="secondary small" onClick={onSignOut}>
           Sign out
         </button>
       </header>
       <main id="main" tabIndex={-1}>
         {route.page === 'rules' ? <RulesPage /> : null}
-        {route.page === 'rule' ? <RuleEditor key={route.ruleId ?? 'new'} ruleId={route.ruleId} /> : null}
+        {route.page === 'rule' ? (
+          <RuleEditor
+            key={route.ruleId ?? `new ${route.template ?? ''}`}
+            ruleId={route.ruleId}
+            template={route.template}
+          />
+        ) : null}
+        {route.page === 'templates' ? <TemplatesPage /> : null}
         {route.page === 'groups' ? <GroupsPage /> : null}
         {route.page === 'try' ? <TryItPage /> : null}
         {route.page === 'move' ? <MovePage /> : null}
       </main>
+      {shortcuts ? <ShortcutsDialog onClose={() => setShortcuts(false)} /> : null}
     </LiveContext.Provider>
   );
 }

@@ -4,20 +4,27 @@ import { useEffect, useState } from 'preact/hooks';
 
 export type Route =
   | { page: 'rules' }
-  | { page: 'rule'; ruleId: string | null }
+  /** `template`: a new rule starts from that template (templates/templates.ts). */
+  | { page: 'rule'; ruleId: string | null; template?: string }
   | { page: 'groups' }
+  | { page: 'templates' }
   | { page: 'try' }
   | { page: 'move' };
 
 export function parseRoute(hash: string): Route {
-  const [page, id] = hash.replace(/^#\/?/, '').split('/');
-  if (page === 'rules' && id === 'new') return { page: 'rule', ruleId: null };
+  const [page, id, template] = hash.replace(/^#\/?/, '').split('/');
+  if (page === 'rules' && id === 'new')
+    return template
+      ? { page: 'rule', ruleId: null, template: decodeURIComponent(template) }
+      : { page: 'rule', ruleId: null };
   if (page === 'rules' && id) return { page: 'rule', ruleId: decodeURIComponent(id) };
-  if (page === 'groups' || page === 'try' || page === 'move') return { page };
+  if (page === 'groups' || page === 'try' || page === 'move' || page === 'templates') return { page };
   return { page: 'rules' };
 }
 
 export function hrefFor(route: Route): string {
+  if (route.page === 'rule' && route.ruleId === null && route.template)
+    return `#/rules/new/${encodeURIComponent(route.template)}`;
   if (route.page === 'rule')
     return `#/rules/${route.ruleId === null ? 'new' : encodeURIComponent(route.ruleId)}`;
   return `#/${route.page}`;

@@ -1,30 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
+import { seriousViolations } from './axe.js';
 import { expect, ok, signIn, test, type Workspace } from './fixtures.js';
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's serious and critical violations on the page as it is now (WCAG 2.x A and AA). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    type Violation = { id: string; impact: string; nodes: { target: string[] }[] };
-    const { axe } = window as unknown as {
-      axe: { run: (...args: unknown[]) => Promise<{ violations: Violation[] }> };
-    };
-    const result = await axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
-    });
-    return result.violations;
-  });
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-    );
-}
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 
@@ -69,6 +45,9 @@ async function visitScreens(page: Page, check: (screen: string) => Promise<void>
   await page.getByRole('link', { name: 'Groups' }).click();
   await expect(page.getByRole('switch')).toHaveCount(1);
   await check('groups');
+  await page.getByRole('link', { name: 'Templates' }).click();
+  await expect(page.locator('.template-card').first()).toBeVisible();
+  await check('templates');
   await page.getByRole('link', { name: 'Try it' }).click();
   await page.getByLabel('URL', { exact: true }).fill('https://shop.example.com/checkout');
   await page.getByRole('button', { name: 'Try it' }).click();
@@ -84,13 +63,25 @@ async function visitScreens(page: Page, check: (screen: string) => Promise<void>
   await check('import report');
 }
 
-test('no serious accessibility violations on any screen (axe-core)', async ({ page, workspace }) => {
-  await arrange(workspace);
-  await page.goto('/');
-  expect(await seriousViolations(page), 'sign-in').toEqual([]);
-  await signIn(page, workspace.key);
-  await visitScreens(page, async (screen) => expect(await seriousViolations(page), screen).toEqual([]));
-});
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`no serious accessibility violations on any screen, in ${colorScheme} mode (axe-core)`, async ({
+    page,
+    workspace,
+  }) => {
+    await page.emulateMedia({ colorScheme });
+    await arrange(workspace);
+    await page.goto('/');
+    expect(await seriousViolations(page), 'sign-in').toEqual([]);
+    await signIn(page, workspace.key);
+    await visitScreens(page, async (screen) => {
+      expect(await seriousViolations(page), screen).toEqual([]);
+      if (screen === 'rules' || screen === 'editor with errors') {
+        const file = `${screen.replaceAll(' ', '-')}-${colorScheme}.png`;
+        await page.screenshot({ path: test.info().outputPath(file), fullPage: true });
+      }
+    });
+  });
+}
 
 test('user text is always shown as text, never run as markup', async ({ page, workspace }) => {
   await arrange(workspace);

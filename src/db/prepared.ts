@@ -1,6 +1,6 @@
 // Queries built and compiled once: Kysely's builder and compiler cost more per call than the lookup
 // itself on the hot paths, so these keep the SQL and swap only the parameters.
-import type { Compilable, CompiledQuery, Selectable } from 'kysely';
+import type { Compilable, CompiledQuery, QueryResult, Selectable } from 'kysely';
 import type { DialectName } from './database.js';
 import type { Db, Tables } from './tables.js';
 
@@ -11,6 +11,8 @@ export interface Prepared<P, R> {
   /** Runs on `db` or on a transaction of it. */
   all(db: Db, params: P): Promise<R[]>;
   first(db: Db, params: P): Promise<R | undefined>;
+  /** Runs a write, answering how many rows it changed (and the rows it returns). */
+  run(db: Db, params: P): Promise<QueryResult<R>>;
 }
 
 /**
@@ -30,11 +32,10 @@ export function prepared<P extends Record<string, unknown>, R>(
     return name === undefined ? () => value : (params: P) => params[name];
   });
 
-  async function all(target: Db, params: P): Promise<R[]> {
-    const query = { ...compiled, parameters: fill.map((get) => get(params)) };
-    return (await target.executeQuery(query)).rows as R[];
-  }
-  return { all, first: async (target, params) => (await all(target, params))[0] };
+  const run = (target: Db, params: P) =>
+    target.executeQuery<R>({ ...compiled, parameters: fill.map((get) => get(params)) });
+  const all = async (target: Db, params: P) => (await run(target, params)).rows;
+  return { all, first: async (target, params) => (await all(target, params))[0], run };
 }
 
 /**

@@ -29,15 +29,28 @@ function gramsOf(text: string): Set<string> {
   return grams;
 }
 
-/** The literal each pair requires, per active rule; undefined when a pair has none (always evaluated). */
-function literalsOf(rule: CompiledRule): string[] | undefined {
-  const literals: string[] = [];
-  for (const { source } of rule.pairs) {
-    const literal = source.matcher.literal;
-    if (literal === undefined || literal.length < GRAM) return undefined;
-    literals.push(literal);
+/** The pieces of the literals of rules kept compiled from one set to the next (the lint's). */
+const literalsKept = new WeakMap<CompiledRule, Set<string>[] | null>();
+
+/**
+ * The pieces of the literal each pair requires, per active rule; undefined when a pair has none
+ * (always evaluated). With `keep`, kept with the rule for the next set built from it.
+ */
+function literalsOf(rule: CompiledRule, keep: boolean): Set<string>[] | undefined {
+  let literals = literalsKept.get(rule);
+  if (literals === undefined) {
+    literals = [];
+    for (const { source } of rule.pairs) {
+      const literal = source.matcher.literal;
+      if (literal === undefined || literal.length < GRAM) {
+        literals = null;
+        break;
+      }
+      literals.push(gramsOf(literal));
+    }
+    if (keep) literalsKept.set(rule, literals);
   }
-  return literals;
+  return literals ?? undefined;
 }
 
 function sourceMatches(rule: CompiledRule, partOf: (key: 'Url' | 'host' | 'path') => string): boolean {
@@ -46,14 +59,21 @@ function sourceMatches(rule: CompiledRule, partOf: (key: 'Url' | 'host' | 'path'
 
 export function compileRuleSet(input: readonly EngineRule[]): RuleSet {
   const matchers: MatcherCache = new Map();
-  const rules = input.map((rule) => compileRule(rule, matchers));
+  return ruleSetOf(input.map((rule) => compileRule(rule, matchers)));
+}
+
+/**
+ * The set of rules compiled already. `keep`: the rules are kept compiled for other sets (the lint's,
+ * from one write to the next), so what the index needs of each is kept with it too.
+ */
+export function ruleSetOf(rules: readonly CompiledRule[], { keep = false } = {}): RuleSet {
   const active = rules.filter((rule) => !rule.inactive);
-  const literals = active.map(literalsOf);
+  const literals = active.map((rule) => literalsOf(rule, keep));
 
   const frequency = new Map<string, number>();
   for (const list of literals) {
-    for (const literal of list ?? []) {
-      for (const gram of gramsOf(literal)) frequency.set(gram, (frequency.get(gram) ?? 0) + 1);
+    for (const grams of list ?? []) {
+      for (const gram of grams) frequency.set(gram, (frequency.get(gram) ?? 0) + 1);
     }
   }
   const byGram = new Map<string, number[]>();
@@ -63,10 +83,10 @@ export function compileRuleSet(input: readonly EngineRule[]): RuleSet {
       gated.push(position);
       return;
     }
-    for (const literal of list) {
+    for (const grams of list) {
       let rarest = '';
       let lowest = Number.POSITIVE_INFINITY;
-      for (const gram of gramsOf(literal)) {
+      for (const gram of grams) {
         const count = frequency.get(gram) ?? 0;
         if (count < lowest) [rarest, lowest] = [gram, count];
       }
@@ -106,12 +126,16 @@ export function compileRuleSet(input: readonly EngineRule[]): RuleSet {
     return found.sort((a, b) => a - b);
   }
 
+  let readsBodies: boolean | undefined;
   return {
     rules,
-    readsBodies: input.some(
-      (rule, i) =>
-        !rules[i]?.inactive && rule.pairs.some((pair) => JSON.stringify(pair).includes('"requestPayload"')),
-    ),
+    // Found when first asked (the proxy asks; the lint and traces never do).
+    get readsBodies() {
+      readsBodies ??= active.some(({ rule }) =>
+        rule.pairs.some((pair) => JSON.stringify(pair).includes('"requestPayload"')),
+      );
+      return readsBodies;
+    },
     evaluate: (request) => evaluateRules(active, request, candidates),
     trace: (request, includeInactive = false) => traceRules(rules, request, includeInactive),
     traceActed(request) {

@@ -16,6 +16,7 @@ import { generateCACertificate, generateSPKIFingerprint } from 'mockttp';
 import { fetch, ProxyAgent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
+import { templateById } from '../../console/src/templates/templates.js';
 import { ensureCa } from '../../src/proxy/ca.js';
 import { startProxy } from '../../src/proxy/proxy-server.js';
 import { createRuleFeed, type RuleFeed } from '../../src/proxy/rule-feed.js';
@@ -513,6 +514,22 @@ describe('rulekeeper proxy', () => {
           },
         },
       ]);
+      const { dom } = await loadPage(page, flags);
+      expect(dom).toMatch(/data-credentialed="ok"/);
+      expect(dom).toMatch(/data-preflighted="ok"/);
+    },
+  );
+
+  // The console's "Allow cross-origin calls to a local API" template, saved as the console fills it in.
+  it.skipIf(!CHROMIUM)(
+    "the console's CORS template lets a page on localhost call an API on another local origin, with credentials and after a preflight",
+    async () => {
+      const page = `http://localhost:${(httpUpstream.address() as { port: number }).port}/cors.html`;
+      const flags = [`--proxy-server=http://127.0.0.1:${proxy.port}`, '--proxy-bypass-list=<-loopback>'];
+      const without = await loadPage(page, flags);
+      expect(without.dom).toMatch(/data-credentialed="blocked"/);
+      const { ruleType, pairs, ...extra } = templateById('cors-local')?.rule ?? {};
+      await rule(ruleType as string, pairs as Json[], extra);
       const { dom } = await loadPage(page, flags);
       expect(dom).toMatch(/data-credentialed="ok"/);
       expect(dom).toMatch(/data-preflighted="ok"/);

@@ -10,6 +10,7 @@ import { GroupOptions } from '../groups/group-options.js';
 import { useGroups } from '../groups/use-groups.js';
 import { navigate } from '../route.js';
 import { describeError, useApi } from '../session.js';
+import { templateDraft, templateNotice } from '../templates/template-draft.js';
 import { TraceForm } from '../trace/trace-form.js';
 import { ConfirmDialog } from '../ui/confirm.js';
 import { ErrorSummary } from '../ui/error-summary.js';
@@ -27,16 +28,18 @@ const CONFLICT =
   'This rule was changed elsewhere since you opened it, so your version was not saved. ' +
   'Copy what you need from the JSON view, then load the current version.';
 
-export function RuleEditor({ ruleId }: { ruleId: string | null }) {
+export function RuleEditor({ ruleId, template }: { ruleId: string | null; template?: string }) {
   const api = useApi();
   const { groups } = useGroups();
-  const [draft, setDraft] = useState<RuleDraft | null>(ruleId ? null : newDraft('Redirect'));
+  const [draft, setDraft] = useState<RuleDraft | null>(
+    ruleId ? null : (templateDraft(template) ?? newDraft('Redirect')),
+  );
   const [etag, setEtag] = useState<string | null>(null);
   const [view, setView] = useState<'form' | 'json'>('form');
   const [error, setError] = useState<ApiError | string | null>(null);
   // What failed: a save, or a try of the rule as written ("Test this rule").
   const [failedTo, setFailedTo] = useState<'save' | 'test'>('save');
-  const [notice, setNotice] = useState<string | null>(takeFlash);
+  const [notice, setNotice] = useState<string | null>(() => takeFlash() ?? templateNotice(template));
   const [saving, setSaving] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const findings = useLint();

@@ -1,7 +1,7 @@
 // The workspace's rules: the API's filters and search, a page at a time, grouped under their
 // groups (whose status shows, since an inactive group's rules do not act), each switched on or off
 // in place. Follows the change stream: a change made elsewhere shows up without a reload.
-import { useContext, useEffect, useState } from 'preact/hooks';
+import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import type { Group, Rule } from '../api.js';
 import { RULE_TYPES } from '../forms/schema.js';
 import { GroupOptions } from '../groups/group-options.js';
@@ -9,8 +9,10 @@ import { useGroups } from '../groups/use-groups.js';
 import { LiveContext } from '../live-context.js';
 import { describeError, useApi } from '../session.js';
 import { takeFlash } from '../ui/flash.js';
-import { StatusSwitch } from '../ui/status-switch.js';
-import { type Finding, findingsFor, LintBadge, useLint } from './lint-findings.js';
+import { SEARCH_FIELD_ID, takeSearchFocus } from '../ui/shortcuts.js';
+import { BulkBar, type BulkOutcome } from './bulk-bar.js';
+import { type Finding, findingsFor, useLint } from './lint-findings.js';
+import { RuleRow } from './rule-row.js';
 
 const PAGE_SIZE = 25;
 
@@ -37,8 +39,16 @@ export function RulesPage() {
   const [offset, setOffset] = useState(0);
   const [page, setPage] = useState<Page | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [notice] = useState(takeFlash);
+  const [notice, setNotice] = useState(takeFlash);
+  // Selected rules by id, kept across pages and filters until acted on or cleared.
+  const [selected, setSelected] = useState<Map<string, Rule>>(new Map());
+  const [outcome, setOutcome] = useState<BulkOutcome | null>(null);
+  const [reloads, setReloads] = useState(0);
   const findings = useLint();
+  const searchField = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (takeSearchFocus()) searchField.current?.focus();
+  }, []);
 
   // The search box filters as one types, once typing pauses (and only then back to the first page).
   useEffect(() => {
@@ -64,13 +74,18 @@ export function RulesPage() {
       .then((answer) => {
         if (!current) return;
         setPage({ rules: answer.data, total: answer.total, nextOffset: answer.nextOffset });
+        // A selected rule acts as it is now, not as it was when ticked.
+        setSelected((old) => {
+          const fresh = answer.data.filter((rule) => old.has(rule.id));
+          return fresh.length ? new Map([...old, ...fresh.map((rule) => [rule.id, rule] as const)]) : old;
+        });
         setError(null);
       })
       .catch((failure) => current && setError(describeError(failure)));
     return () => {
       current = false;
     };
-  }, [api, filters, offset, changes]);
+  }, [api, filters, offset, changes, reloads]);
   useEffect(() => reloadGroups(), [changes]);
 
   async function switchRule(rule: Rule) {
@@ -87,6 +102,24 @@ export function RulesPage() {
     }
   }
 
+  function select(rules: Rule[], on: boolean) {
+    setSelected((old) => {
+      const next = new Map(old);
+      for (const rule of rules) {
+        if (on) next.set(rule.id, rule);
+        else next.delete(rule.id);
+      }
+      return next;
+    });
+  }
+
+  function acted(result: BulkOutcome) {
+    setOutcome(result);
+    setNotice(null);
+    if (result.clearSelection) setSelected(new Map());
+    setReloads((count) => count + 1);
+  }
+
   const filter = (field: keyof Filters) => (event: Event) => {
     setFilters({ ...filters, [field]: (event.currentTarget as HTMLSelectElement).value });
     setOffset(0);
@@ -96,9 +129,14 @@ export function RulesPage() {
     <section aria-labelledby="rules-title">
       <div class="page-head">
         <h1 id="rules-title">Rules</h1>
-        <a class="button" href="#/rules/new">
-          New rule
-        </a>
+        <div class="actions">
+          <a class="button secondary" href="#/templates">
+            From a template
+          </a>
+          <a class="button" href="#/rules/new">
+            New rule
+          </a>
+        </div>
       </div>
       {notice ? (
         <p class="notice" role="status">
@@ -107,9 +145,10 @@ export function RulesPage() {
       ) : null}
       <form class="filters" aria-label="Filter rules" onSubmit={(e) => e.preventDefault()}>
         <div class="field">
-          <label for="filter-search">Search names</label>
+          <label for={SEARCH_FIELD_ID}>Search names</label>
           <input
-            id="filter-search"
+            id={SEARCH_FIELD_ID}
+            ref={searchField}
             type="search"
             value={search}
             onInput={(e) => setSearch(e.currentTarget.value)}
@@ -145,8 +184,26 @@ export function RulesPage() {
           {error}
         </p>
       ) : null}
+      {page && page.rules.length > 0 ? (
+        <BulkBar
+          visible={page.rules}
+          selected={selected}
+          groups={groups}
+          outcome={outcome}
+          onSelect={select}
+          onClear={() => setSelected(new Map())}
+          onDone={acted}
+        />
+      ) : null}
       {page ? (
-        <RuleSections page={page} groups={groups ?? []} findings={findings} onSwitch={switchRule} />
+        <RuleSections
+          page={page}
+          groups={groups ?? []}
+          findings={findings}
+          selected={selected}
+          onSelect={select}
+          onSwitch={switchRule}
+        />
       ) : (
         <p>Loading…</p>
       )}
@@ -181,18 +238,22 @@ function RuleSections({
   page,
   groups,
   findings,
+  selected,
+  onSelect,
   onSwitch,
 }: {
   page: Page;
   groups: Group[];
   findings: Finding[] | null;
+  selected: Map<string, Rule>;
+  onSelect: (rules: Rule[], on: boolean) => void;
   onSwitch: (rule: Rule) => void;
 }) {
   if (page.rules.length === 0) {
     return (
       <p class="empty">
-        No rules here. <a href="#/rules/new">Create a rule</a> or <a href="#/move">import a Requestly file</a>
-        .
+        No rules here. <a href="#/rules/new">Create a rule</a>, start from a{' '}
+        <a href="#/templates">template</a> or <a href="#/move">import a Requestly file</a>.
       </p>
     );
   }
@@ -218,21 +279,14 @@ function RuleSections({
           </h2>
           <ul class="rule-list">
             {rules.map((rule) => (
-              <li key={rule.id} class="rule-row">
-                <a class="rule-name" href={`#/rules/${encodeURIComponent(rule.id)}`}>
-                  {rule.name || '(no name)'}
-                </a>
-                <span class="tag">{rule.ruleType}</span>
-                <LintBadge
-                  findings={findingsFor(findings, rule.id)}
-                  href={`#/rules/${encodeURIComponent(rule.id)}`}
-                />
-                <StatusSwitch
-                  name={rule.name || rule.id}
-                  status={rule.status}
-                  onSwitch={() => onSwitch(rule)}
-                />
-              </li>
+              <RuleRow
+                key={rule.id}
+                rule={rule}
+                findings={findingsFor(findings, rule.id)}
+                selected={selected.has(rule.id)}
+                onSelect={(on) => onSelect([rule], on)}
+                onSwitch={() => onSwitch(rule)}
+              />
             ))}
           </ul>
         </section>

@@ -5,6 +5,7 @@ import { ApiError } from '../api.js';
 import { errorsByPointer, FieldErrorsContext, fieldId, useFieldErrors } from '../forms/field-errors.js';
 import { describeError, useApi } from '../session.js';
 import { ErrorSummary } from '../ui/error-summary.js';
+import { type HeaderValues, parseHeaderLines } from './trace-changes.js';
 import { type TraceData, type TraceRequest, TraceResult } from './trace-result.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
@@ -37,6 +38,7 @@ export interface TraceFormProps {
 }
 
 const INLINE_RULE = '/rules/0';
+const HEADERS = '/request/headers';
 
 export function TraceForm({ rules, submitLabel, idPrefix, onRuleChecked }: TraceFormProps) {
   const api = useApi();
@@ -44,25 +46,40 @@ export function TraceForm({ rules, submitLabel, idPrefix, onRuleChecked }: Trace
   const [method, setMethod] = useState('GET');
   const [resourceType, setResourceType] = useState<ResourceType | ''>('');
   const [pageUrl, setPageUrl] = useState('');
+  const [headerLines, setHeaderLines] = useState('');
+  const [headersProblem, setHeadersProblem] = useState<string | null>(null);
   const [includeInactive, setIncludeInactive] = useState(false);
-  const [trace, setTrace] = useState<TraceData | null>(null);
+  // The answer with the headers it was asked with: what the rules did to them is the difference.
+  const [trace, setTrace] = useState<{ data: TraceData; sent: HeaderValues } | null>(null);
   const [error, setError] = useState<ApiError | string | null>(null);
   const [busy, setBusy] = useState(false);
 
   async function submit(event: Event) {
     event.preventDefault();
+    const parsed = parseHeaderLines(headerLines);
+    // Checked here: the API would say only that `headers` is not an object of strings.
+    setHeadersProblem(
+      'badLine' in parsed ? `Line ${parsed.badLine} is not a header: write it as Name: value.` : null,
+    );
+    if ('badLine' in parsed) {
+      setTrace(null);
+      document.getElementById(fieldId(HEADERS))?.focus();
+      return;
+    }
     const body: TraceRequest = {
       request: {
         url,
         method,
         ...(resourceType ? { resourceType } : {}),
         ...(pageUrl ? { pageUrl } : {}),
+        ...(Object.keys(parsed.headers).length ? { headers: parsed.headers } : {}),
       },
       ...(rules ? { rules } : { includeInactive }),
     };
     setBusy(true);
     try {
-      setTrace((await api((client) => client.POST('/v1/trace', { body }))).data);
+      const answer = await api((client) => client.POST('/v1/trace', { body }));
+      setTrace({ data: answer.data, sent: parsed.headers });
       setError(null);
       onRuleChecked?.(null);
     } catch (failure) {
@@ -85,7 +102,8 @@ export function TraceForm({ rules, submitLabel, idPrefix, onRuleChecked }: Trace
     }
   }
 
-  const errors = error instanceof ApiError ? errorsByPointer(error.details) : new Map();
+  const errors = new Map(error instanceof ApiError ? errorsByPointer(error.details) : []);
+  if (headersProblem) errors.set(HEADERS, [headersProblem]);
   return (
     <FieldErrorsContext.Provider value={errors}>
       <form class="trace-form" onSubmit={submit} aria-busy={busy} noValidate>
@@ -119,6 +137,7 @@ export function TraceForm({ rules, submitLabel, idPrefix, onRuleChecked }: Trace
           </div>
         </div>
         <Input pointer="/request/pageUrl" label="Page URL (optional)" value={pageUrl} onInput={setPageUrl} />
+        <HeadersInput value={headerLines} onInput={setHeaderLines} />
         {rules ? null : (
           <div class="field checkbox">
             <input
@@ -134,7 +153,7 @@ export function TraceForm({ rules, submitLabel, idPrefix, onRuleChecked }: Trace
           {submitLabel}
         </button>
       </form>
-      {trace ? <TraceResult trace={trace} /> : null}
+      {trace ? <TraceResult trace={trace.data} sentHeaders={trace.sent} /> : null}
     </FieldErrorsContext.Provider>
   );
 }
@@ -166,6 +185,37 @@ function Input({ pointer, label, value, onInput, required }: InputProps) {
         aria-describedby={errors.length ? `${id}-error` : undefined}
         onInput={(event) => onInput(event.currentTarget.value)}
       />
+      {errors.length ? (
+        <p class="field-error" id={`${id}-error`}>
+          {errors.join('; ')}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The request's headers, one `Name: value` a line, so that header rules can be tried on real ones. */
+function HeadersInput({ value, onInput }: { value: string; onInput: (value: string) => void }) {
+  const errors = useFieldErrors(HEADERS);
+  const id = fieldId(HEADERS);
+  return (
+    <div class={errors.length ? 'field invalid' : 'field'}>
+      <label for={id}>
+        Request headers <span class="optional">(optional)</span>
+      </label>
+      <textarea
+        id={id}
+        rows={3}
+        spellcheck={false}
+        placeholder={'Origin: https://app.example.com\nCookie: session=1'}
+        value={value}
+        aria-invalid={errors.length ? 'true' : undefined}
+        aria-describedby={errors.length ? `${id}-hint ${id}-error` : `${id}-hint`}
+        onInput={(event) => onInput(event.currentTarget.value)}
+      />
+      <small class="hint" id={`${id}-hint`}>
+        One <code>Name: value</code> a line, as the browser would send them.
+      </small>
       {errors.length ? (
         <p class="field-error" id={`${id}-error`}>
           {errors.join('; ')}

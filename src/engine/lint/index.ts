@@ -1,6 +1,5 @@
 // The rule lint: what a workspace's rules do wrong as a whole (rules that can never act, loop, or
 // change nothing), before a request finds out. Pure: rules and groups in, findings out.
-import type { EngineRule } from '../types.js';
 import { noOps } from './no-op.js';
 import { redirectLoops } from './redirect-loop.js';
 import {
@@ -38,31 +37,26 @@ export function lint(
   const { focus } = options;
   const budget = new Budget(options.comparisons ?? DEFAULT_COMPARISONS);
   const byId = new Map(groups.map((group) => [group.id, group]));
-  const acts = (rule: LintRule) =>
-    rule.status === 'Active' && (!rule.groupId || byId.get(rule.groupId)?.status !== 'Inactive');
-  const active = rules.filter(acts);
-  const engineRules: EngineRule[] = active.map(({ id, name, ruleType, status, pairs }) => ({
-    id,
-    name,
-    ruleType,
-    status,
-    pairs,
-  }));
+  const active: LintRule[] = [];
+  for (const rule of rules) {
+    if (rule.status === 'Active' && (!rule.groupId || byId.get(rule.groupId)?.status !== 'Inactive'))
+      active.push(rule);
+  }
+  const focused = focus === undefined ? undefined : rules.find((rule) => rule.id === focus);
+  const alone = focus === undefined ? rules : focused ? [focused] : [];
   const findings = [
-    ...redirectLoops(active, engineRules, budget, focus),
+    ...redirectLoops(active, budget, focus),
     ...shadowed(active, budget, focus),
-    ...duplicates([...rules], focus),
-    ...rules
-      .filter((rule) => focus === undefined || rule.id === focus)
-      .flatMap((rule) => [
-        ...noOps(rule),
-        ...matchesEverythingFindings(rule),
-        ...browserUnsupported(rule),
-        ...codeNeedsAllow(rule),
-        ...groupStatus(rule, byId),
-      ]),
+    ...duplicates(rules, focus),
+    ...alone.flatMap((rule) => [
+      ...noOps(rule),
+      ...matchesEverythingFindings(rule),
+      ...browserUnsupported(rule),
+      ...codeNeedsAllow(rule),
+      ...groupStatus(rule, byId),
+    ]),
   ];
-  const position = new Map(rules.map((rule, index) => [rule.id, index]));
+  const position = positionsOf(rules, new Set(findings.map((f) => f.ruleIds[0] as string)));
   const order = (f: Finding) => [
     SEVERITIES.indexOf(f.severity),
     FINDING_CODES.indexOf(f.code),
@@ -77,6 +71,16 @@ export function lint(
     );
   });
   return { findings, complete: !budget.exhausted };
+}
+
+/** Where the rules `ids` stand in the list: only those a finding starts with (a write's lint has few). */
+function positionsOf(rules: readonly LintRule[], ids: Set<string>): Map<string, number> {
+  const position = new Map<string, number>();
+  if (ids.size === 0) return position;
+  rules.forEach((rule, index) => {
+    if (ids.has(rule.id)) position.set(rule.id, index);
+  });
+  return position;
 }
 
 /** Every finding (see lint), with the default budget. */

@@ -2,9 +2,9 @@
 // engine itself: from a URL each Redirect's source matches (with what its filters ask for), the
 // request is evaluated, redirected, evaluated again, as a browser would follow it. A loop found so is
 // real for that request, whatever the patterns; a loop only some other request would enter is missed.
+import { type CompiledRule, compileRule } from '../evaluate.js';
 import { type EngineRequest, type RequestInput, toEngineRequest } from '../request.js';
-import { compileRuleSet } from '../rule-set.js';
-import type { EngineRule } from '../types.js';
+import { ruleSetOf } from '../rule-set.js';
 import { sampleTexts } from './samples.js';
 import type { Source } from './sources.js';
 import type { Budget, Finding, LintRule } from './types.js';
@@ -58,20 +58,40 @@ const isSameUrl = (pair: { effect: Record<string, unknown> | null }) =>
 
 type Followed = { kind: 'loop' | 'endless' | 'fixed'; ruleIds: string[]; urls: string[] } | undefined;
 
-/** With `focus`, only the loops that rule's own pairs lead into (the ones it is part of). */
-export function redirectLoops(
-  active: LintRule[],
-  engineRules: EngineRule[],
-  budget: Budget,
-  focus?: string,
-): Finding[] {
+/**
+ * Rules compiled, kept per rule object (the lint service hands the same, never changed, objects to
+ * write after write): a write of a Redirect compiles its own rule, not again every rule that changes
+ * a request's way. Each has matchers of its own, which the lint's few requests do not miss. The
+ * least recently used go first: a compiled rule takes a few KB.
+ */
+const MAX_COMPILED = 10_000;
+const compiled = new Map<LintRule, CompiledRule>();
+
+function compiledOf(rule: LintRule): CompiledRule {
+  let made = compiled.get(rule);
+  if (made) compiled.delete(rule);
+  else {
+    const { id, name, ruleType, status, pairs } = rule;
+    made = compileRule({ id, name, ruleType, status, pairs });
+    if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as LintRule);
+  }
+  compiled.set(rule, made);
+  return made;
+}
+
+/**
+ * `active`: the rules that act, in list order. With `focus`, only the loops that rule's own pairs
+ * lead into (the ones it is part of).
+ */
+export function redirectLoops(active: LintRule[], budget: Budget, focus?: string): Finding[] {
   const redirects = new Map(active.filter((r) => r.ruleType === 'Redirect').map((r) => [r.id, r]));
   if (redirects.size === 0 || (focus !== undefined && !redirects.has(focus))) return [];
   // Only the rules that can change where a request goes (or stop it) decide where it is redirected.
-  const set = compileRuleSet(engineRules.filter((rule) => ROUTE_CHANGING.has(rule.ruleType)));
+  const routeChanging = active.filter((rule) => ROUTE_CHANGING.has(rule.ruleType));
+  const set = ruleSetOf(routeChanging.map(compiledOf), { keep: true });
   // The Redirects alone, to tell which of them redirected to the very URL asked for (no_change): a
   // trace explains every rule it holds, and the others cannot be that one.
-  const redirectsOnly = compileRuleSet(engineRules.filter((rule) => redirects.has(rule.id)));
+  const redirectsOnly = ruleSetOf([...redirects.values()].map(compiledOf), { keep: true });
   const order = new Map(active.map((rule, index) => [rule.id, index]));
 
   /** Follows the request from redirect to redirect until it stops, comes back, or never ends. */

@@ -96,7 +96,6 @@ function actingForm(value: unknown): unknown {
   );
 }
 
-/** With `focus`, only the rules the same as that one. */
 /** A few names, and how many more: a workspace may hold thousands of copies of one rule. */
 function namesOf(rules: LintRule[]): string {
   const shown = rules.slice(0, 3).map((rule) => `"${rule.name}"`);
@@ -106,8 +105,23 @@ function namesOf(rules: LintRule[]): string {
     : shown.join(', ');
 }
 
-export function duplicates(rules: LintRule[], focus?: string): Finding[] {
-  const formOf = (rule: LintRule) => JSON.stringify([rule.ruleType, actingForm(rule.pairs)]);
+/**
+ * A rule's type and acting form as one text, made once per rule object: a write's lint compares its
+ * rule with every rule of the same type, and the lint service hands the same (never changed) rule
+ * objects to write after write.
+ */
+const forms = new WeakMap<LintRule, string>();
+function formOf(rule: LintRule): string {
+  let form = forms.get(rule);
+  if (form === undefined) {
+    form = JSON.stringify([rule.ruleType, actingForm(rule.pairs)]);
+    forms.set(rule, form);
+  }
+  return form;
+}
+
+/** The rules that are the same; with `focus`, only the rules the same as that one. */
+export function duplicates(rules: readonly LintRule[], focus?: string): Finding[] {
   if (focus !== undefined) {
     // One rule's duplicates (what a write answers): only rules of its type and number of pairs can be.
     const target = rules.find((rule) => rule.id === focus);
@@ -125,7 +139,9 @@ export function duplicates(rules: LintRule[], focus?: string): Finding[] {
   const byForm = new Map<string, LintRule[]>();
   for (const rule of rules) {
     const form = formOf(rule);
-    byForm.set(form, [...(byForm.get(form) ?? []), rule]);
+    const same = byForm.get(form);
+    if (same) same.push(rule);
+    else byForm.set(form, [rule]);
   }
   return [...byForm.values()].filter((same) => same.length > 1).map(duplicateFinding);
 }

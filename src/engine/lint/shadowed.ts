@@ -95,7 +95,9 @@ function finding(later: LintRule, { rule, kind, covered }: Shadower): Finding {
 function betweenRules(active: LintRule[], budget: Budget, focus?: string): Finding[] {
   const from = firstCandidates(active);
   const lastChange = lastUrlChanges(active);
-  const cancels = active.flatMap((rule, index) => (rule.ruleType === 'Cancel' ? [index] : []));
+  const cancels: number[] = [];
+  for (let index = 0; index < active.length; index++)
+    if ((active[index] as LintRule).ruleType === 'Cancel') cancels.push(index);
   const compare = (wide: LintRule, narrow: LintRule) =>
     budget.spend(wide.pairs.length * narrow.pairs.length) ? coveredPairs(wide, narrow) : undefined;
 
@@ -136,14 +138,23 @@ function betweenRules(active: LintRule[], budget: Budget, focus?: string): Findi
     return placed && compare(focused, later) !== undefined;
   }
 
-  const focusAt = focus === undefined ? -1 : active.findIndex((rule) => rule.id === focus);
   const findings: Finding[] = [];
-  active.forEach((later, j) => {
-    if (budget.exhausted) return;
-    if (focus !== undefined && j !== focusAt && !mayConcernFocus(j, focusAt)) return;
+  const check = (j: number) => {
     const shadower = shadowerOf(j);
-    if (shadower) findings.push(finding(later, shadower));
-  });
+    if (shadower) findings.push(finding(active[j] as LintRule, shadower));
+  };
+  if (focus === undefined) {
+    for (let j = 0; j < active.length && !budget.exhausted; j++) check(j);
+    return findings;
+  }
+  const focusAt = active.findIndex((rule) => rule.id === focus);
+  if (focusAt < 0) return findings;
+  const focused = active[focusAt] as LintRule;
+  // Rules before the focus can be shadowed by it only when it is a Cancel (a create's rule is last).
+  const firstConcerned = focused.ruleType === 'Cancel' ? 0 : focusAt;
+  for (let j = firstConcerned; j < active.length && !budget.exhausted; j++) {
+    if (j === focusAt || mayConcernFocus(j, focusAt)) check(j);
+  }
   return findings;
 }
 

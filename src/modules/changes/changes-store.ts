@@ -52,21 +52,57 @@ export function createChangesStore(db: Db) {
         .limit(p.limit),
   );
 
+  // What every write runs, compiled once: an API write changes one object.
+  const bumped = prepared<{ id: string }, { revision: number }>(db, ['id'], (db, p) =>
+    db
+      .updateTable('workspaces')
+      .set({ revision: sql`revision + 1` })
+      .where('id', '=', p.id)
+      .returning('revision'),
+  );
+  const lastVersionOfOne = prepared<{ objectType: ObjectType; id: string }, { version: number | null }>(
+    db,
+    ['objectType', 'id'],
+    (db, p) =>
+      db
+        .selectFrom('changes')
+        .select((eb) => eb.fn.max('version').as('version'))
+        .where('object_type', '=', p.objectType)
+        .where('object_id', '=', p.id),
+  );
+  const CHANGE_COLUMNS = [
+    'workspace_id',
+    'revision',
+    'seq',
+    'object_type',
+    'object_id',
+    'version',
+    'change',
+    'at',
+    'by_user',
+    'object',
+  ] as const satisfies readonly (keyof ChangeRow)[];
+  const insertOne = prepared<ChangeRow, never>(db, CHANGE_COLUMNS, (db, p) =>
+    db.insertInto('changes').values(p),
+  );
+
   return {
     /** One more revision for the workspace, in the caller's transaction; answers the new one. */
     async bump(trx: Db, workspaceId: string): Promise<number> {
-      const row = await trx
-        .updateTable('workspaces')
-        .set({ revision: sql`revision + 1` })
-        .where('id', '=', workspaceId)
-        .returning('revision')
-        .executeTakeFirstOrThrow();
+      const row = await bumped.first(trx, { id: workspaceId });
+      if (!row) throw new Error(`workspace ${workspaceId} does not exist`);
       return Number(row.revision);
     },
 
     /** The latest version of each object named, where it has one. */
     async lastVersions(trx: Db, objectType: ObjectType, ids: string[]): Promise<Map<string, number>> {
       const versions = new Map<string, number>();
+      if (ids.length === 1) {
+        const id = ids[0] as string;
+        const row = await lastVersionOfOne.first(trx, { objectType, id });
+        if (row?.version !== null && row?.version !== undefined) versions.set(id, Number(row.version));
+        return versions;
+      }
       for (const some of chunks(ids)) {
         const rows = await trx
           .selectFrom('changes')
@@ -81,6 +117,10 @@ export function createChangesStore(db: Db) {
     },
 
     async insert(trx: Db, rows: ChangeRow[]): Promise<void> {
+      if (rows.length === 1) {
+        await insertOne.run(trx, rows[0] as ChangeRow);
+        return;
+      }
       for (const some of chunks(rows)) await trx.insertInto('changes').values(some).execute();
     },
 

@@ -124,15 +124,43 @@ export function createRulesStore(db: Db, dialect: DialectName) {
     return queries;
   }
 
+  // Every create and update runs one of these: compiled once.
+  const RULE_ROW = [
+    'id',
+    'workspace_id',
+    'name',
+    'name_search',
+    'description',
+    'status',
+    'rule_type',
+    'group_id',
+    'pairs',
+    'created_by',
+    'last_modified_by',
+    'creation_date',
+    'modification_date',
+  ] as const satisfies readonly (keyof RuleRow)[];
+  const inserted = prepared<RuleRow, never>(db, RULE_ROW, (db, p) =>
+    db
+      .insertInto('rules')
+      .values(p)
+      .onConflict((oc) => oc.column('id').doNothing()),
+  );
+  type Changes = Omit<RuleRow, 'workspace_id' | 'rule_type' | 'created_by' | 'creation_date'>;
+  const updated = prepared<Changes, never>(
+    db,
+    RULE_ROW.filter(
+      (name): name is keyof Changes & (typeof RULE_ROW)[number] =>
+        !['workspace_id', 'rule_type', 'created_by', 'creation_date'].includes(name),
+    ),
+    (db, { id, ...changes }) => db.updateTable('rules').set(changes).where('id', '=', id),
+  );
+
   return {
     /** Inserts the rule; false when its id is taken (the caller retries with another). */
     async insert(trx: Db, row: RuleRow): Promise<boolean> {
-      const result = await trx
-        .insertInto('rules')
-        .values(row)
-        .onConflict((oc) => oc.column('id').doNothing())
-        .executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows) > 0;
+      const result = await inserted.run(trx, row);
+      return Number(result.numAffectedRows ?? 0) > 0;
     },
 
     /** The rule with that id in any workspace; locked for the transaction's write on PostgreSQL. */
@@ -144,8 +172,7 @@ export function createRulesStore(db: Db, dialect: DialectName) {
     findJson: (id: string, owner: string) => jsonById.first(db, { id, owner }),
 
     async update(trx: Db, row: RuleRow): Promise<void> {
-      const { id, workspace_id, rule_type, created_by, creation_date, ...changes } = row;
-      await trx.updateTable('rules').set(changes).where('id', '=', id).execute();
+      await updated.run(trx, row);
     },
 
     async delete(trx: Db, id: string): Promise<void> {

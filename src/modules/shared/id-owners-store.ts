@@ -1,6 +1,7 @@
 // Who owns each rule and group id, for all time, and the one place where new ids are drawn: an id is
 // claimed by its workspace in the transaction that first writes it and is never anyone else's, also
 // after the object is deleted, so no workspace can take over another's history or restore.
+import { sql } from 'kysely';
 import type { Db, IdOwnersTable } from '../../db/tables.js';
 import { randomSuffix } from '../../ids.js';
 
@@ -47,6 +48,14 @@ async function claimFree(
   ids: string[],
 ): Promise<Set<string>> {
   const claimed = new Set<string>();
+  if (ids.length === 1) {
+    // What every create runs: one id, written as SQL both databases read alike (cheaper to build).
+    const { rows } = await sql<{ id: string }>`
+      insert into id_owners (id, object_type, workspace_id) values (${ids[0]}, ${objectType}, ${workspaceId})
+      on conflict (id) do nothing returning id`.execute(trx);
+    for (const row of rows) claimed.add(row.id);
+    return claimed;
+  }
   for (const some of chunks(ids)) {
     const rows = await trx
       .insertInto('id_owners')

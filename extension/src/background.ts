@@ -1,0 +1,228 @@
+// The service worker: follows the signed-in workspace, installs its compiled rules as dynamic rules on
+// every change, answers the content scripts (Script and Response rules), and counts the rules that
+// acted on each tab. Chrome ends an idle worker; every wake (an alarm every 30 s, a message, a page
+// load) starts it again from the stored settings, and the first install after a wake costs a 304.
+import type { ResourceType } from '../../src/model/rule-types/source.js';
+import { ServerError, whoami } from './api.js';
+import type { ContentQuestion, DocumentAnswer, ResponseAnswer } from './content/messages.js';
+import { clearDynamicRules, createInstaller, type Installed } from './dynamic-rules.js';
+import {
+  type ActedRule,
+  loadSettings,
+  loadStatus,
+  onSettingsChanged,
+  type Settings,
+  type Status,
+  saveStatus,
+} from './settings.js';
+import { forgetTab, recordActed, showAgain, startPage } from './tab-activity.js';
+import { followWorkspace, type WorkspaceFeed } from './workspace-feed.js';
+
+const ENGINE_TYPES = new Set<string>([
+  'xmlhttprequest',
+  'script',
+  'stylesheet',
+  'image',
+  'media',
+  'font',
+  'websocket',
+  'main_frame',
+  'sub_frame',
+]);
+/** Chrome's resource type as the engine names it; Chrome's others (`ping`, `other`, …) are unknown to it. */
+const engineType = (type: string) => (ENGINE_TYPES.has(type) ? (type as ResourceType) : undefined);
+
+interface Session {
+  settings: Settings;
+  feed: WorkspaceFeed;
+  status: Omit<Status, 'updatedAt'>;
+}
+
+let session: Session | undefined;
+let starting: Promise<Session | undefined> | undefined;
+
+async function publish(current: Session, change: Partial<Status>): Promise<void> {
+  current.status = { ...current.status, ...change };
+  if (session === current) await saveStatus(current.status);
+}
+
+/** Asks the server who the key is; a refused key stops nothing but is shown, and clears the rules. */
+async function checkKey(current: Session): Promise<void> {
+  try {
+    const identity = await whoami(current.settings);
+    await publish(current, { identity, error: undefined });
+  } catch (error) {
+    if (!(error instanceof ServerError)) throw error;
+    if (error.refused) {
+      // A revoked or expired key: what it installed is no longer the workspace's to say; removed.
+      await publish(current, { state: 'refused', error: error.message, installed: 0, notInstalled: [] });
+      await clearDynamicRules();
+    } else await publish(current, { state: 'unreachable', error: error.message });
+  }
+}
+
+function reportInstall(current: Session, result: Installed | 'unchanged' | Error): void {
+  if (result === 'unchanged') return;
+  if (result instanceof ServerError) {
+    if (result.refused) void checkKey(current);
+    else void publish(current, { installError: result.message });
+    return;
+  }
+  if (result instanceof Error) {
+    // Chrome refused the rules (a limit, an invalid rule): the previous ones stay in force.
+    void publish(current, { installError: `Chrome refused the compiled rules: ${result.message}` });
+    return;
+  }
+  void publish(current, { ...result, installError: undefined });
+}
+
+async function start(): Promise<Session | undefined> {
+  const settings = await loadSettings();
+  if (!settings) {
+    await saveStatus({ state: 'signed_out' });
+    return undefined;
+  }
+  const feed = followWorkspace(settings);
+  const previous = await loadStatus();
+  const current: Session = {
+    settings,
+    feed,
+    status: { ...previous, state: 'connecting', error: undefined },
+  };
+  session = current;
+  await saveStatus(current.status);
+  const installer = createInstaller(settings, (result) => reportInstall(current, result));
+  feed.onChange(() => {
+    void installer.request();
+  });
+  feed.onState((state) => {
+    if (state.connected) {
+      void publish(current, { state: 'following', error: undefined });
+      void checkKey(current);
+      void installer.request();
+    } else void checkKey(current);
+  });
+  void checkKey(current);
+  return current;
+}
+
+/** The session for the stored settings, started once however many events wake the worker together. */
+function ensureSession(): Promise<Session | undefined> {
+  if (session) return Promise.resolve(session);
+  starting ??= start().finally(() => {
+    starting = undefined;
+  });
+  return starting;
+}
+
+onSettingsChanged(() => {
+  session?.feed.stop();
+  session = undefined;
+  // Another server or key: nothing installed for the last one may stay, nor its ETag.
+  void clearDynamicRules().then(ensureSession);
+});
+
+chrome.alarms.create('wake', { periodInMinutes: 0.5 });
+chrome.alarms.onAlarm.addListener(() => {
+  void ensureSession();
+});
+chrome.runtime.onStartup.addListener(() => {
+  void ensureSession();
+});
+chrome.runtime.onInstalled.addListener(() => {
+  void ensureSession();
+});
+void ensureSession();
+
+function actedRules(current: Session, ruleIds: string[], request: ActedRule['request']): ActedRule[] {
+  return ruleIds.map((ruleId) => {
+    const described = current.feed.describe(ruleId);
+    return { ruleId, name: described?.name ?? ruleId, ruleType: described?.ruleType ?? '', request };
+  });
+}
+
+/** The Script rules that act on the sender's document. */
+async function documentAnswer(sender: chrome.runtime.MessageSender): Promise<DocumentAnswer> {
+  const current = await ensureSession();
+  const tabId = sender.tab?.id;
+  if (!current || !sender.url || tabId === undefined) return { scripts: [] };
+  const top = sender.frameId === 0;
+  const request = {
+    url: sender.url,
+    method: 'GET',
+    resourceType: top ? ('main_frame' as const) : ('sub_frame' as const),
+    pageUrl: top ? sender.url : sender.tab?.url,
+  };
+  const result = await current.feed.evaluate(request);
+  if (!result || result.outcome.cancelled) return { scripts: [] };
+  const scripts = result.outcome.scripts;
+  const ruleIds = [...new Set(scripts.map((script) => script.ruleId))];
+  void recordActed(tabId, actedRules(current, ruleIds, request));
+  return { scripts };
+}
+
+/** The static response a Response rule serves for a fetch or XHR of the sender's page. */
+async function responseAnswer(
+  sender: chrome.runtime.MessageSender,
+  url: string,
+  method: string,
+): Promise<ResponseAnswer> {
+  const current = await ensureSession();
+  const tabId = sender.tab?.id;
+  if (!current || tabId === undefined) return { response: null };
+  const request = { url, method, resourceType: 'xmlhttprequest' as const, pageUrl: sender.url };
+  const result = await current.feed.evaluate(request);
+  // A `code` response is a function the extension never runs; a cancelled request is Chrome's to block.
+  if (!result || result.outcome.cancelled) return { response: null };
+  const effect = result.outcome.response;
+  if (effect?.type !== 'static') return { response: null };
+  void recordActed(tabId, actedRules(current, [effect.ruleId], request));
+  const { ruleId, value, statusCode, statusText, serveWithoutRequest } = effect;
+  return { response: { ruleId, value, statusCode, statusText, serveWithoutRequest } };
+}
+
+chrome.runtime.onMessage.addListener((message: ContentQuestion, sender, reply) => {
+  // Only this extension's content scripts (in a tab) ask; anything else is not a question.
+  if (sender.id !== chrome.runtime.id || !sender.tab) return false;
+  const answer =
+    message.kind === 'document'
+      ? documentAnswer(sender)
+      : message.kind === 'response' && typeof message.url === 'string' && typeof message.method === 'string'
+        ? responseAnswer(sender, message.url, message.method)
+        : undefined;
+  if (!answer) return false;
+  answer.then(reply, () => reply(undefined));
+  return true;
+});
+
+// Chrome's own rules acting: mapped to the workspace's rules by evaluating the same request.
+chrome.declarativeNetRequest.onRuleMatchedDebug?.addListener(({ request }) => {
+  if (request.tabId < 0) return;
+  void ensureSession().then(async (current) => {
+    if (!current) return;
+    const described = {
+      url: request.url,
+      method: request.method.toUpperCase(),
+      resourceType: engineType(request.type),
+      pageUrl: request.initiator,
+    };
+    const result = await current.feed.evaluate(described);
+    if (!result) return;
+    // Script and Response rules are the content scripts' to report; the rest are Chrome's.
+    const ruleIds = result.acted.filter((ruleId) => {
+      const type = current.feed.describe(ruleId)?.ruleType;
+      return type !== 'Script' && type !== 'Response';
+    });
+    await recordActed(request.tabId, actedRules(current, ruleIds, described));
+  });
+});
+
+chrome.webNavigation.onBeforeNavigate.addListener(({ tabId, frameId, url }) => {
+  if (frameId === 0) void startPage(tabId, url);
+});
+chrome.webNavigation.onCommitted.addListener(({ tabId, frameId }) => {
+  if (frameId === 0) void showAgain(tabId);
+});
+chrome.tabs.onRemoved.addListener((tabId) => {
+  void forgetTab(tabId);
+});
