@@ -132,6 +132,12 @@ describe('sources', () => {
       'body',
     ],
     ['a host value past the regex budget', src('host', 'Contains', 'a'.repeat(200)), '2 KB'],
+    ['a pattern naming #: the fragment', src('Url', 'Matches', '/\\d#top/'), 'fragment'],
+    [
+      'code points past \\xFF, which Chromium refuses',
+      src('Url', 'Matches', '/[\\u2000-\\u3000]x/'),
+      '\\xFF',
+    ],
   ])('not compiled: %s', (_title, source, reason) => {
     const { rules, report } = one(cancel('c', source));
     expect(rules).toEqual([]);
@@ -177,6 +183,24 @@ describe('rule types', () => {
     expect(rules[0]?.condition.regexFilter).toBe('^([!-~]*?)(v1/)([!-~]*)$');
   });
 
+  it('Replace writing a scheme the engine never sends is not compiled', () => {
+    const report = one(replace('p', ANY, 'https:', 'ftp:')).report[0];
+    expect(report).toMatchObject({ status: 'not_compiled', reasons: [expect.stringContaining('ftp')] });
+  });
+
+  it('Redirect matched at its own destination is partial (Chrome ignores it there, no later one acts)', () => {
+    const self = one(redirect('r', src('Url', 'Contains', 'x.com'), 'https://x.com/a')).report[0];
+    expect(self).toMatchObject({ status: 'partial', reasons: [expect.stringContaining('own destination')] });
+    const elsewhere = one(redirect('r', src('Url', 'Contains', 'x.com'), 'https://y.com/a')).report[0];
+    expect(elsewhere?.status).toBe('compiled');
+  });
+
+  it("JavaScript's . and [^] become their ASCII part, which Chromium takes", () => {
+    expect(conditionOf(src('Url', 'Matches', '/a.b[^]c/'))?.regexFilter).toBe(
+      'a[\\x00-\\x09\\x0B\\x0C\\x0E-\\x7F]b[\\x00-\\x7F]c',
+    );
+  });
+
   it('Replace whose source is not implied by from is not compiled', () => {
     const report = one(replace('p', src('host', 'Equals', 'a.com'), 'x', 'y')).report[0];
     expect(report?.status).toBe('not_compiled');
@@ -192,6 +216,10 @@ describe('rule types', () => {
     expect(rules[0]?.action.redirect?.transform).toEqual({
       queryTransform: { removeParams: ['b'], addOrReplaceParams: [{ key: 'a', value: '1' }] },
     });
+    // Measured in Chromium: addOrReplaceParams keeps a repeated parameter's repeats.
+    expect(one(queryParam('q', ANY, [{ param: 'a', type: 'Add', value: '1' }])).report[0]?.status).toBe(
+      'partial',
+    );
     const ignored = one(
       queryParam('q', ANY, [{ param: 'a', type: 'Add', value: '1', actionWhenParamExists: 'Ignore' }]),
     );

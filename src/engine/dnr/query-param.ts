@@ -32,7 +32,7 @@ export const queryParamPair: PairTranslator = (pair): PairTranslation => {
     });
   }
   const removes = effective.filter((m) => m.type === 'Remove').map((m) => m.param ?? '');
-  return withCondition(pair, {
+  const translated = withCondition(pair, {
     type: 'redirect',
     redirect: {
       transform: {
@@ -45,4 +45,10 @@ export const queryParamPair: PairTranslator = (pair): PairTranslation => {
       },
     },
   });
+  // Measured in Chromium: addOrReplaceParams sets the first occurrence and keeps the repeats.
+  const repeats = adds.map(
+    (m) =>
+      `Add ${m.param}: when the request repeats the parameter, Chrome keeps the repeats the engine removes`,
+  );
+  return translated.kind === 'rules' ? { ...translated, left: repeats } : translated;
 };

@@ -1,9 +1,18 @@
 // Redirect: Chrome's redirect action, to a fixed URL, or with the source's captures through a
 // regexFilter that matches the whole URL and a regexSubstitution that writes the new one.
 import type { RedirectPair } from '../../model/rule-types/redirect.js';
-import { parseUrl } from '../request.js';
+import { compileMatcher } from '../match.js';
+import { parseUrl, urlComponent } from '../request.js';
 import { type PairTranslator, pairCondition } from './pair-rule.js';
 import { destinationTemplate } from './substitution.js';
+
+type Operand = { operator: string; value: string };
+
+/** Whether the source matches its own destination (a redirect to the very URL requested). */
+function matchesItself(source: Operand & { key: string }, destination: string): boolean {
+  const key = source.key as 'Url' | 'host' | 'path';
+  return compileMatcher(source).test(urlComponent(destination, key)) !== undefined;
+}
 
 /** Captures a destination may name: `$1` … `$9`, `${N}`. */
 const NAMES_CAPTURE = /\$(?:\{\d+\}|[1-9])/;
@@ -37,7 +46,11 @@ export const redirectPair: PairTranslator = (pair) => {
       rules: [
         { action: { type: 'redirect', redirect: { url: absolute.href } }, condition: condition.condition },
       ],
-      left: [],
+      left: matchesItself(pair.source as Operand & { key: string }, absolute.href)
+        ? [
+            'at its own destination, Chrome ignores the redirect and no later Redirect acts; the engine lets a later one act',
+          ]
+        : [],
     };
   }
   if (!condition.wholeUrl) {

@@ -57,6 +57,10 @@ export const replacePair: PairTranslator = (pair) => {
       return { kind: 'never', reason: 'the browser sends URLs in ASCII: from is never in one' };
     pattern = escapeRegex(from);
   }
+  // The engine does not apply a Replace whose URL would not be http(s) or ws(s); Chrome would.
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(to)?.[1]?.toLowerCase();
+  if (scheme && !['http', 'https', 'ws', 'wss'].includes(scheme))
+    return { kind: 'refused', reasons: [`to writes the scheme ${scheme}:, which the engine never sends`] };
   const template = replacementTemplate(to, groups, names);
   if (template.kind !== 'substitution')
     return { kind: 'refused', reasons: [template.kind === 'refused' ? template.reason : 'no substitution'] };

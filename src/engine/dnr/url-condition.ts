@@ -41,6 +41,10 @@ const PRINTABLE_ASCII = /^[!-~]*$/;
 
 export const escapeRegex = (text: string) => text.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
 
+/** The part past ASCII of JavaScript's `\\s` as the translation writes it (see js-regex.ts). */
+const JS_SPACE_OUTSIDE_ASCII =
+  '\\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}';
+
 const NO_FRAGMENT =
   "Chrome never sees a URL's fragment (#…): browsers do not send it, so the browser cannot match on it";
 
@@ -115,10 +119,19 @@ function userRegex(value: string, wantCaptures: boolean): SourceTranslation {
   if (!translated?.ok)
     return { kind: 'never', reason: 'the pattern cannot be used, so the engine never matches it' };
   // Chrome's URLs are ASCII and hold no line breaks: JavaScript's `.` is any ASCII character there.
-  let source = translated.source.replaceAll(
-    '[^\\n\\r\\x{2028}\\x{2029}]',
-    '[\\x00-\\x09\\x0B\\x0C\\x0E-\\x7F]',
-  );
+  let source = translated.source
+    .replaceAll('[^\\n\\r\\x{2028}\\x{2029}]', '[\\x00-\\x09\\x0B\\x0C\\x0E-\\x7F]')
+    .replaceAll('[^\\x00-\\x{10FFFF}]', '[^\\x00-\\x7F]')
+    .replaceAll('[\\x00-\\x{10FFFF}]', '[\\x00-\\x7F]')
+    .replaceAll(JS_SPACE_OUTSIDE_ASCII, '');
+  // Chromium's RE2 refuses code points written past \xFF (measured: `[\x00-\x{10FFFF}]` is a syntax
+  // error there); the translation writes them for JavaScript's Unicode classes.
+  if (/\\x\{[0-9A-Fa-f]{3,}\}/.test(source)) {
+    return {
+      kind: 'refused',
+      reason: "the pattern needs code points past \\xFF, which Chrome's regexFilter refuses",
+    };
+  }
   const inline = [...flags].filter((flag) => flag === 'm' || flag === 's').join('');
   if (inline) source = `(?${inline})${source}`;
   // A regexSubstitution replaces the match: to make the destination the whole new URL, the match
@@ -193,8 +206,8 @@ export function sourceCondition(
   const { key, operator, value } = source;
   if (value === '')
     return { kind: 'condition', url: { isUrlFilterCaseSensitive: true }, captures: 0, wholeUrl: false };
-  if (key === 'Url' && operator !== 'Matches' && value.includes('#'))
-    return { kind: 'refused', reason: NO_FRAGMENT };
+  // A pattern naming `#` is about the fragment too (the engine's URL has it, the browser's never).
+  if (key === 'Url' && value.includes('#')) return { kind: 'refused', reason: NO_FRAGMENT };
   if (operator !== 'Matches' && /[\u0080-\uffff]/.test(value)) {
     return {
       kind: 'never',
