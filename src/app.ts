@@ -15,6 +15,7 @@ import { createIdempotencyStore } from './modules/idempotency/idempotency-store.
 import { registerKeysRoutes } from './modules/keys/keys-routes.js';
 import { createKeysService, type KeysService } from './modules/keys/keys-service.js';
 import { createKeysStore } from './modules/keys/keys-store.js';
+import { createLintPool } from './modules/lint/lint-pool.js';
 import { registerLintRoutes } from './modules/lint/lint-routes.js';
 import { createLintService } from './modules/lint/lint-service.js';
 import { createLintStore } from './modules/lint/lint-store.js';
@@ -22,10 +23,10 @@ import { createRulesReadModel } from './modules/rules/rules-read-model.js';
 import { registerRulesRoutes } from './modules/rules/rules-routes.js';
 import { createRulesService } from './modules/rules/rules-service.js';
 import { createRulesStore } from './modules/rules/rules-store.js';
+import { createListedRulesStore } from './modules/shared/listed-rules-store.js';
 import { createTracePool } from './modules/trace/trace-pool.js';
 import { registerTraceRoutes } from './modules/trace/trace-routes.js';
 import { createTraceService } from './modules/trace/trace-service.js';
-import { createTraceStore } from './modules/trace/trace-store.js';
 import { registerTransferRoutes } from './modules/transfer/transfer-routes.js';
 import { createTransferService } from './modules/transfer/transfer-service.js';
 import { createTransferStore } from './modules/transfer/transfer-store.js';
@@ -117,16 +118,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           workers: config.traceWorkers,
           timeLimitMs: config.traceTimeLimitMs,
           memoryMb: config.traceWorkerMemoryMb,
-          // One key never holds every worker; with one worker, it waits its turn with the others.
-          perKey: Math.max(1, config.traceWorkers - 1),
-          perKeyWaiting: 4,
-          maxWaiting: 256,
         })
       : undefined;
   if (tracePool) app.addHook('onClose', () => tracePool.close());
+  const listedRules = createListedRulesStore(db);
   const traceService = createTraceService({
     db,
-    traceStore: createTraceStore(db),
+    listedRules,
     rulesStore,
     groupsStore,
     changes,
@@ -134,7 +132,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(tracePool ? { runner: tracePool } : {}),
   });
 
-  const lintService = createLintService({ lintStore: createLintStore(db), changes });
+  const lintPool =
+    config.lintWorkers > 0
+      ? createLintPool({
+          workers: config.lintWorkers,
+          timeLimitMs: config.lintTimeLimitMs,
+          memoryMb: config.lintWorkerMemoryMb,
+        })
+      : undefined;
+  if (lintPool) app.addHook('onClose', () => lintPool.close());
+  const lintService = createLintService({
+    lintStore: createLintStore(db),
+    listedRules,
+    changes,
+    ...(lintPool ? { runner: lintPool } : {}),
+  });
   const browserRulesService = createBrowserRulesService({ store: createBrowserRulesStore(db), changes });
 
   errorHandlerPlugin(app);
@@ -157,7 +169,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       registerTraceRoutes(api, traceService);
       registerLintRoutes(api, lintService);
       registerBrowserRulesRoutes(api, browserRulesService);
-      registerTransferRoutes(api, transferService, config, lintService.lint);
+      registerTransferRoutes(api, transferService, config, lintService.findingsAfterImport);
     },
     { prefix: '/v1' },
   );

@@ -6,6 +6,8 @@
 // requestPayload filter, Request code) or that the proxy answers itself (Cancel, Redirect, a Response
 // served without the request) goes through mockttp's hook, which reads the request whole, up to
 // --max-body-bytes. Answers are changed as they are written to the client (answer-rewrite.ts).
+
+import { readFile } from 'node:fs/promises';
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import { ServerResponse, STATUS_CODES } from 'node:http';
 import type { Server } from 'node:net';
@@ -25,6 +27,7 @@ import { type AnswerPlan, RULES_HEADER, rewriteAnswers } from './answer-rewrite.
 import { CodeError, createCodeRunner } from './code-runner.js';
 import { engineInput } from './effects.js';
 import { stripFlat, stripObject } from './hop-by-hop.js';
+import { interceptIpTunnels, needsUrlForUpstreamName } from './ip-tunnels.js';
 import { localFile } from './local-files.js';
 import { refuseRemote } from './remote-gate.js';
 import type { RuleFeed } from './rule-feed.js';
@@ -167,7 +170,8 @@ export async function startProxy(options: ProxyOptions): Promise<{ port: number;
     exchange.response.once('close', () => byId.delete(request.id));
     answerLate(exchange, options.upstreamTimeoutMs);
     const rules = options.feed.current();
-    if (rules.readsBodies) return true;
+    // HTTPS to an IPv6 address goes upstream through the hook, which alone can name the upstream right.
+    if (rules.readsBodies || needsUrlForUpstreamName(request)) return true;
     const decision = decide(rules, request.url, request.method, request.headers);
     if (decision && decision.acted.length > 0) {
       const { outcome } = decision;
@@ -222,8 +226,9 @@ export async function startProxy(options: ProxyOptions): Promise<{ port: number;
     if (truncated && rules.readsBodies)
       options.log(`rules ${bodyReaders(rules)} skipped for ${request.method} ${request.url}: ${limit}`);
     const body = !truncated && request.body.buffer.length > 0 ? await request.body.getText() : undefined;
+    const upstream = needsUrlForUpstreamName(request) ? { url: request.url } : {};
     const decision = decide(rules, request.url, request.method, request.headers, body);
-    if (!decision || decision.acted.length === 0) return {};
+    if (!decision || decision.acted.length === 0) return upstream;
     const { outcome } = decision;
     const rules_ = decision.acted.join(', ');
     try {
@@ -272,7 +277,7 @@ export async function startProxy(options: ProxyOptions): Promise<{ port: number;
         delete headers['content-length'];
         headers['transfer-encoding'] = 'chunked';
       }
-      return { headers, ...(newBody !== undefined ? { body: newBody } : {}) };
+      return { ...upstream, headers, ...(newBody !== undefined ? { body: newBody } : {}) };
     } catch (error) {
       if (error instanceof CodeError) return { response: textAnswer(500, error.message, rules_) };
       // Whatever failed, the client is told nothing of this machine (no paths, no stack).
@@ -307,7 +312,13 @@ export async function startProxy(options: ProxyOptions): Promise<{ port: number;
     steps: [new webSocketSteps.PassThroughWebSocketStep(connection)],
     completionChecker: new completionCheckers.Always(),
   });
+  const ca = {
+    key: await readFile(options.ca.keyPath, 'utf8'),
+    cert: await readFile(options.ca.certPath, 'utf8'),
+  };
   await server.start(options.port);
+  // HTTPS to an IP address needs a certificate naming the address, which mockttp cannot make.
+  interceptIpTunnels(server, ca, options.log);
   if (!options.allowRemote) refuseRemote((server as unknown as { server: Server | HttpServer }).server);
   return {
     port: server.port,

@@ -12,6 +12,8 @@ import { type ProxyOptions, startProxy } from '../../src/proxy/proxy-server.js';
 
 export interface TestProxy {
   port: number;
+  /** The proxy's CA certificate (PEM). */
+  ca: string;
   logged: string[];
   setRules(rules: Partial<EngineRule>[]): void;
   stop(): Promise<void>;
@@ -37,6 +39,7 @@ export async function testProxy(options: Partial<ProxyOptions> = {}): Promise<Te
   });
   return {
     port: proxy.port,
+    ca: ca.cert,
     logged,
     setRules(list) {
       rules = compileRuleSet(

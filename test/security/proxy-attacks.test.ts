@@ -1,12 +1,15 @@
 // The proxy attacked as reported: another machine coming in by each way (HTTP, CONNECT, a WebSocket
 // upgrade), hop-by-hop headers both ways, --allow-files escaped through a symbolic link or an encoded
-// slash, and --allow-code code that throws from a getter, loops in microtasks or eats memory. Each
+// slash, --allow-code code that throws from a getter, loops in microtasks or eats memory, and HTTPS
+// tunnels to malformed or hostile addresses, and clients that leave in the middle of them. Each
 // attack gets its documented answer and the proxy keeps serving. Real clients and servers on loopback.
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type ConnectionOptions, connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { EXTERNAL, rawExchange, type TestProxy, testProxy, viaProxy } from '../helpers/test-proxy.js';
@@ -272,5 +275,76 @@ describe('--allow-code runs code in a worker that ends whatever it does', () => 
     const next = await viaProxy(coded.port, `${upstreamUrl}/coded`);
     expect(next.status).toBe(200);
     expect(next.body.toString()).toBe('fine: answer');
+  });
+});
+
+describe('HTTPS tunnels to addresses: malformed targets and hostile clients leave the proxy serving', () => {
+  /** A CONNECT tunnel to `target`, open. */
+  async function tunnel(target: string): Promise<Socket> {
+    const connecting = request({ host: '127.0.0.1', port: proxy.port, method: 'CONNECT', path: target });
+    connecting.end();
+    const [answer, socket] = (await once(connecting, 'connect')) as [{ statusCode: number }, Socket];
+    expect(answer.statusCode).toBe(200);
+    return socket;
+  }
+
+  /** TLS over a tunnel to `target`: the names of the certificate the proxy answered with, or the error. */
+  async function namesInTunnel(target: string, options: ConnectionOptions): Promise<string> {
+    const secure = tlsConnect({ socket: await tunnel(target), ...options });
+    return new Promise((resolve) => {
+      secure.once('secureConnect', () => {
+        resolve(secure.getPeerCertificate().subjectaltname ?? '');
+        secure.destroy();
+      });
+      secure.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+    });
+  }
+
+  const servesNext = async () =>
+    expect((await viaProxy(proxy.port, `${upstreamUrl}/after`)).status).toBe(200);
+
+  it.each([
+    '[::1',
+    '::1:443',
+    '[fe80::1%eth0]:443',
+    '[fe80::1%25eth0]:443',
+    '999.1.1.1:443',
+    '1.2.3.4.5:443',
+    '[]:443',
+    '[127.0.0.1]:443',
+    `[${'f'.repeat(4000)}]:443`,
+  ])("a tunnel to %j, no address, is mockttp's as before (its default certificate)", async (target) => {
+    expect(await namesInTunnel(target, { rejectUnauthorized: false })).toBe('DNS:localhost');
+    await servesNext();
+  });
+
+  it('a name sent in a tunnel to an address gets a certificate for the name, which the client takes', async () => {
+    const names = await namesInTunnel('127.0.0.1:443', { servername: 'shop.example.com', ca: proxy.ca });
+    expect(names).toBe('DNS:shop.example.com');
+    await servesNext();
+  });
+
+  it("a name no certificate can carry gets the address's certificate, which the client refuses by name", async () => {
+    const target = '127.0.0.1:443';
+    expect(await namesInTunnel(target, { servername: 'bad_name.example', ca: proxy.ca })).toBe(
+      'ERR_TLS_CERT_ALTNAME_INVALID',
+    );
+    const names = await namesInTunnel(target, { servername: 'bad_name.example', rejectUnauthorized: false });
+    expect(names).toBe('IP Address:127.0.0.1');
+    await servesNext();
+  });
+
+  it('clients that leave while their certificate is made, or send no TLS worth the name, harm nothing', async () => {
+    // A new address each time, so that each waits for a certificate to be made.
+    for (let i = 1; i <= 20; i++) {
+      const socket = await tunnel(`127.0.1.${i}:443`);
+      socket.write(Buffer.from([0x16, 0x03, 0x01, 0x00, 0x05, 1, 2, 3]));
+      if (i % 2) socket.destroy();
+      else socket.end(Buffer.from('garbage after a TLS record header'));
+    }
+    await servesNext();
+    expect(await namesInTunnel('127.0.1.21:443', { host: '127.0.1.21', ca: proxy.ca })).toBe(
+      'IP Address:127.0.1.21',
+    );
   });
 });

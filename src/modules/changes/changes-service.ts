@@ -13,6 +13,11 @@ export interface ChangeInput {
   id: string;
   change: ChangeRow['change'];
   object: unknown;
+  /**
+   * The object's id was drawn (claimed, never owned before) in this transaction, so it has no
+   * earlier version to look up: its version is 1.
+   */
+  drawn?: boolean;
 }
 
 /** Who changes what: the workspace whose revision moves, and the user recorded as `by`. */
@@ -115,7 +120,7 @@ export function createChangesService({
       // the commit, so every write of the workspace waits for it; the less after it, the better.
       const versions = new Map<string, number>();
       for (const objectType of ['group', 'rule'] as const) {
-        const ids = changes.filter((c) => c.objectType === objectType).map((c) => c.id);
+        const ids = changes.filter((c) => c.objectType === objectType && !c.drawn).map((c) => c.id);
         if (ids.length === 0) continue;
         for (const [id, version] of await store.lastVersions(trx, objectType, ids)) {
           versions.set(`${objectType} ${id}`, version);

@@ -71,7 +71,7 @@ export function createGroupsService({
         await groupsStore.insert(trx, row);
         const group = toGroup(row, principal);
         await changes.record(trx, principal, [
-          { objectType: 'group', id: row.id, change: 'created', object: group },
+          { objectType: 'group', id: row.id, change: 'created', object: group, drawn: true },
         ]);
         return group;
       });

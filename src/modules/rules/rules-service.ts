@@ -99,7 +99,7 @@ export function createRulesService(deps: {
           await rulesStore.insert(trx, row);
           const rule = toRule(row, principal, pairs);
           await changes.record(trx, principal, [
-            { objectType: 'rule', id: row.id, change: 'created', object: rule },
+            { objectType: 'rule', id: row.id, change: 'created', object: rule, drawn: true },
           ]);
           return rule;
         })
