@@ -3,6 +3,9 @@ import { createRequire } from 'node:module';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import { registerBrowserRulesRoutes } from './modules/browser-rules/browser-rules-routes.js';
+import { createBrowserRulesService } from './modules/browser-rules/browser-rules-service.js';
+import { createBrowserRulesStore } from './modules/browser-rules/browser-rules-store.js';
 import { createChangesModule } from './modules/changes/changes-module.js';
 import { registerGroupsRoutes } from './modules/groups/groups-routes.js';
 import { createGroupsService } from './modules/groups/groups-service.js';
@@ -12,6 +15,7 @@ import { createIdempotencyStore } from './modules/idempotency/idempotency-store.
 import { registerKeysRoutes } from './modules/keys/keys-routes.js';
 import { createKeysService, type KeysService } from './modules/keys/keys-service.js';
 import { createKeysStore } from './modules/keys/keys-store.js';
+import { createLintPool } from './modules/lint/lint-pool.js';
 import { registerLintRoutes } from './modules/lint/lint-routes.js';
 import { createLintService } from './modules/lint/lint-service.js';
 import { createLintStore } from './modules/lint/lint-store.js';
@@ -19,10 +23,10 @@ import { createRulesReadModel } from './modules/rules/rules-read-model.js';
 import { registerRulesRoutes } from './modules/rules/rules-routes.js';
 import { createRulesService } from './modules/rules/rules-service.js';
 import { createRulesStore } from './modules/rules/rules-store.js';
+import { createListedRulesStore } from './modules/shared/listed-rules-store.js';
 import { createTracePool } from './modules/trace/trace-pool.js';
 import { registerTraceRoutes } from './modules/trace/trace-routes.js';
 import { createTraceService } from './modules/trace/trace-service.js';
-import { createTraceStore } from './modules/trace/trace-store.js';
 import { registerTransferRoutes } from './modules/transfer/transfer-routes.js';
 import { createTransferService } from './modules/transfer/transfer-service.js';
 import { createTransferStore } from './modules/transfer/transfer-store.js';
@@ -114,16 +118,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           workers: config.traceWorkers,
           timeLimitMs: config.traceTimeLimitMs,
           memoryMb: config.traceWorkerMemoryMb,
-          // One key never holds every worker; with one worker, it waits its turn with the others.
-          perKey: Math.max(1, config.traceWorkers - 1),
-          perKeyWaiting: 4,
-          maxWaiting: 256,
         })
       : undefined;
   if (tracePool) app.addHook('onClose', () => tracePool.close());
+  const listedRules = createListedRulesStore(db);
   const traceService = createTraceService({
     db,
-    traceStore: createTraceStore(db),
+    listedRules,
     rulesStore,
     groupsStore,
     changes,
@@ -131,7 +132,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(tracePool ? { runner: tracePool } : {}),
   });
 
-  const lintService = createLintService({ lintStore: createLintStore(db), changes });
+  const lintPool =
+    config.lintWorkers > 0
+      ? createLintPool({
+          workers: config.lintWorkers,
+          timeLimitMs: config.lintTimeLimitMs,
+          memoryMb: config.lintWorkerMemoryMb,
+        })
+      : undefined;
+  if (lintPool) app.addHook('onClose', () => lintPool.close());
+  const lintService = createLintService({
+    lintStore: createLintStore(db),
+    listedRules,
+    changes,
+    ...(lintPool ? { runner: lintPool } : {}),
+  });
+  const browserRulesService = createBrowserRulesService({ store: createBrowserRulesStore(db), changes });
 
   errorHandlerPlugin(app);
   abandonedRequestsPlugin(app);
@@ -152,7 +168,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       registerRulesRoutes(api, rulesService, lintService.findingsOfRule);
       registerTraceRoutes(api, traceService);
       registerLintRoutes(api, lintService);
-      registerTransferRoutes(api, transferService, config, lintService.lint);
+      registerBrowserRulesRoutes(api, browserRulesService);
+      registerTransferRoutes(api, transferService, config, lintService.findingsAfterImport);
     },
     { prefix: '/v1' },
   );

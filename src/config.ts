@@ -48,6 +48,12 @@ export interface Config {
   traceTimeLimitMs: number;
   /** Heap of each trace worker, in MiB. */
   traceWorkerMemoryMb: number;
+  /** Worker threads that run the rule lint (0: on the event loop, as the CLI does). */
+  lintWorkers: number;
+  /** Longest one lint may run; past it, its worker is ended (GET /v1/lint answers 503; writes stand). */
+  lintTimeLimitMs: number;
+  /** Heap of each lint worker, in MiB: it keeps the workspaces it linted last, within a quarter of it. */
+  lintWorkerMemoryMb: number;
 }
 
 export class ConfigError extends Error {}
@@ -104,5 +110,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     traceWorkers: integer(env, 'TRACE_WORKERS', 2, 0, 64),
     traceTimeLimitMs: integer(env, 'TRACE_TIME_LIMIT_MS', 10_000, 10, 600_000),
     traceWorkerMemoryMb: integer(env, 'TRACE_WORKER_MEMORY_MB', 256, 32, 16_384),
+    lintWorkers: integer(env, 'LINT_WORKERS', 2, 0, 64),
+    lintTimeLimitMs: integer(env, 'LINT_TIME_LIMIT_MS', 60_000, 10, 3_600_000),
+    lintWorkerMemoryMb: integer(env, 'LINT_WORKER_MEMORY_MB', 1024, 64, 16_384),
   };
 }

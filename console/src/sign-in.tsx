@@ -2,6 +2,7 @@
 // so a mistyped or revoked key is said here, not by every panel after.
 import { useState } from 'preact/hooks';
 import { ApiError, clientFor, unwrap } from './api.js';
+import { DocText } from './forms/text.js';
 import { describeError } from './session.js';
 
 export function SignIn({ message, onSignIn }: { message: string | null; onSignIn: (key: string) => void }) {
@@ -59,7 +60,7 @@ export function SignIn({ message, onSignIn }: { message: string | null; onSignIn
           </small>
           {error ? (
             <p class="field-error" id="api-key-error">
-              {error}
+              <DocText text={error} />
             </p>
           ) : null}
         </div>

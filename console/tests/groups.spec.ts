@@ -41,6 +41,10 @@ test('groups are created, renamed, switched and deleted, their rules ungrouped',
     'aria-checked',
     'false',
   );
+  // Its rules are switched on, but none acts while the group is off: the count does not say "2 active".
+  await expect(
+    page.getByText('2 rules, none acting while the group is inactive (2 switched on)'),
+  ).toBeVisible();
   const stored = ok(await workspace.api.GET('/v1/groups/{id}', { params: { path: { id: group.id } } })).data;
   expect(stored).toMatchObject({ name: 'Payment mocks', status: 'Inactive' });
 
@@ -68,4 +72,17 @@ test('groups are created, renamed, switched and deleted, their rules ungrouped',
     ['pay', ''],
     ['cart', ''],
   ]);
+});
+
+test('the list of groups starts clear of the form above it', async ({ page, workspace }) => {
+  ok(await workspace.api.POST('/v1/groups', { body: { name: 'first' } }));
+  await signIn(page, workspace.key);
+  await page.getByRole('link', { name: 'Groups' }).click();
+  await expect(page.getByText('first')).toBeVisible();
+  const input = await page.getByLabel('New group name').boundingBox();
+  const button = await page.getByRole('button', { name: 'Create group' }).boundingBox();
+  const list = await page.locator('.group-list').boundingBox();
+  if (!input || !button || !list) throw new Error('the form or the list is not on the page');
+  // At least half a line (8 px) between the bottom of the form and the list's top border.
+  expect(list.y - Math.max(input.y + input.height, button.y + button.height)).toBeGreaterThanOrEqual(8);
 });

@@ -48,6 +48,9 @@ test('the rules list shows a badge per rule the lint finds fault with, and the e
   await expect(findings).toContainText('matches_everything');
   await expect(findings).toContainText('matches every request');
   await expect(findings).toContainText('Hint: Give the source the host or path it is meant for');
+  // And beside the field it concerns: the source's value.
+  const value = page.getByRole('group', { name: 'Source' }).getByLabel('Value', { exact: true });
+  await expect(value).toHaveAccessibleDescription(/matches every request/);
 
   // Switched off elsewhere, the loop goes: the list follows the change without a reload.
   await page.goto('/#/rules');

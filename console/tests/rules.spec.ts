@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { seriousViolations } from './axe.js';
 import { expect, ok, signIn, test } from './fixtures.js';
 
 /** How a person fills the form of each type, and what the service must then have stored. */
@@ -22,11 +23,10 @@ const RECIPES: Record<string, { fill: (pair: Locator) => Promise<void>; stored: 
   Headers: {
     fill: async (pair) => {
       await source(pair, 'example.com');
-      const modification = pair.getByRole('group', { name: 'Modification 1' });
-      await modification.getByRole('button', { name: 'Add request header' }).click();
-      const header = modification.getByRole('group', { name: 'Request header 1' });
+      await pair.getByRole('button', { name: 'Add a header change' }).click();
+      const header = pair.getByRole('group', { name: 'Header change 1' });
       await header.getByLabel('Header', { exact: true }).fill('X-Test');
-      await header.getByLabel('Type').selectOption('Add');
+      await header.getByLabel('Change').selectOption('Add');
       await header.getByLabel('Value').fill('1');
     },
     stored: { modifications: [{ Request: [{ header: 'X-Test', type: 'Add', value: '1' }] }] },
@@ -50,8 +50,8 @@ const RECIPES: Record<string, { fill: (pair: Locator) => Promise<void>; stored: 
   QueryParam: {
     fill: async (pair) => {
       await source(pair, 'example.com');
-      const modification = pair.getByRole('group', { name: 'Modification 1' });
-      await modification.getByRole('textbox', { name: /^Param/ }).fill('debug');
+      const modification = pair.getByRole('group', { name: 'Parameter change 1' });
+      await modification.getByLabel('Parameter').fill('debug');
       await modification.getByLabel('Value').fill('1');
     },
     stored: { modifications: [{ type: 'Add', param: 'debug', value: '1' }] },
@@ -337,4 +337,111 @@ test("a rule's history lists its versions, and an earlier one is restored", asyn
     await workspace.api.GET('/v1/rules/{ruleId}', { params: { path: { ruleId: created.id } } }),
   ).data;
   expect(stored.name).toBe('before');
+});
+
+test("a Matches value's hint says the flags the service reads, as the README does", async ({
+  page,
+  workspace,
+}) => {
+  await signIn(page, workspace.key);
+  await newRule(page, 'Cancel', 'flags');
+  const value = page.getByRole('group', { name: 'Source' }).getByLabel('Value', { exact: true });
+  await expect(value).toHaveAccessibleDescription(
+    /flags i, m, s change what matches, u or v reads the pattern in Unicode mode, d, g, y change nothing/,
+  );
+  await expect(value).not.toHaveAccessibleDescription(/gimsuy/);
+  await page.getByRole('group', { name: 'Source' }).getByLabel('Operator').selectOption('Matches');
+  // A flag the hint does not name is refused, at the field.
+  await value.fill('/checkout/x');
+  await page.getByRole('button', { name: 'Create rule' }).click();
+  await expect(value).toHaveAccessibleDescription(/unknown flag x/);
+  await value.fill('/CHECKOUT/iv');
+  await page.getByRole('button', { name: 'Create rule' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Rule “flags” created.' })).toBeVisible();
+});
+
+test("header changes are rows: three fit on a screen, with hints for Requestly's functions, errors at their cell", async ({
+  page,
+  workspace,
+}) => {
+  await signIn(page, workspace.key);
+  await newRule(page, 'Headers', 'cors for the app');
+  const pair = page.getByRole('group', { name: 'Pair 1' });
+  await source(pair, 'api.example.com');
+  const rows: [string, string, string, string][] = [
+    ['Request', 'Add', 'X-Debug', '1'],
+    ['Request', 'Remove', 'Cookie', ''],
+    ['Request', 'Add', 'X-Dropped', 'soon'],
+    ['Response', 'Add', 'Access-Control-Allow-Origin', 'rq_request_initiator_origin()'],
+  ];
+  for (const [n, [side, type, header, value]] of rows.entries()) {
+    await pair.getByRole('button', { name: 'Add a header change' }).click();
+    const row = pair.getByRole('group', { name: `Header change ${n + 1}` });
+    await row.getByLabel('Applies to').selectOption(side);
+    await row.getByLabel('Change').selectOption(type);
+    await row.getByLabel('Header').fill(header);
+    if (type !== 'Remove') await row.getByLabel('Value').fill(value);
+  }
+  // The functions a value may call are suggested and explained.
+  const value = pair.getByRole('group', { name: 'Header change 1' }).getByLabel('Value');
+  await expect(value).toHaveAccessibleDescription(/rq_request_initiator_origin\(\).*rq_rand\(N\)/);
+  await expect(page.locator('datalist#rq-functions option')).toHaveCount(2);
+  await pair.getByRole('button', { name: 'Remove header change 3' }).click();
+  await expect(pair.getByRole('group', { name: /^Header change \d/ })).toHaveCount(3);
+  // Three changes take a few lines (a fieldset per change made a 3,469 px page), the hint included.
+  const box = await pair.getByRole('group', { name: 'Header changes' }).boundingBox();
+  expect(box?.height).toBeLessThan(350);
+  await page.screenshot({ path: test.info().outputPath('header-rows.png'), fullPage: true });
+
+  // A name the service refuses is said at its cell.
+  const first = pair.getByRole('group', { name: 'Header change 1' }).getByLabel('Header');
+  await first.fill('X Debug');
+  await page.getByRole('button', { name: 'Create rule' }).click();
+  await expect(first).toHaveAttribute('aria-invalid', 'true');
+  expect(await seriousViolations(page), 'header rows with an error').toEqual([]);
+  await first.fill('X-Debug');
+  await page.getByRole('button', { name: 'Create rule' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'created' })).toBeVisible();
+  const [stored] = ok(await workspace.api.GET('/v1/rules', {})).data;
+  expect(stored?.pairs[0]).toMatchObject({
+    modifications: [
+      {
+        Request: [
+          { header: 'X-Debug', type: 'Add', value: '1' },
+          { header: 'Cookie', type: 'Remove' },
+        ],
+        Response: [
+          { header: 'Access-Control-Allow-Origin', type: 'Add', value: 'rq_request_initiator_origin()' },
+        ],
+      },
+    ],
+  });
+});
+
+test('query parameter changes are rows, each with only the cells its change takes', async ({
+  page,
+  workspace,
+}) => {
+  await signIn(page, workspace.key);
+  await newRule(page, 'QueryParam', 'strip tracking');
+  const pair = page.getByRole('group', { name: 'Pair 1' });
+  await source(pair, 'shop.example.com');
+  const first = pair.getByRole('group', { name: 'Parameter change 1' });
+  await first.getByLabel('Change').selectOption('Remove');
+  await first.getByLabel('Parameter').fill('utm_source');
+  await expect(first.getByLabel('Value')).toHaveCount(0);
+  await pair.getByRole('button', { name: 'Add a parameter change' }).click();
+  const second = pair.getByRole('group', { name: 'Parameter change 2' });
+  await second.getByLabel('Parameter').fill('debug');
+  await second.getByLabel('Value').fill('1');
+  await second.getByLabel('If it is there').selectOption('Ignore');
+  await page.getByRole('button', { name: 'Create rule' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'created' })).toBeVisible();
+  const [stored] = ok(await workspace.api.GET('/v1/rules', {})).data;
+  expect(stored?.pairs[0]).toMatchObject({
+    modifications: [
+      { type: 'Remove', param: 'utm_source' },
+      { type: 'Add', param: 'debug', value: '1', actionWhenParamExists: 'Ignore' },
+    ],
+  });
 });

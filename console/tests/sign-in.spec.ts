@@ -28,8 +28,20 @@ test('a key revoked while the console is open signs out with a clear message', a
   workspace,
 }) => {
   await signIn(page, workspace.key);
+  await expect(page.getByRole('status').filter({ hasText: 'Live' })).toBeVisible();
   await workspace.revoke();
-  await page.getByRole('link', { name: 'Groups' }).click();
+  // Nothing clicked: the change stream ends with the key, and following it again is refused.
   await expect(page.getByText('no longer accepts this API key')).toBeVisible();
   await expect(page.getByLabel('API key')).toBeVisible();
+});
+
+test('the hint for a missing key shows the commands as code, not backticks', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const key = page.getByLabel('API key');
+  await expect(key).toHaveAccessibleDescription(
+    /^Paste the API key that npm start or rulekeeper keys create printed\./,
+  );
+  await expect(page.locator('#api-key-error code')).toHaveText(['npm start', 'rulekeeper keys create']);
+  await expect(page.locator('#api-key-error')).not.toContainText('`');
 });

@@ -227,3 +227,30 @@ test('Try it says plainly when a request is cancelled, and when nothing happens'
   );
   await expect(page.getByRole('region', { name: 'Trace result' })).toContainText('1 rule did not match');
 });
+
+test('after a failed save, fixing the field and testing the rule clears the errors the save found', async ({
+  page,
+  workspace,
+}) => {
+  await signIn(page, workspace.key);
+  await page.getByRole('link', { name: 'New rule' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('to staging');
+  const pair = page.getByRole('group', { name: 'Pair 1' });
+  await pair
+    .getByRole('group', { name: 'Source' })
+    .getByLabel('Value', { exact: true })
+    .fill('shop.example.com');
+  await page.getByRole('button', { name: 'Create rule' }).click();
+  await expect(page.getByRole('alert').first()).toContainText('The rule was not saved.');
+  const destination = pair.getByLabel('Destination', { exact: true });
+  await expect(destination).toHaveAttribute('aria-invalid', 'true');
+
+  await destination.fill('https://staging.example.com/');
+  const test_ = page.getByRole('region', { name: 'Test this rule' });
+  await test_.getByLabel('URL', { exact: true }).fill('https://shop.example.com/checkout');
+  await test_.getByRole('button', { name: 'Test this rule' }).click();
+  await expect(test_.getByTestId('trace-outcome')).toContainText('Redirected:');
+  await expect(page.getByText('The rule was not saved.')).toBeHidden();
+  await expect(destination).not.toHaveAttribute('aria-invalid');
+  await expect(page.locator('.field-error')).toHaveCount(0);
+});

@@ -4,8 +4,7 @@ import type { Command } from 'commander';
 import { createClient } from '../client/index.js';
 import { SEVERITIES, type Severity } from '../model/finding.js';
 import type { LintData } from '../modules/lint/lint-schemas.js';
-import { createLintService } from '../modules/lint/lint-service.js';
-import { createLintStore } from '../modules/lint/lint-store.js';
+import { lintOnThisThread } from '../modules/lint/lint-service.js';
 import { UsageError, withLocalWorkspace } from './local-workspace.js';
 
 interface LintOptions {
@@ -34,7 +33,7 @@ async function fromServer(server: string): Promise<LintData> {
 
 function fromWorkspace(name: string): Promise<LintData> {
   return withLocalWorkspace(name, undefined, ({ database, changes, principal }) =>
-    createLintService({ lintStore: createLintStore(database.db), changes }).lint(principal),
+    lintOnThisThread(database.db, changes).lint(principal),
   );
 }
 

@@ -5,8 +5,8 @@ import { createClient, type paths } from '../client/index.js';
 import { AppError } from '../errors.js';
 import { createGroupsStore } from '../modules/groups/groups-store.js';
 import { createRulesStore } from '../modules/rules/rules-store.js';
+import { createListedRulesStore } from '../modules/shared/listed-rules-store.js';
 import { createTraceService } from '../modules/trace/trace-service.js';
-import { createTraceStore } from '../modules/trace/trace-store.js';
 import { readKey } from './key-source.js';
 import { type LocalWorkspace, UsageError, withLocalWorkspace } from './local-workspace.js';
 import { type CaseTrace, compareCase, RuleTestFileError, readCases, unexercised } from './rule-tests.js';
@@ -44,7 +44,7 @@ function localTracer({ database, config, principal, changes }: LocalWorkspace): 
   const { db, dialect } = database;
   const traces = createTraceService({
     db,
-    traceStore: createTraceStore(db),
+    listedRules: createListedRulesStore(db),
     rulesStore: createRulesStore(db, dialect),
     groupsStore: createGroupsStore(db, dialect),
     changes,

@@ -8,8 +8,7 @@ import type { Command } from 'commander';
 import { AppError } from '../errors.js';
 import { createIdempotencyService } from '../modules/idempotency/idempotency-service.js';
 import { createIdempotencyStore } from '../modules/idempotency/idempotency-store.js';
-import { createLintService } from '../modules/lint/lint-service.js';
-import { createLintStore } from '../modules/lint/lint-store.js';
+import { lintOnThisThread } from '../modules/lint/lint-service.js';
 import { jsonArrayPieces } from '../modules/shared/replies.js';
 import { withFindings } from '../modules/transfer/import-warnings.js';
 import { readJsonArray, skimRecord } from '../modules/transfer/json-array-reader.js';
@@ -112,10 +111,7 @@ export function registerTransferCommands(program: Command): void {
             );
             const data = result.data;
             if (data.dryRun || data.created + data.updated === 0) return data;
-            const lint = createLintService({
-              lintStore: createLintStore(local.database.db),
-              changes: local.changes,
-            });
+            const lint = lintOnThisThread(local.database.db, local.changes);
             return withFindings(data, (await lint.lint(local.principal)).findings);
           } finally {
             bar.stop();

@@ -31,7 +31,8 @@ export function keptPatternBytes(): number {
 }
 
 /**
- * Compiles a `Matches` value (`/pattern/flags` or bare): flags i, m, s act; g, u, y change nothing here.
+ * Compiles a `Matches` value (`/pattern/flags` or bare): flags i, m, s act; u or v read the pattern in
+ * Unicode mode; d, g, y change nothing here.
  * `maxProgramSize` is the limit on its program (see compilePattern).
  */
 export function compileRegex(value: string, maxProgramSize = MAX_PROGRAM_SIZE): CompiledPattern {

@@ -3,8 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createChangesService } from '../../src/modules/changes/changes-service.js';
 import { createChangesStore } from '../../src/modules/changes/changes-store.js';
-import { createLintService } from '../../src/modules/lint/lint-service.js';
-import { createLintStore } from '../../src/modules/lint/lint-store.js';
+import { lintOnThisThread } from '../../src/modules/lint/lint-service.js';
 import { createGroup, createRule, expectError, type Json } from '../helpers/fixtures.js';
 import { forEachDatabase, useTestApp } from '../helpers/test-app.js';
 
@@ -99,14 +98,14 @@ forEachDatabase((db) => {
 
     it('answers after every kind of write what a lint of the workspace read afresh answers', async () => {
       const fresh = () =>
-        createLintService({
-          lintStore: createLintStore(t.database.db),
-          changes: createChangesService({
+        lintOnThisThread(
+          t.database.db,
+          createChangesService({
             store: createChangesStore(t.database.db),
             dataVersion: undefined,
             signals: t.database.signals,
           }),
-        }).lint({ ...t.owner, ownerUserId: t.owner.userId });
+        ).lint({ ...t.owner, ownerUserId: t.owner.userId });
       const same = async () => {
         const kept = await t.call('GET', '/v1/lint');
         expect(kept.status).toBe(200);

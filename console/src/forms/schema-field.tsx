@@ -4,6 +4,8 @@
 // its hint, and the API's error for its pointer is shown under it.
 import type { ComponentChildren } from 'preact';
 import { fieldId, useFieldErrors } from './field-errors.js';
+import { FieldFindings, useFieldFindings } from './field-findings.js';
+import { HeaderRows, QueryParamRows } from './modification-rows.js';
 import { choices, emptyValue, inSentence, type JsonSchema, labelFor } from './schema.js';
 import { DocText } from './text.js';
 
@@ -42,6 +44,9 @@ const HIDDEN = /\/id$/;
 export function SchemaField(props: FieldProps) {
   if (HIDDEN.test(props.pointer)) return null;
   const { schema } = props;
+  // Header and query-parameter changes: one row a change (their schemas say which is which).
+  if (props.name === 'modifications' && schema.items?.properties?.Request) return <HeaderRows {...props} />;
+  if (props.name === 'modifications' && schema.items?.properties?.param) return <QueryParamRows {...props} />;
   if (choices(schema)) return <ChoiceField {...props} />;
   if (schema.type === 'object') return <ObjectField {...props} />;
   if (schema.type === 'array') {
@@ -67,9 +72,13 @@ function Errors({ id, messages }: { id: string; messages: string[] }) {
   ) : null;
 }
 
-/** The hint's and the error's ids, for aria-describedby. */
-function describedBy(id: string, schema: JsonSchema, errors: string[]): string | undefined {
-  const ids = [schema.description ? `${id}-hint` : '', errors.length ? `${id}-error` : ''];
+/** The hint's, the error's and the lint findings' ids, for aria-describedby. */
+function describedBy(id: string, schema: JsonSchema, errors: string[], findings = false): string | undefined {
+  const ids = [
+    schema.description ? `${id}-hint` : '',
+    errors.length ? `${id}-error` : '',
+    findings ? `${id}-findings` : '',
+  ];
   return ids.filter(Boolean).join(' ') || undefined;
 }
 
@@ -85,27 +94,29 @@ function Control({ props, children }: { props: FieldProps; children: ComponentCh
       {children}
       <Hint id={id} schema={props.schema} />
       <Errors id={id} messages={errors} />
+      <FieldFindings pointer={props.pointer} />
     </div>
   );
 }
 
-function inputProps(props: FieldProps, errors: string[]) {
+function inputProps(props: FieldProps, errors: string[], findings: number) {
   const id = fieldId(props.pointer);
   return {
     id,
     name: props.pointer,
     'aria-invalid': errors.length ? ('true' as const) : undefined,
-    'aria-describedby': describedBy(id, props.schema, errors),
+    'aria-describedby': describedBy(id, props.schema, errors, findings > 0),
   };
 }
 
 function TextField(props: FieldProps) {
   const errors = useFieldErrors(props.pointer);
+  const findings = useFieldFindings(props.pointer);
   const { schema, value, required, onChange } = props;
   const numeric = schema.type === 'integer' || schema.type === 'number';
   const example = schema.examples?.[0];
   const common = {
-    ...inputProps(props, errors),
+    ...inputProps(props, errors, findings.length),
     value: value === undefined || value === null ? '' : String(value),
     placeholder: typeof example === 'string' || typeof example === 'number' ? `e.g. ${example}` : undefined,
     onInput: (event: Event) => {
@@ -130,11 +141,12 @@ function TextField(props: FieldProps) {
 
 function ChoiceField(props: FieldProps) {
   const errors = useFieldErrors(props.pointer);
+  const findings = useFieldFindings(props.pointer);
   const options = choices(props.schema) ?? [];
   return (
     <Control props={props}>
       <select
-        {...inputProps(props, errors)}
+        {...inputProps(props, errors, findings.length)}
         value={props.value === undefined ? '' : String(props.value)}
         onChange={(event) => {
           const chosen = event.currentTarget.value;
@@ -154,12 +166,13 @@ function ChoiceField(props: FieldProps) {
 
 function BooleanField(props: FieldProps) {
   const errors = useFieldErrors(props.pointer);
+  const findings = useFieldFindings(props.pointer);
   const id = fieldId(props.pointer);
   return (
     <div class={errors.length ? 'field checkbox invalid' : 'field checkbox'}>
       <input
         type="checkbox"
-        {...inputProps(props, errors)}
+        {...inputProps(props, errors, findings.length)}
         checked={props.value === true}
         onChange={(event) =>
           props.onChange(event.currentTarget.checked ? true : props.required ? false : undefined)
@@ -168,6 +181,7 @@ function BooleanField(props: FieldProps) {
       <label for={id}>{props.label ?? labelFor(props.name)}</label>
       <Hint id={id} schema={props.schema} />
       <Errors id={id} messages={errors} />
+      <FieldFindings pointer={props.pointer} />
     </div>
   );
 }
@@ -175,15 +189,17 @@ function BooleanField(props: FieldProps) {
 function Group({ props, children }: { props: FieldProps; children: ComponentChildren }) {
   const id = fieldId(props.pointer);
   const errors = useFieldErrors(props.pointer);
+  const findings = useFieldFindings(props.pointer);
   return (
     <fieldset
       class={errors.length ? 'group invalid' : 'group'}
       id={id}
-      aria-describedby={describedBy(id, props.schema, errors)}
+      aria-describedby={describedBy(id, props.schema, errors, findings.length > 0)}
     >
       <legend>{props.label ?? labelFor(props.name)}</legend>
       <Hint id={id} schema={props.schema} />
       <Errors id={id} messages={errors} />
+      <FieldFindings pointer={props.pointer} />
       {children}
     </fieldset>
   );

@@ -46,7 +46,7 @@ export function GroupsPage() {
     <section aria-labelledby="groups-title">
       <h1 id="groups-title">Groups</h1>
       <p>A group switches its rules together: a rule acts only while it and its group are active.</p>
-      <form class="inline-form" onSubmit={create} noValidate>
+      <form class="inline-form new-group" onSubmit={create} noValidate>
         <div class={createError ? 'field invalid' : 'field'}>
           <label for="new-group-name">New group name</label>
           <input
@@ -125,6 +125,16 @@ export function GroupsPage() {
   );
 }
 
+/**
+ * "4 rules, 3 active"; of an inactive group, none of its rules acts, whatever their own status, so it
+ * does not say they are active.
+ */
+export function ruleCount({ ruleCount: all, activeRuleCount: on, status }: Group): string {
+  const rules = `${all} ${all === 1 ? 'rule' : 'rules'}`;
+  if (status === 'Active') return `${rules}, ${on} active`;
+  return all === 0 ? rules : `${rules}, none acting while the group is inactive (${on} switched on)`;
+}
+
 interface RowProps {
   group: Group;
   onRename: (name: string) => void;
@@ -161,9 +171,7 @@ function GroupRow({ group, onRename, onSwitch, onDelete }: RowProps) {
       ) : (
         <>
           <span class="group-name">{group.name}</span>
-          <span class="count">
-            {group.ruleCount} {group.ruleCount === 1 ? 'rule' : 'rules'}, {group.activeRuleCount} active
-          </span>
+          <span class="count">{ruleCount(group)}</span>
           <StatusSwitch name={group.name} status={group.status} onSwitch={onSwitch} />
           <button
             type="button"

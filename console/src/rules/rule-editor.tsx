@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type Rule, type RuleType } from '../api.js';
 import { errorsByPointer, FieldErrorsContext } from '../forms/field-errors.js';
+import { FieldFindingsContext, findingsByPointer } from '../forms/field-findings.js';
 import { type JsonSchema, pairSchema, RULE_TYPES, ruleTypeDescription } from '../forms/schema.js';
 import { SchemaField } from '../forms/schema-field.js';
 import { GroupOptions } from '../groups/group-options.js';
@@ -120,6 +121,8 @@ export function RuleEditor({ ruleId, template }: { ruleId: string | null; templa
     minItems: 1,
   };
   const { id: _id, ...inlineRule } = draft;
+  // The lint read the saved rule: its findings sit beside the fields they point at until it is saved again.
+  const ruleFindings = ruleId ? findingsByPointer(findingsFor(findings, ruleId), ruleId) : new Map();
 
   return (
     <section aria-labelledby="editor-title">
@@ -134,113 +137,119 @@ export function RuleEditor({ ruleId, template }: { ruleId: string | null; templa
       ) : null}
       {ruleId ? <LintFindings findings={findingsFor(findings, ruleId)} /> : null}
       <FieldErrorsContext.Provider value={errors}>
-        <form onSubmit={save} noValidate aria-busy={saving}>
-          <ErrorSummary
-            error={error}
-            title={
-              error instanceof ApiError
-                ? failedTo === 'save'
-                  ? 'The rule was not saved.'
-                  : 'The rule cannot be tested as written.'
-                : undefined
-            }
-          />
-          <div class="tabs">
-            <button type="button" aria-pressed={view === 'form'} onClick={() => setView('form')}>
-              Form
-            </button>
-            <button type="button" aria-pressed={view === 'json'} onClick={() => setView('json')}>
-              JSON
-            </button>
-          </div>
-          {view === 'json' ? (
-            // Keyed by version: a loaded or saved rule replaces the text being edited.
-            <JsonView key={etag ?? 'new'} value={draft} onChange={(value) => setDraft(value as RuleDraft)} />
-          ) : (
-            <div class="rule-form">
-              <SchemaField
-                name="name"
-                schema={NAME}
-                value={draft.name}
-                pointer="/name"
-                required
-                onChange={set('name')}
+        <FieldFindingsContext.Provider value={ruleFindings}>
+          <form onSubmit={save} noValidate aria-busy={saving}>
+            <ErrorSummary
+              error={error}
+              title={
+                error instanceof ApiError
+                  ? failedTo === 'save'
+                    ? 'The rule was not saved.'
+                    : 'The rule cannot be tested as written.'
+                  : undefined
+              }
+            />
+            <div class="tabs">
+              <button type="button" aria-pressed={view === 'form'} onClick={() => setView('form')}>
+                Form
+              </button>
+              <button type="button" aria-pressed={view === 'json'} onClick={() => setView('json')}>
+                JSON
+              </button>
+            </div>
+            {view === 'json' ? (
+              // Keyed by version: a loaded or saved rule replaces the text being edited.
+              <JsonView
+                key={etag ?? 'new'}
+                value={draft}
+                onChange={(value) => setDraft(value as RuleDraft)}
               />
-              <SchemaField
-                name="description"
-                schema={DESCRIPTION}
-                value={draft.description}
-                pointer="/description"
-                required={false}
-                onChange={set('description')}
-              />
-              <div class="row">
-                <div class="field">
-                  <label for="rule-type">Rule type</label>
-                  <select
-                    id="rule-type"
-                    value={draft.ruleType}
-                    disabled={ruleId !== null}
-                    aria-describedby="rule-type-hint"
-                    onChange={(e) => setDraft(withType(draft, e.currentTarget.value as RuleType))}
-                  >
-                    {RULE_TYPES.map((type) => (
-                      <option key={type}>{type}</option>
-                    ))}
-                  </select>
-                  <small class="hint" id="rule-type-hint">
-                    {ruleTypeDescription(draft.ruleType)}{' '}
-                    {ruleId ? 'A saved rule keeps its type.' : 'Changing the type starts the pairs afresh.'}
-                  </small>
+            ) : (
+              <div class="rule-form">
+                <SchemaField
+                  name="name"
+                  schema={NAME}
+                  value={draft.name}
+                  pointer="/name"
+                  required
+                  onChange={set('name')}
+                />
+                <SchemaField
+                  name="description"
+                  schema={DESCRIPTION}
+                  value={draft.description}
+                  pointer="/description"
+                  required={false}
+                  onChange={set('description')}
+                />
+                <div class="row">
+                  <div class="field">
+                    <label for="rule-type">Rule type</label>
+                    <select
+                      id="rule-type"
+                      value={draft.ruleType}
+                      disabled={ruleId !== null}
+                      aria-describedby="rule-type-hint"
+                      onChange={(e) => setDraft(withType(draft, e.currentTarget.value as RuleType))}
+                    >
+                      {RULE_TYPES.map((type) => (
+                        <option key={type}>{type}</option>
+                      ))}
+                    </select>
+                    <small class="hint" id="rule-type-hint">
+                      {ruleTypeDescription(draft.ruleType)}{' '}
+                      {ruleId ? 'A saved rule keeps its type.' : 'Changing the type starts the pairs afresh.'}
+                    </small>
+                  </div>
+                  <SchemaField
+                    name="status"
+                    schema={STATUS}
+                    value={draft.status}
+                    pointer="/status"
+                    required
+                    onChange={set('status')}
+                  />
+                  <div class="field">
+                    <label for="rule-group">Group</label>
+                    <select
+                      id="rule-group"
+                      value={draft.groupId}
+                      onChange={(e) => set('groupId')(e.currentTarget.value)}
+                    >
+                      <GroupOptions groups={groups} />
+                    </select>
+                  </div>
                 </div>
                 <SchemaField
-                  name="status"
-                  schema={STATUS}
-                  value={draft.status}
-                  pointer="/status"
+                  name="pairs"
+                  schema={pairsSchema}
+                  value={draft.pairs}
+                  pointer="/pairs"
                   required
-                  onChange={set('status')}
+                  onChange={(pairs) => set('pairs')(pairs ?? [])}
                 />
-                <div class="field">
-                  <label for="rule-group">Group</label>
-                  <select
-                    id="rule-group"
-                    value={draft.groupId}
-                    onChange={(e) => set('groupId')(e.currentTarget.value)}
-                  >
-                    <GroupOptions groups={groups} />
-                  </select>
-                </div>
               </div>
-              <SchemaField
-                name="pairs"
-                schema={pairsSchema}
-                value={draft.pairs}
-                pointer="/pairs"
-                required
-                onChange={(pairs) => set('pairs')(pairs ?? [])}
-              />
+            )}
+            <div class="actions">
+              <button type="submit" disabled={saving}>
+                {ruleId ? 'Save' : 'Create rule'}
+              </button>
+              <a class="button secondary" href="#/rules">
+                Cancel
+              </a>
+              {ruleId ? (
+                <button type="button" class="danger" onClick={() => setConfirmDelete(true)}>
+                  Delete
+                </button>
+              ) : null}
+              {error === CONFLICT ? (
+                <button type="button" class="secondary" onClick={load}>
+                  Load the current version
+                </button>
+              ) : null}
             </div>
-          )}
-          <div class="actions">
-            <button type="submit" disabled={saving}>
-              {ruleId ? 'Save' : 'Create rule'}
-            </button>
-            <a class="button secondary" href="#/rules">
-              Cancel
-            </a>
-            {ruleId ? (
-              <button type="button" class="danger" onClick={() => setConfirmDelete(true)}>
-                Delete
-              </button>
-            ) : null}
-            {error === CONFLICT ? (
-              <button type="button" class="secondary" onClick={load}>
-                Load the current version
-              </button>
-            ) : null}
-          </div>
-        </form>
+          </form>
+        </FieldFindingsContext.Provider>
       </FieldErrorsContext.Provider>
       <section class="test-rule" aria-labelledby="test-title">
         <h2 id="test-title">Test this rule</h2>
@@ -250,9 +259,14 @@ export function RuleEditor({ ruleId, template }: { ruleId: string | null; templa
           submitLabel="Test this rule"
           idPrefix="test"
           onRuleChecked={(invalid) => {
-            if (invalid) setFailedTo('test');
-            // A rule that now tries cleanly clears what an earlier try found (not a save's errors).
-            if (invalid || failedTo === 'test') setError(invalid);
+            if (invalid) {
+              setFailedTo('test');
+              setError(invalid);
+            } else if (error instanceof ApiError && error.details.length > 0) {
+              // The service has just accepted the rule as written: problems it found at the fields
+              // earlier, on a save or a try, are fixed. A conflict or an unreachable service is not.
+              setError(null);
+            }
           }}
         />
       </section>

@@ -38,7 +38,8 @@ const Operator = oneOf(['Equals', 'Contains', 'Matches', 'Wildcard_Matches'], {
 const MatchValue = Type.String({
   maxLength: 8192,
   description:
-    'What to compare with; empty allowed. With `Matches`: `/pattern/flags` (flags from gimsuy) or bare.',
+    'What to compare with; empty allowed. With `Matches`: `/pattern/flags` or bare; flags `i`, `m`, `s` ' +
+    'change what matches, `u` or `v` reads the pattern in Unicode mode, `d`, `g`, `y` change nothing.',
   examples: ['example.com', '/^https?:\\/\\/api\\./i'],
 });
 

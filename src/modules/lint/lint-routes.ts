@@ -18,14 +18,16 @@ export function registerLintRoutes(app: FastifyInstance, lint: LintService): voi
         description:
           'Rules that can never act (shadowed), loop (redirect_loop), change nothing (no_op), match every ' +
           'request, are duplicates, cannot run in a browser or need --allow-code, and rules whose group ' +
-          'status differs from theirs. Nothing is stored; the answer changes with the revision only.',
+          'status differs from theirs. Nothing is stored; the answer changes with the revision only. ' +
+          'A lint runs beside the service, for at most `LINT_TIME_LIMIT_MS` (default 60 s); past it, 503 ' +
+          '`Time limit exceeded`.',
         headers: IfNoneMatch,
         response: {
           200: success('The findings, most serious first, and the rules they name.', LintAnswer, {
             etag: true,
           }),
           ...notModified,
-          ...errorResponses(...ALWAYS),
+          ...errorResponses('TIME_LIMIT_EXCEEDED', ...ALWAYS),
         },
       },
     },

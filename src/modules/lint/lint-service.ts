@@ -1,130 +1,137 @@
-// The rule lint of a workspace: its rules and groups read, linted by the engine, and the answer kept
-// until the workspace's revision moves (a CI job or the console asks again and again between changes).
-import {
-  type Finding,
-  findingsOf,
-  type LintGroup,
-  lintRule,
-  lint as lintRules,
-} from '../../engine/lint/index.js';
-import type { Status } from '../../model/common.js';
+// The rule lint of a workspace: its rules and groups read a page at a time and sent to a lint worker,
+// which keeps them and is sent only what changed afterwards (lint-job.ts), linted there, and the
+// answer kept until the workspace's revision moves (a CI job or the console asks again and again).
+// Nothing of the lint runs on the event loop: a workspace of 100,000 rules takes seconds to lint.
+import type { Db } from '../../db/tables.js';
+import { AppError } from '../../errors.js';
+import type { Finding } from '../../model/finding.js';
 import type { Principal } from '../../model/principal.js';
 import type { RuleType } from '../../model/rule-types/index.js';
 import type { ChangesService } from '../changes/changes-service.js';
+import { encodePage, nextTurn, PAGE_SIZE, rulePages, transferOf } from '../shared/job-pages.js';
+import { createListedRulesStore, type ListedRulesStore } from '../shared/listed-rules-store.js';
+import { inProcessRunner, type JobRunner } from '../shared/worker-pool.js';
+import { createLintJobs, type LintJob, type LintOutcome } from './lint-job.js';
 import type { LintData } from './lint-schemas.js';
-import type { LintStore, ListedRule } from './lint-store.js';
+import { createLintStore, type LintStore } from './lint-store.js';
+
+export type LintRunner = JobRunner<LintJob, LintOutcome>;
 
 /** Workspaces whose findings are kept; the least recently asked go first. */
 const MAX_KEPT_WORKSPACES = 256;
 
-/** Changes read to bring kept rules up to date; past that, the workspace is read again whole. */
-const MAX_CHANGES_APPLIED = 200;
+/** Changes sent to bring a worker's copy up to date; past that, the workspace is sent again whole. */
+const MAX_CHANGES_SENT = 200;
 
-type Inputs = { version: number; rules: ListedRule[]; groups: LintGroup[] };
-
-const inListOrder = (a: ListedRule, b: ListedRule) =>
-  a.creationDate === b.creationDate ? (a.id < b.id ? -1 : 1) : a.creationDate - b.creationDate;
-
-/**
- * Two lists in list order as one: the kept rules and the few a write changed, without sorting the
- * whole workspace again on every write (a create's rule goes last).
- */
-function merged(kept: ListedRule[], changed: ListedRule[]): ListedRule[] {
-  const rules: ListedRule[] = [];
-  let k = 0;
-  for (const rule of changed) {
-    while (k < kept.length && inListOrder(kept[k] as ListedRule, rule) < 0)
-      rules.push(kept[k++] as ListedRule);
-    rules.push(rule);
+/** `work`'s answer, or `instead` when it was refused (AppError): a lint adds to an answer, never fails it. */
+async function unlessRefused<T, U>(work: Promise<T>, instead: U): Promise<T | U> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof AppError) return instead;
+    throw error;
   }
-  while (k < kept.length) rules.push(kept[k++] as ListedRule);
-  return rules;
 }
 
 export function createLintService(deps: {
   lintStore: LintStore;
-  changes: Pick<ChangesService, 'revision' | 'feed'>;
+  listedRules: ListedRulesStore;
+  changes: Pick<ChangesService, 'revision' | 'streamBatch' | 'sweptRevision'>;
+  /** Where lints run: a pool of worker threads (the service); by default this thread (the CLI). */
+  runner?: LintRunner;
 }) {
-  const { lintStore, changes } = deps;
+  const { lintStore, listedRules, changes } = deps;
+  const runner = deps.runner ?? inProcessRunner(createLintJobs());
   const kept = new Map<string, { version: number; data: LintData }>();
-  const inputs = new Map<string, Inputs>();
-  const loading = new Map<string, Promise<Inputs>>();
+  /** The revision each workspace was last sent to a worker as (its worker holds it, most likely). */
+  const sent = new Map<string, number>();
+  const remember = (workspaceId: string, version: number) => {
+    sent.delete(workspaceId);
+    if (sent.size >= MAX_KEPT_WORKSPACES) sent.delete(sent.keys().next().value as string);
+    sent.set(workspaceId, version);
+  };
+
+  /** Every rule and group of the workspace, encoded a page at a time. */
+  async function wholeWorkspace(workspaceId: string): Promise<Uint8Array[]> {
+    const pages = await rulePages(listedRules, workspaceId);
+    let after: string | undefined;
+    for (;;) {
+      const groups = await lintStore.groups(workspaceId, PAGE_SIZE, after);
+      if (groups.length > 0) pages.push(encodePage({ groups }));
+      if (groups.length < PAGE_SIZE) return pages;
+      after = groups[groups.length - 1]?.id;
+      await nextTurn();
+    }
+  }
 
   /**
-   * The workspace's rules and groups as of `version`. Kept between calls and brought up to date from
-   * the change log, so that a write's lint reads the objects it changed, not the whole workspace.
+   * What changed after revision `held`, as the job takes it, with the revision it brings the copy to
+   * (at least `version`); undefined when there is too much, or the log no longer holds all of it.
    */
-  async function inputsOf(workspaceId: string, version: number): Promise<Inputs> {
-    const held = inputs.get(workspaceId);
-    if (held && held.version >= version) return held; // newer is as good: it holds this version's changes
-    // Writes that arrive together share one catching-up (each would otherwise read it all again).
-    const running = loading.get(workspaceId);
-    if (running) {
-      const got = await running;
-      if (got.version >= version) return got;
-    }
-    const load = (async () => {
-      const latest = inputs.get(workspaceId);
-      const next =
-        (latest && latest.version < version ? await caughtUp(workspaceId, latest, version) : undefined) ??
-        ({ version, ...(await lintStore.workspace(workspaceId)) } as Inputs);
-      inputs.delete(workspaceId);
-      if (inputs.size >= MAX_KEPT_WORKSPACES) inputs.delete(inputs.keys().next().value as string);
-      inputs.set(workspaceId, next);
-      return next;
-    })();
-    loading.set(workspaceId, load);
-    try {
-      return await load;
-    } finally {
-      if (loading.get(workspaceId) === load) loading.delete(workspaceId);
-    }
-  }
-
-  /** `held` with the changes after it applied; undefined when there are too many, or they expired. */
-  async function caughtUp(workspaceId: string, held: Inputs, version: number): Promise<Inputs | undefined> {
-    const page = await changes.feed(workspaceId, held.version, MAX_CHANGES_APPLIED).catch(() => undefined);
-    if (!page || page.nextAfter < version || page.data.length >= MAX_CHANGES_APPLIED) return undefined;
+  async function changesSince(
+    workspaceId: string,
+    held: number,
+    version: number,
+  ): Promise<{ version: number; changes: NonNullable<LintJob['changes']> } | undefined> {
+    if (held < (await changes.sweptRevision(workspaceId))) return undefined;
+    const batch = await changes.streamBatch(workspaceId, held, MAX_CHANGES_SENT);
+    if (!('rows' in batch) || batch.rows.length === 0) return undefined;
+    const reached = Number(batch.rows[batch.rows.length - 1]?.revision);
+    if (reached < version) return undefined;
     const ids = (type: 'rule' | 'group') => [
-      ...new Set(page.data.filter((c) => c.objectType === type).map((c) => c.id)),
+      ...new Set(batch.rows.filter((row) => row.object_type === type).map((row) => row.object_id)),
     ];
     const [ruleIds, groupIds] = [ids('rule'), ids('group')];
-    const now = await lintStore.some(workspaceId, ruleIds, groupIds);
-    const changed = new Set([...ruleIds, ...groupIds]);
-    const rules = merged(
-      held.rules.filter((r) => !changed.has(r.id)),
-      now.rules.sort(inListOrder),
-    );
-    const groups = [...held.groups.filter((g) => !changed.has(g.id)), ...now.groups];
-    return { version: page.nextAfter, rules, groups };
+    const now = {
+      rules: await listedRules.someRules(workspaceId, ruleIds),
+      groups: await lintStore.someGroups(workspaceId, groupIds),
+    };
+    const present = new Set([...now.rules, ...now.groups].map((object) => object.id));
+    const gone = [...ruleIds, ...groupIds].filter((id) => !present.has(id));
+    return { version: reached, changes: { from: held, pages: [encodePage(now)], gone } };
   }
 
-  async function build(workspaceId: string, version: number): Promise<LintData> {
-    const { rules, groups } = await inputsOf(workspaceId, version);
-    const { findings, complete } = lintRules(rules, groups);
-    const named = new Set(findings.flatMap((finding) => finding.ruleIds));
-    const counts = { error: 0, warning: 0, info: 0 };
-    for (const finding of findings) counts[finding.severity]++;
-    return {
-      findings,
-      rules: rules
-        .filter((rule) => named.has(rule.id))
-        .map(({ id, name, ruleType, status }) => ({
-          id,
-          name,
-          ruleType: ruleType as RuleType,
-          status: status as typeof Status.static,
-        })),
-      counts,
-      complete,
+  /**
+   * The lint of the workspace as of `version` (or later), run where the runner runs it. The worker
+   * says which revision it holds; it is sent what changed since, or everything when it holds nothing.
+   */
+  async function run(key: string, workspaceId: string, version: number, focus?: string) {
+    const job: LintJob = { workspaceId, version, ...(focus === undefined ? {} : { focus }) };
+    const send = async (extra: Partial<LintJob>, pages: Uint8Array[] = []) => {
+      const outcome = await runner.run(
+        key,
+        { ...job, ...extra },
+        { affinity: workspaceId, transfer: transferOf(pages) },
+      );
+      if (!('missing' in outcome)) remember(workspaceId, extra.version ?? version);
+      return outcome;
     };
+    /** The changes since `held`, sent; undefined when there are too many to send. */
+    const sendChanges = async (held: number) => {
+      const since = await changesSince(workspaceId, held, version);
+      return since && send({ version: since.version, changes: since.changes }, since.changes.pages);
+    };
+    // The worker most likely holds what it was sent last (its jobs go to it): the changes since then
+    // come with the first job, and a worker that holds something else says so.
+    const last = sent.get(workspaceId);
+    let outcome =
+      (last !== undefined && last < version ? await sendChanges(last) : undefined) ?? (await send({}));
+    if ('missing' in outcome && outcome.held !== undefined && outcome.held < version && outcome.held !== last)
+      outcome = (await sendChanges(outcome.held)) ?? outcome;
+    if ('missing' in outcome) {
+      const whole = await wholeWorkspace(workspaceId);
+      outcome = await send({ whole }, whole);
+    }
+    if ('missing' in outcome) throw new AppError('INTERNAL'); // a whole workspace is never missing
+    return outcome;
   }
 
   /**
    * The revision is read before the rules, so a change landing meanwhile leaves an entry already
    * stale: rebuilt on the next read, never served as current.
    */
-  async function lint(workspaceId: string): Promise<LintData> {
+  async function lint(principal: Principal): Promise<LintData> {
+    const { workspaceId } = principal;
     const version = await changes.revision(workspaceId);
     const hit = kept.get(workspaceId);
     kept.delete(workspaceId);
@@ -132,7 +139,19 @@ export function createLintService(deps: {
       kept.set(workspaceId, hit);
       return hit.data;
     }
-    const data = await build(workspaceId, version);
+    const { findings, complete, named } = await run(principal.keyId, workspaceId, version);
+    const counts = { error: 0, warning: 0, info: 0 };
+    for (const finding of findings) counts[finding.severity]++;
+    const data: LintData = {
+      findings,
+      rules: named.map((rule) => ({
+        ...rule,
+        ruleType: rule.ruleType as RuleType,
+        status: rule.status as LintData['rules'][number]['status'],
+      })),
+      counts,
+      complete,
+    };
     if (kept.size >= MAX_KEPT_WORKSPACES) kept.delete(kept.keys().next().value as string);
     kept.set(workspaceId, { version, data });
     return data;
@@ -140,20 +159,40 @@ export function createLintService(deps: {
 
   return {
     /** Every finding about the workspace's rules and groups. */
-    lint: (principal: Principal): Promise<LintData> => lint(principal.workspaceId),
+    lint,
 
     /**
      * The findings that concern one rule, in the workspace as it is now (after a write of it): from the
-     * kept lint when it is current, else that rule against the others (not all against all).
+     * kept lint when it is current, else that rule against the others (not all against all). None when
+     * the lint could not run (past its limits, or the key's share of the pool): the write stands.
+     * `recorded`: the revision the write recorded, when the caller has it: the rules are then as of
+     * that revision or later (it need not be read again).
      */
-    async findingsOfRule(workspaceId: string, ruleId: string): Promise<Finding[]> {
-      const version = await changes.revision(workspaceId);
+    async findingsOfRule(principal: Principal, ruleId: string, recorded?: number): Promise<Finding[]> {
+      const { workspaceId } = principal;
+      const version = recorded ?? (await changes.revision(workspaceId));
       const hit = kept.get(workspaceId);
-      if (hit?.version === version) return findingsOf(hit.data.findings, ruleId);
-      const { rules, groups } = await inputsOf(workspaceId, version);
-      return lintRule(rules, groups, ruleId);
+      if (hit?.version === version) return hit.data.findings.filter((f) => f.ruleIds.includes(ruleId));
+      return unlessRefused(run(principal.keyId, workspaceId, version, ruleId), { findings: [] }).then(
+        (outcome) => outcome.findings,
+      );
     },
+
+    /** Every finding, for an import's report; none when the lint could not run (the import stands). */
+    findingsAfterImport: (principal: Principal) => unlessRefused(lint(principal), { findings: [] }),
   };
 }
 
 export type LintService = ReturnType<typeof createLintService>;
+
+/** The lint over `db`, run on this thread: for the CLI, which serves no one else. */
+export function lintOnThisThread(
+  db: Db,
+  changes: Parameters<typeof createLintService>[0]['changes'],
+): LintService {
+  return createLintService({
+    lintStore: createLintStore(db),
+    listedRules: createListedRulesStore(db),
+    changes,
+  });
+}

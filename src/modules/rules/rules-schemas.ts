@@ -2,6 +2,7 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { Status } from '../../model/common.js';
 import { Finding } from '../../model/finding.js';
+import type { Principal } from '../../model/principal.js';
 import { RULE_ID_PATTERN, RuleTypeSchema } from '../../model/rule.js';
 import { RULE_SORTS } from '../../model/rule-search.js';
 import { compile } from '../../validation.js';
@@ -57,12 +58,16 @@ export function withWarnings<T extends TSchema>(data: T) {
       data,
       warnings: Type.Array(Finding, {
         description:
-          "The rule lint's findings about this rule (GET /v1/lint has every rule's); [] when there are none.",
+          "The rule lint's findings about this rule (GET /v1/lint has every rule's); [] when there are none, " +
+          'or when the lint could not run within its limits (the rule is written all the same; GET /v1/lint says why).',
       }),
     },
     { additionalProperties: false },
   );
 }
 
-/** The findings about one rule of a workspace, as the lint service answers them. */
-export type RuleWarnings = (workspaceId: string, ruleId: string) => Promise<Finding[]>;
+/**
+ * The findings about one rule of a workspace, as the lint service answers them; `recorded`, the
+ * revision the write recorded (a replayed create recorded none).
+ */
+export type RuleWarnings = (principal: Principal, ruleId: string, recorded?: number) => Promise<Finding[]>;

@@ -10,6 +10,8 @@ import {
 } from '../../engine/index.js';
 import { AppError, type ErrorCode, type ErrorDetail } from '../../errors.js';
 import { readRule } from '../rules/rules-input.js';
+import { decodePage } from '../shared/job-pages.js';
+import type { ListedRuleRow } from '../shared/listed-rules-store.js';
 import { isPlainObject } from '../shared/payload.js';
 import { convertOlderFormats } from '../transfer/older-formats.js';
 
@@ -24,10 +26,10 @@ export interface TraceJob {
   /** Unsaved rules as sent, with what each group they name is (looked up by the caller). */
   inline?: { bodies: unknown[]; groups: Record<string, GroupCheck>; maxDelayMs: number };
   /**
-   * Saved rules: `rules`, kept compiled under `cacheKey` when one is given; only the key when the runner
-   * may hold them already (it answers `missing` when it does not).
+   * Saved rules: `pages` of them (job-pages.ts), kept compiled under `cacheKey` when one is given; only
+   * the key when the runner may hold them already (it answers `missing` when it does not).
    */
-  saved?: { cacheKey?: string; rules?: EngineRule[] };
+  saved?: { cacheKey?: string; pages?: Uint8Array[] };
 }
 
 export type TraceOutcome =
@@ -82,19 +84,27 @@ function inlineRules(
   return rules;
 }
 
+/** A stored rule as the engine takes it. */
+function engineRule(row: ListedRuleRow): EngineRule {
+  const { id, name, ruleType, status, groupStatus, pairs } = row;
+  return { id, name, ruleType, status, ...(groupStatus ? { groupStatus } : {}), pairs: JSON.parse(pairs) };
+}
+
 /** Runs jobs, keeping the rule sets compiled under a cache key (the least recently used go first). */
 export function createTraceJobs(maxKept: number) {
   const kept = new Map<string, RuleSet>();
 
-  function savedSet({ cacheKey, rules }: NonNullable<TraceJob['saved']>): RuleSet | undefined {
+  function savedSet({ cacheKey, pages }: NonNullable<TraceJob['saved']>): RuleSet | undefined {
     const hit = cacheKey === undefined ? undefined : kept.get(cacheKey);
     if (hit && cacheKey !== undefined) {
       kept.delete(cacheKey);
       kept.set(cacheKey, hit);
       return hit;
     }
-    if (!rules) return undefined;
-    const set = compileRuleSet(rules);
+    if (!pages) return undefined;
+    const set = compileRuleSet(
+      pages.flatMap((page) => decodePage<{ rules: ListedRuleRow[] }>(page).rules.map(engineRule)),
+    );
     if (cacheKey !== undefined) {
       if (kept.size >= maxKept) kept.delete(kept.keys().next().value as string);
       kept.set(cacheKey, set);
@@ -107,7 +117,7 @@ export function createTraceJobs(maxKept: number) {
       const warnings: ErrorDetail[] = [];
       const set = job.inline
         ? compileRuleSet(inlineRules(job.inline, warnings))
-        : savedSet(job.saved ?? { rules: [] });
+        : savedSet(job.saved ?? { pages: [] });
       if (!set) return { missing: true };
       const result =
         job.explain === 'none'

@@ -4,7 +4,6 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/tables.js';
 import {
   type EngineRequest,
-  type EngineRule,
   type RequestInput,
   type TraceResult,
   toEngineRequest,
@@ -16,9 +15,12 @@ import type { ChangesService } from '../changes/changes-service.js';
 import type { GroupsStore } from '../groups/groups-store.js';
 import type { RulesStore } from '../rules/rules-store.js';
 import { referenced } from '../shared/checks.js';
+import { encodePage, rulePages, transferOf } from '../shared/job-pages.js';
+import type { ListedRulesStore } from '../shared/listed-rules-store.js';
 import { isPlainObject, readPayload } from '../shared/payload.js';
+import { inProcessRunner } from '../shared/worker-pool.js';
 import { createTraceJobs, type GroupCheck, type TraceJob } from './trace-job.js';
-import { inProcessRunner, type TraceRunner } from './trace-pool.js';
+import type { TraceRunner } from './trace-pool.js';
 import {
   checkTraceBody,
   checkTraceQuery,
@@ -26,7 +28,6 @@ import {
   type TraceBody,
   type TraceExplain,
 } from './trace-schemas.js';
-import type { TraceStore } from './trace-store.js';
 
 /** Workspaces whose compiled rules are kept; the least recently traced go first. */
 const MAX_KEPT_WORKSPACES = 256;
@@ -80,7 +81,7 @@ function readTraceBody(body: unknown): { payload: TraceBody; request: EngineRequ
 
 export function createTraceService(deps: {
   db: Db;
-  traceStore: TraceStore;
+  listedRules: ListedRulesStore;
   rulesStore: RulesStore;
   groupsStore: GroupsStore;
   changes: Pick<ChangesService, 'revision'>;
@@ -88,12 +89,12 @@ export function createTraceService(deps: {
   /** Where traces run: a pool of worker threads (the service); by default this thread (the CLI). */
   runner?: TraceRunner;
 }) {
-  const { db, traceStore, rulesStore, groupsStore, changes } = deps;
+  const { db, listedRules, rulesStore, groupsStore, changes } = deps;
   const runner = deps.runner ?? inProcessRunner(createTraceJobs(MAX_KEPT_WORKSPACES));
-  /** `ruleIds` as the workspace's rules, in list order; 404 or 403 naming the first that is not one. */
-  async function selected(principal: Principal, ruleIds: string[], all: EngineRule[]): Promise<EngineRule[]> {
-    const wanted = new Set(ruleIds);
-    const mine = new Set(all.map((rule) => rule.id));
+  /** `ruleIds` as the workspace's rules, in list order, encoded; 404 or 403 naming the first that is not one. */
+  async function selected(principal: Principal, ruleIds: string[]): Promise<Uint8Array[]> {
+    const rules = await listedRules.someRules(principal.workspaceId, [...new Set(ruleIds)]);
+    const mine = new Set(rules.map((rule) => rule.id));
     for (const [index, id] of ruleIds.entries()) {
       if (mine.has(id)) continue;
       const detail = { path: `/ruleIds/${index}`, message: `rule "${id}"` };
@@ -101,7 +102,7 @@ export function createTraceService(deps: {
       // The workspace's, but created after its rules were read for this trace.
       throw new AppError('RULE_NOT_FOUND', [detail]);
     }
-    return all.filter((rule) => wanted.has(rule.id));
+    return [encodePage({ rules })];
   }
 
   /** What each group the unsaved rules name is, for the job (which checks references last). */
@@ -140,8 +141,7 @@ export function createTraceService(deps: {
       };
     }
     if (payload.ruleIds) {
-      const all = await traceStore.workspaceRules(principal.workspaceId);
-      return { request, includeInactive, saved: { rules: await selected(principal, payload.ruleIds, all) } };
+      return { request, includeInactive, saved: { pages: await selected(principal, payload.ruleIds) } };
     }
     // The revision first, as for ruleSet: rules read after it may be newer, never older than the key says.
     const version = await changes.revision(principal.workspaceId);
@@ -153,13 +153,18 @@ export function createTraceService(deps: {
       const { payload, request } = readTraceBody(body);
       const explain = readTraceQuery(query);
       const job = { ...(await traceJob(principal, payload, request)), explain };
-      let outcome = await runner.run(principal.keyId, job);
+      // A workspace's traces go to the worker that compiled its rules last, when it is free.
+      const affinity = principal.workspaceId;
+      const pages = job.saved?.pages ?? [];
+      let outcome = await runner.run(principal.keyId, job, { affinity, transfer: transferOf(pages) });
       if ('missing' in outcome && job.saved?.cacheKey) {
-        const rules = await traceStore.workspaceRules(principal.workspaceId);
-        outcome = await runner.run(principal.keyId, {
-          ...job,
-          saved: { cacheKey: job.saved.cacheKey, rules },
-        });
+        const whole = await rulePages(listedRules, principal.workspaceId);
+        const saved = { cacheKey: job.saved.cacheKey, pages: whole };
+        outcome = await runner.run(
+          principal.keyId,
+          { ...job, saved },
+          { affinity, transfer: transferOf(whole) },
+        );
       }
       if ('missing' in outcome) throw new AppError('INTERNAL');
       if (!outcome.ok) throw new AppError(outcome.code, outcome.details);

@@ -1,0 +1,167 @@
+// One lint's work, where it runs (a lint worker, or this thread for the CLI): the workspace's rules and
+// groups as the caller last sent them, kept here and brought up to date with the changes it sends,
+// linted whole or for one rule. Inputs cross as pages of UTF-8 JSON that are moved, not copied, and are
+// parsed here: a workspace of 100,000 rules is never parsed or copied whole on the event loop.
+import { resourceLimits } from 'node:worker_threads';
+import { type Finding, findingsOf, type LintGroup, type LintRule, lint } from '../../engine/lint/index.js';
+import { decodePage } from '../shared/job-pages.js';
+import type { ListedRuleRow } from '../shared/listed-rules-store.js';
+
+/** A page of the workspace, as the caller sends it. */
+export interface InputPage {
+  rules?: ListedRuleRow[];
+  groups?: LintGroup[];
+}
+
+export interface LintJob {
+  workspaceId: string;
+  version: number;
+  /** A rule's id: only the findings about it, at the cost of that rule against the others. */
+  focus?: string;
+  /** The workspace whole, as of `version` or later. */
+  whole?: Uint8Array[];
+  /** What changed after `from`: the objects still there (pages), and the ids of those gone. */
+  changes?: { from: number; pages: Uint8Array[]; gone: string[] };
+}
+
+export interface NamedRule {
+  id: string;
+  name: string;
+  ruleType: string;
+  status: string;
+}
+
+export type LintOutcome =
+  | { ok: true; findings: Finding[]; complete: boolean; named: NamedRule[] }
+  /** The job did not hold the workspace as of its version (`held`: the version it holds, if any). */
+  | { missing: true; held?: number };
+
+type ListedRule = LintRule & { creationDate: number };
+
+interface Held {
+  version: number;
+  rules: Map<string, ListedRule>;
+  groups: Map<string, LintGroup>;
+  /** The rules in list order; rebuilt after a change. */
+  ordered?: ListedRule[];
+  /** What it came as, encoded: what holding it is reckoned by. */
+  bytes: number;
+}
+
+const listed = ({ groupStatus, ...row }: ListedRuleRow): ListedRule => ({
+  ...row,
+  pairs: JSON.parse(row.pairs),
+});
+
+function byListOrder(a: ListedRule, b: ListedRule): number {
+  if (a.creationDate !== b.creationDate) return a.creationDate - b.creationDate;
+  return a.id < b.id ? -1 : 1;
+}
+
+/** The rows of `pages` into `held`; answers the rules among them. */
+function absorb(held: Held, pages: Uint8Array[]): ListedRule[] {
+  const rules: ListedRule[] = [];
+  for (const bytes of pages) {
+    const page = decodePage<InputPage>(bytes);
+    for (const row of page.rules ?? []) {
+      const rule = listed(row);
+      held.rules.set(row.id, rule);
+      rules.push(rule);
+    }
+    for (const group of page.groups ?? []) held.groups.set(group.id, group);
+    held.bytes += bytes.byteLength;
+  }
+  return rules;
+}
+
+/**
+ * Two lists in list order as one: the kept rules and the few a write changed, without sorting the
+ * whole workspace again on every write (a create's rule goes last).
+ */
+function merged(kept: ListedRule[], changed: ListedRule[]): ListedRule[] {
+  const rules: ListedRule[] = [];
+  let k = 0;
+  for (const rule of changed.sort(byListOrder)) {
+    while (k < kept.length && byListOrder(kept[k] as ListedRule, rule) < 0)
+      rules.push(kept[k++] as ListedRule);
+    rules.push(rule);
+  }
+  while (k < kept.length) rules.push(kept[k++] as ListedRule);
+  return rules;
+}
+
+/**
+ * Runs lint jobs, keeping the inputs of the workspaces linted last within a quarter of the heap (as
+ * encoded; parsed, they take a few times that), the least recently linted dropped first.
+ */
+export function createLintJobs(
+  maxKeptBytes = ((resourceLimits.maxOldGenerationSizeMb ?? 1024) * 2 ** 20) / 4,
+) {
+  const kept = new Map<string, Held>();
+
+  function keep(workspaceId: string, held: Held): void {
+    kept.delete(workspaceId);
+    let total = held.bytes;
+    for (const other of kept.values()) total += other.bytes;
+    for (const [id, other] of kept) {
+      if (total <= maxKeptBytes) break;
+      kept.delete(id);
+      total -= other.bytes;
+    }
+    kept.set(workspaceId, held);
+  }
+
+  /** The workspace as of the job's version, from what is kept and what the job brings; else undefined. */
+  function inputs(job: LintJob): Held | undefined {
+    if (job.whole) {
+      const held: Held = { version: job.version, rules: new Map(), groups: new Map(), bytes: 0 };
+      // Pages come in list order; a rule read twice (moved while the pages were read) counts once.
+      held.ordered = absorb(held, job.whole).filter((rule) => held.rules.get(rule.id) === rule);
+      return held;
+    }
+    const held = kept.get(job.workspaceId);
+    if (!held) return undefined;
+    if (held.version >= job.version) return held; // newer is as good: it holds this version's changes
+    if (!job.changes || job.changes.from !== held.version) return undefined;
+    for (const id of job.changes.gone) {
+      held.rules.delete(id);
+      held.groups.delete(id);
+    }
+    const before = held.ordered;
+    const changed = absorb(held, job.changes.pages);
+    const replaced = new Set([...job.changes.gone, ...changed.map((rule) => rule.id)]);
+    held.ordered =
+      before &&
+      merged(
+        before.filter((rule) => !replaced.has(rule.id)),
+        changed,
+      );
+    held.version = job.version;
+    return held;
+  }
+
+  return function run(job: LintJob): LintOutcome {
+    const held = inputs(job);
+    if (!held) {
+      const before = kept.get(job.workspaceId);
+      return before ? { missing: true, held: before.version } : { missing: true };
+    }
+    keep(job.workspaceId, held);
+    held.ordered ??= [...held.rules.values()].sort(byListOrder);
+    const groups = [...held.groups.values()];
+    if (job.focus !== undefined) {
+      const { findings, complete } = lint(held.ordered, groups, { focus: job.focus });
+      return { ok: true, findings: findingsOf(findings, job.focus), complete, named: [] };
+    }
+    const { findings, complete } = lint(held.ordered, groups);
+    const named = new Set(findings.flatMap((finding) => finding.ruleIds));
+    return {
+      ok: true,
+      findings,
+      complete,
+      named: held.ordered
+        .filter((rule) => named.has(rule.id))
+        .map(({ id, name, ruleType, status }) => ({ id, name, ruleType, status })),
+    };
+  };
+}

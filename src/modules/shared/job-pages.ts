@@ -1,0 +1,33 @@
+// A workspace's rules as a worker job takes them: read a page at a time (the event loop answers others
+// between two pages), each page encoded as UTF-8 JSON and moved to the worker, not copied. Parsing
+// and copying 100,000 rules took seconds on the event loop; encoding a page takes a millisecond.
+import type { ListedRuleRow, ListedRulesStore, RulesCursor } from './listed-rules-store.js';
+
+/** Rules (or groups) read and encoded at a time. */
+export const PAGE_SIZE = 1000;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export const encodePage = (page: unknown): Uint8Array => encoder.encode(JSON.stringify(page));
+export const decodePage = <T>(bytes: Uint8Array): T => JSON.parse(decoder.decode(bytes));
+
+/** What to move to the worker with the pages. */
+export const transferOf = (pages: Uint8Array[]): ArrayBuffer[] =>
+  pages.map((page) => page.buffer as ArrayBuffer);
+
+export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Every rule of the workspace in list order, as pages of `{rules: ListedRuleRow[]}`. */
+export async function rulePages(store: ListedRulesStore, workspaceId: string): Promise<Uint8Array[]> {
+  const pages: Uint8Array[] = [];
+  let cursor: RulesCursor | undefined;
+  for (;;) {
+    const rules = await store.rulesPage(workspaceId, PAGE_SIZE, cursor);
+    if (rules.length > 0) pages.push(encodePage({ rules }));
+    if (rules.length < PAGE_SIZE) return pages;
+    const last = rules[rules.length - 1] as ListedRuleRow;
+    cursor = { creationDate: last.creationDate, id: last.id };
+    await nextTurn();
+  }
+}

@@ -1,0 +1,87 @@
+// SQL for the jobs that read a workspace's rules whole (traces, the lint): its rules in list order, each
+// with its group's status, a page at a time and with their pairs still JSON text (the job's worker
+// parses them, not the event loop).
+import type { Db } from '../../db/tables.js';
+
+/** A rule as a job takes it: stored fields, its group's status, its pairs as JSON text. */
+export interface ListedRuleRow {
+  id: string;
+  name: string;
+  ruleType: string;
+  status: string;
+  groupId: string | null;
+  groupStatus: string | null;
+  pairs: string;
+  creationDate: number;
+}
+
+/** Where a page of rules ends: the next starts after it. */
+export type RulesCursor = { creationDate: number; id: string };
+
+export function createListedRulesStore(db: Db) {
+  const rules = (workspaceId: string) =>
+    db
+      .selectFrom('rules as r')
+      .leftJoin('groups as g', 'g.id', 'r.group_id')
+      .select([
+        'r.id',
+        'r.name',
+        'r.rule_type',
+        'r.status',
+        'r.pairs',
+        'r.group_id',
+        'r.creation_date',
+        'g.status as group_status',
+      ])
+      .where('r.workspace_id', '=', workspaceId);
+
+  const row = (r: {
+    id: string;
+    name: string;
+    rule_type: string;
+    status: string;
+    pairs: string;
+    group_id: string | null;
+    creation_date: number | string;
+    group_status: string | null;
+  }): ListedRuleRow => ({
+    id: r.id,
+    name: r.name,
+    ruleType: r.rule_type,
+    status: r.status,
+    groupId: r.group_id,
+    groupStatus: r.group_status,
+    pairs: r.pairs,
+    creationDate: Number(r.creation_date),
+  });
+
+  return {
+    /** Up to `limit` of the workspace's rules in list order (oldest first), after `cursor`. */
+    async rulesPage(workspaceId: string, limit: number, cursor?: RulesCursor): Promise<ListedRuleRow[]> {
+      let query = rules(workspaceId);
+      if (cursor) {
+        query = query.where((eb) =>
+          eb.or([
+            eb('r.creation_date', '>', cursor.creationDate),
+            eb.and([eb('r.creation_date', '=', cursor.creationDate), eb('r.id', '>', cursor.id)]),
+          ]),
+        );
+      }
+      const rows = await query.orderBy('r.creation_date').orderBy('r.id').limit(limit).execute();
+      return rows.map(row);
+    },
+
+    /** Those of `ids` that are the workspace's rules, in list order. */
+    async someRules(workspaceId: string, ids: string[]): Promise<ListedRuleRow[]> {
+      if (ids.length === 0) return [];
+      const rows = await rules(workspaceId)
+        .where('r.id', 'in', ids)
+        .orderBy('r.creation_date')
+        .orderBy('r.id')
+        .execute();
+      return rows.map(row);
+    },
+  };
+}
+
+export type ListedRulesStore = ReturnType<typeof createListedRulesStore>;
