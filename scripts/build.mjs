@@ -1,7 +1,7 @@
 // `npm run build` (and so `npm start` and `npm install`): the OpenAPI document and the client's types,
-// the service with its client, the console, then the browser extension. A step runs only when one of its inputs is newer than
-// the stamp it left last time, so a start with nothing changed costs a directory walk instead of a full
-// compile. `--force` runs every step.
+// the service with its client and runtime, the console, then the browser extension. A step runs only
+// when one of its inputs is newer than the stamp it left last time, so a start with nothing changed
+// costs a directory walk instead of a full compile. `--force` runs every step.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,18 +20,28 @@ const STEPS = [
     run: () => node('scripts/build-client.mjs'),
   },
   {
-    // The service with the client it calls itself; then the client's declarations for the package.
+    // The service with the client it calls itself; then the declarations of the package's client,
+    // runtime (checked without Node's types: it also runs in a browser service worker) and fixture.
     name: 'service',
-    inputs: [...COMMON, 'tsconfig.build.json', 'tsconfig.client.json', 'src'],
+    inputs: [
+      ...COMMON,
+      'tsconfig.build.json',
+      'tsconfig.client.json',
+      'tsconfig.runtime.json',
+      'tsconfig.playwright.json',
+      'src',
+    ],
     run: () => {
       tsc('tsconfig.build.json');
       tsc('tsconfig.client.json');
+      tsc('tsconfig.runtime.json');
+      tsc('tsconfig.playwright.json');
       copyFileSync('src/client/schema.d.ts', 'dist/client/schema.d.ts');
     },
   },
   {
     name: 'console',
-    inputs: [...COMMON, 'console', 'src/client'],
+    inputs: [...COMMON, 'console', 'src/client', 'src/runtime'],
     run: () => {
       tsc('console/tsconfig.json');
       node(
@@ -45,7 +55,7 @@ const STEPS = [
     },
   },
   {
-    // It bundles the client and the engine, so it follows their sources too.
+    // It bundles the client, the engine and the runtime, so it follows their sources too.
     name: 'extension',
     inputs: [
       ...COMMON,
@@ -54,6 +64,7 @@ const STEPS = [
       'src/client',
       'src/engine',
       'src/model',
+      'src/runtime',
       'src/proxy/rule-feed.ts',
     ],
     run: () => node('scripts/build-extension.mjs'),

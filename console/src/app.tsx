@@ -1,14 +1,14 @@
 // The console: the sign-in page, or the screens of a signed-in workspace with their navigation and
 // the live change stream that keeps them current.
 import { useCallback, useMemo, useState } from 'preact/hooks';
-import { clientFor, forgetKey, type RulekeeperClient, savedKey, saveKey } from './api.js';
+import { clientFor, forgetKey, savedKey, saveKey } from './api.js';
 import { GroupsPage } from './groups/groups-page.js';
 import { type LiveState, useLiveChanges } from './live.js';
 import { LiveContext } from './live-context.js';
 import { hrefFor, type Route, useRoute } from './route.js';
 import { RuleEditor } from './rules/rule-editor.js';
 import { RulesPage } from './rules/rules-page.js';
-import { type Session, SessionContext } from './session.js';
+import { REVOKED_MESSAGE, type Session, SessionContext } from './session.js';
 import { SignIn } from './sign-in.js';
 import { TemplatesPage } from './templates/templates-page.js';
 import { TryItPage } from './trace/try-it-page.js';
@@ -46,7 +46,7 @@ export function App() {
   }
   return (
     <SessionContext.Provider value={session}>
-      <Workspace client={session.client} onSignOut={() => session.signOut()} />
+      <Workspace apiKey={key as string} onSignOut={(reason) => session.signOut(reason)} />
     </SessionContext.Provider>
   );
 }
@@ -63,12 +63,17 @@ const LIVE_LABELS: Record<LiveState, string> = {
   connecting: 'Connecting…',
   live: 'Live',
   reconnecting: 'Reconnecting…',
+  stopped: 'Not following',
 };
 
-function Workspace({ client, onSignOut }: { client: RulekeeperClient; onSignOut: () => void }) {
+function Workspace({ apiKey, onSignOut }: { apiKey: string; onSignOut: (reason?: string) => void }) {
   const route = useRoute();
   const [changes, setChanges] = useState(0);
-  const live = useLiveChanges(client, () => setChanges((count) => count + 1));
+  const live = useLiveChanges(
+    apiKey,
+    () => setChanges((count) => count + 1),
+    () => onSignOut(REVOKED_MESSAGE),
+  );
   const current = route.page === 'rule' ? 'rules' : route.page;
   const [shortcuts, setShortcuts] = useState(false);
   useShortcuts(useCallback(() => setShortcuts(true), []));
@@ -102,7 +107,7 @@ function Workspace({ client, onSignOut }: { client: RulekeeperClient; onSignOut:
         >
           Shortcuts <kbd>?</kbd>
         </button>
-        <button type="button" class="secondary small" onClick={onSignOut}>
+        <button type="button" class="secondary small" onClick={() => onSignOut()}>
           Sign out
         </button>
       </header>

@@ -28,8 +28,9 @@ test('a key revoked while the console is open signs out with a clear message', a
   workspace,
 }) => {
   await signIn(page, workspace.key);
+  await expect(page.getByRole('status').filter({ hasText: 'Live' })).toBeVisible();
   await workspace.revoke();
-  await page.getByRole('link', { name: 'Groups' }).click();
+  // Nothing clicked: the change stream ends with the key, and following it again is refused.
   await expect(page.getByText('no longer accepts this API key')).toBeVisible();
   await expect(page.getByLabel('API key')).toBeVisible();
 });

@@ -1,6 +1,6 @@
-// Server-sent events as every client of the change stream reads them (the console, the proxy's rule
-// feed): read with fetch, since EventSource cannot send the `x-api-key` header. Wherever the network
-// cuts the text, the same events come out.
+// Server-sent events as the change stream's one reader (rulekeeper/runtime) reads them: read with
+// fetch, since EventSource cannot send the `x-api-key` header. Wherever the network cuts the text, the
+// same events come out.
 
 export interface StreamEvent {
   event: string;
@@ -36,8 +36,25 @@ export function parseEvents(buffer: string): { events: StreamEvent[]; rest: stri
   return { events, rest };
 }
 
-/** A stream's events, a chunk at a time (what arrived together, so that a reader can act once for it). */
-export async function* eventChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<StreamEvent[]> {
+/** The longest event a reader keeps by default: the service's largest is a few hundred bytes. */
+export const MAX_EVENT_CHARS = 1024 * 1024;
+
+/** An event longer than the reader's bound: the stream is not one to trust. */
+export class EventTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`the change stream sent an event longer than ${limit} characters`);
+  }
+}
+
+/**
+ * A stream's events, a chunk at a time (what arrived together, so that a reader can act once for it).
+ * An unfinished event longer than `maxEventChars` ends the reading with EventTooLargeError: a server
+ * that never ends its event would otherwise fill the reader's memory.
+ */
+export async function* eventChunks(
+  body: ReadableStream<Uint8Array>,
+  maxEventChars = MAX_EVENT_CHARS,
+): AsyncGenerator<StreamEvent[]> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -46,10 +63,13 @@ export async function* eventChunks(body: ReadableStream<Uint8Array>): AsyncGener
       const { done, value } = await reader.read();
       if (done) return;
       const { events, rest } = parseEvents(buffer + decoder.decode(value, { stream: true }));
+      if (rest.length > maxEventChars) throw new EventTooLargeError(maxEventChars);
       buffer = rest;
       if (events.length > 0) yield events;
     }
   } finally {
+    // Cancelled, not only released: a reader that stops early (a bad event, a close) frees the connection.
+    await reader.cancel().catch(() => {});
     reader.releaseLock();
   }
 }

@@ -5,7 +5,13 @@
 import createFetchClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from './schema.js';
 
-export { eventChunks, parseEvents, type StreamEvent } from './events.js';
+export {
+  EventTooLargeError,
+  eventChunks,
+  MAX_EVENT_CHARS,
+  parseEvents,
+  type StreamEvent,
+} from './events.js';
 export type { components, paths };
 /** The document's named schemas: `Schemas['RedirectRule']`, `Schemas['ErrorBody']`, … */
 export type Schemas = components['schemas'];

@@ -1,9 +1,9 @@
-// The console reads the change stream with fetch (EventSource cannot send the key), so it parses
-// server-sent events itself: wherever the network cuts the text, the same events come out.
+// The runtime reads the change stream with fetch (EventSource cannot send the key), so it parses
+// server-sent events itself: wherever the network cuts the text, the same events come out, and an
+// event without end is refused rather than held. Also the console's routes.
 import { describe, expect, it } from 'vitest';
-import { readChangeStream } from '../../console/src/live.js';
 import { parseRoute } from '../../console/src/route.js';
-import { parseEvents, type StreamEvent } from '../../src/client/events.js';
+import { EventTooLargeError, eventChunks, parseEvents, type StreamEvent } from '../../src/client/events.js';
 
 const STREAM =
   ': keep-alive\n\n' +
@@ -45,30 +45,22 @@ function body(...chunks: string[]): ReadableStream<Uint8Array> {
   });
 }
 
-describe('readChangeStream', () => {
-  async function read(...chunks: string[]) {
-    const ids: string[] = [];
-    let refreshes = 0;
-    await readChangeStream(body(...chunks), {
-      onId: (id) => ids.push(id),
-      onRefresh: () => refreshes++,
-    });
-    return { ids, refreshes };
+describe('eventChunks', () => {
+  async function read(chunks: string[], limit?: number) {
+    const out: StreamEvent[][] = [];
+    for await (const events of eventChunks(body(...chunks), limit)) out.push(events);
+    return out;
   }
 
-  it('refreshes on a bulk event (a revision too large to list) and resumes after its id', async () => {
-    expect(
-      await read(': open\nid: 4\n\n', 'event: bulk\nid: 5\ndata: {"revision":5,"changes":20000}\n\n'),
-    ).toEqual({
-      ids: ['4', '5'],
-      refreshes: 1,
-    });
+  it('answers what arrived together as one chunk, and nothing for heartbeats', async () => {
+    const chunks = await read([STREAM, ': heartbeat\n\n', 'event: bulk\nid: 5\ndata: {}\n\n']);
+    expect(chunks).toEqual([EXPECTED, [{ event: 'bulk', id: '5', data: '{}' }]]);
   });
 
-  it('refreshes once per chunk of changes, on reset, and never on heartbeats', async () => {
-    expect(await read(STREAM, ': heartbeat\n\n')).toEqual({ ids: ['3'], refreshes: 1 });
-    expect(await read(': heartbeat\n\n', ': heartbeat\n\n')).toEqual({ ids: [], refreshes: 0 });
-    expect(await read('event: reset\nid: 9\ndata: {"latest":9}\n\n')).toEqual({ ids: ['9'], refreshes: 1 });
+  it('gives up on an event longer than its bound instead of holding it', async () => {
+    const endless = ['event: change\ndata: ', 'x'.repeat(600), 'x'.repeat(600)];
+    await expect(read(endless, 1000)).rejects.toBeInstanceOf(EventTooLargeError);
+    expect(await read(['data: ', 'x'.repeat(900), '\n\n'], 1000)).toHaveLength(1);
   });
 });
 

@@ -1,7 +1,6 @@
 // Requestly's functions in header values, evaluated per request: `rq_request_initiator_origin()` (its
 // "Bypass CORS" rule answers with it) and `rq_rand(N)`.
-import { randomInt } from 'node:crypto';
-import { MAX_RANDOM_DIGITS } from '../../model/rule-types/headers.js';
+import { MAX_RANDOM_DIGITS } from '../../model/rule-types/header-functions.js';
 import type { EngineRequest } from '../request.js';
 import { tryUrl } from '../request.js';
 
@@ -15,9 +14,17 @@ function initiatorOrigin(request: EngineRequest): string {
   return page && page.origin !== 'null' ? page.origin : '*';
 }
 
+/**
+ * Web Crypto (global in Node 20 and in browsers), not `node:crypto`: the engine also runs in a browser
+ * service worker. Bytes of 250 or more are drawn again so that every digit is equally likely.
+ */
 function randomDigits(count: number): string {
   let digits = '';
-  for (let i = 0; i < count; i++) digits += String(randomInt(10));
+  const bytes = new Uint8Array(count * 2);
+  while (digits.length < count) {
+    crypto.getRandomValues(bytes);
+    for (const byte of bytes) if (byte < 250 && digits.length < count) digits += String(byte % 10);
+  }
   return digits;
 }
 

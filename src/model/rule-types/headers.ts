@@ -3,14 +3,13 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { ErrorDetail } from '../../errors.js';
 import { sourceInvalidExamples, sourceVariants } from './example-helpers.js';
+import { MAX_RANDOM_DIGITS } from './header-functions.js';
 import { checkPairSource, pairNormaliser, pairSchema } from './pair-helpers.js';
 import type { RuleTypeDefinition } from './rule-type.js';
 import { isRecord, ModificationId, oneOf, patternString } from './schema-helpers.js';
 
 const MAX_MODIFICATIONS = 100;
 
-/** The most digits Requestly's `rq_rand(N)` gives in a header value. */
-export const MAX_RANDOM_DIGITS = 8;
 const RANDOM_CALL = /rq_rand\((\d*)\)/g;
 
 const HeaderModification = Type.Object(

@@ -165,10 +165,12 @@ export function createLintService(deps: {
      * The findings that concern one rule, in the workspace as it is now (after a write of it): from the
      * kept lint when it is current, else that rule against the others (not all against all). None when
      * the lint could not run (past its limits, or the key's share of the pool): the write stands.
+     * `recorded`: the revision the write recorded, when the caller has it: the rules are then as of
+     * that revision or later (it need not be read again).
      */
-    async findingsOfRule(principal: Principal, ruleId: string): Promise<Finding[]> {
+    async findingsOfRule(principal: Principal, ruleId: string, recorded?: number): Promise<Finding[]> {
       const { workspaceId } = principal;
-      const version = await changes.revision(workspaceId);
+      const version = recorded ?? (await changes.revision(workspaceId));
       const hit = kept.get(workspaceId);
       if (hit?.version === version) return hit.data.findings.filter((f) => f.ruleIds.includes(ruleId));
       return unlessRefused(run(principal.keyId, workspaceId, version, ruleId), { findings: [] }).then(

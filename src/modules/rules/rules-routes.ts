@@ -90,7 +90,8 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService, w
     async (request, reply) => {
       const result = await rules.create(request.principal, request.body, header(request, 'idempotency-key'));
       created(reply, '/v1/rules', result);
-      return written(reply, result.data, await warnings(request.principal, result.data.id));
+      const recorded = request.recorded?.revision;
+      return written(reply, result.data, await warnings(request.principal, result.data.id, recorded));
     },
   );
 
@@ -124,7 +125,8 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService, w
     async (request, reply) => {
       const { principal, params } = request;
       const rule = await rules.update(principal, params.ruleId, request.body, header(request, 'if-match'));
-      return written(reply, rule, await warnings(principal, rule.id));
+      const recorded = request.recorded?.revision;
+      return written(reply, rule, await warnings(principal, rule.id, recorded));
     },
   );
 

@@ -53,5 +53,8 @@ export function withWarnings<T extends TSchema>(data: T) {
   );
 }
 
-/** The findings about one rule of a workspace, as the lint service answers them. */
-export type RuleWarnings = (principal: Principal, ruleId: string) => Promise<Finding[]>;
+/**
+ * The findings about one rule of a workspace, as the lint service answers them; `recorded`, the
+ * revision the write recorded (a replayed create recorded none).
+ */
+export type RuleWarnings = (principal: Principal, ruleId: string, recorded?: number) => Promise<Finding[]>;

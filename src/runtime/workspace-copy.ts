@@ -1,0 +1,336 @@
+// A workspace's rules and groups, kept exactly as the server has them: the lists read once, then the
+// change stream followed from their revision, resuming after the last revision applied whenever the
+// connection is lost (no change missed, none read twice), reading the lists again on `reset` and
+// `bulk`, waiting with backoff while the server is away, and ending on a refused key. This is the
+// codebase's one reader of the change stream: the proxy, the console and the browser extension all
+// follow a workspace through it. It uses fetch streams only, so it runs in Node and in a browser
+// service worker alike.
+import {
+  createClient,
+  EventTooLargeError,
+  eventChunks,
+  MAX_EVENT_CHARS,
+  type StreamEvent,
+} from '../client/index.js';
+import { type Backoff, backoffDelay, pause } from './backoff.js';
+import { boundedFetch, MAX_ANSWER_BYTES } from './bounded-fetch.js';
+import {
+  KeyRefusedError,
+  type RuntimeGroup,
+  type RuntimeRule,
+  type ServerReads,
+  serverReads,
+} from './server-reads.js';
+
+export interface FollowOptions {
+  /** The service, e.g. `http://127.0.0.1:8080`. */
+  server: string;
+  /** An API key of the workspace; a `read` key is enough. */
+  key: string;
+  /** Another fetch (a test's, a proxy-aware one); default the global fetch. */
+  fetch?: typeof fetch;
+  /** The wait after a failure (default 250 ms), doubling with each failure up to `maxRetryMs` (30 s). */
+  minRetryMs?: number;
+  maxRetryMs?: number;
+  /** The longest event the stream may send (default 1 MiB), and the largest JSON answer (64 MiB). */
+  maxEventChars?: number;
+  maxAnswerBytes?: number;
+  /**
+   * false: only say what changed, from now on, without reading the lists or any object (`rules()` and
+   * `groups()` stay empty): for a client that reads what it shows itself, as the console does.
+   */
+  keepCopy?: boolean;
+}
+
+/**
+ * `connecting` until the first copy is made, `live` while the stream is followed, `reconnecting`
+ * while the server is away (the copy stays as it was), `stopped` after close() or a refused key.
+ */
+export type RuntimeState = 'connecting' | 'live' | 'reconnecting' | 'stopped';
+
+export interface RuntimeStatus {
+  state: RuntimeState;
+  /** The revision the copy is of (-1 before the first copy). */
+  revision: number;
+  rules: number;
+  groups: number;
+  /** Why the last attempt failed, while connecting or reconnecting. */
+  problem?: string;
+}
+
+/** What one step of following changed: `reloaded` when the lists were read whole (start, reset, bulk). */
+export interface RuntimeChange {
+  revision: number;
+  reloaded: boolean;
+  /** The objects that changed (when not reloaded): created, updated or deleted. */
+  changed: { objectType: 'rule' | 'group'; id: string }[];
+}
+
+export interface RuntimeEvents {
+  /** The copy changed: it is of `change.revision` now. */
+  change: (change: RuntimeChange) => void;
+  /** The state changed, or an attempt failed (`problem`). */
+  status: (status: RuntimeStatus) => void;
+  /** The server refused the key: the runtime stopped and will not retry. */
+  error: (error: KeyRefusedError) => void;
+}
+
+export interface WorkspaceCopy {
+  /**
+   * Settles once the first copy is made and its changes followed (state `live`); rejects if the
+   * runtime stops before (a refused key, close).
+   */
+  ready: Promise<void>;
+  status(): RuntimeStatus;
+  /** The rules in list order (creation date, then id), inactive ones too. */
+  rules(): readonly RuntimeRule[];
+  groups(): readonly RuntimeGroup[];
+  /** Settles once the copy is of `revision` or a later one; rejects if the runtime stops first. */
+  reached(revision: number): Promise<void>;
+  /** Calls `listener` on each event of that name; answers a function that stops it. */
+  on<E extends keyof RuntimeEvents>(event: E, listener: RuntimeEvents[E]): () => void;
+  /** Stops following (no error event); the copy stays readable. */
+  close(): void;
+}
+
+/** A revision of more changes than this is read as the lists again rather than object by object. */
+const RELOAD_AFTER_CHANGES = 100;
+/** Change events held waiting for their revision's id; past it the server is not one to trust. */
+const MAX_PENDING = 1000;
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The stream sent what the service never sends: dropped, and followed again from the copy's revision. */
+class ProtocolError extends Error {}
+
+type Changed = RuntimeChange['changed'][number];
+
+function changeOf(event: StreamEvent): Changed {
+  let item: unknown;
+  try {
+    item = JSON.parse(event.data);
+  } catch {
+    throw new ProtocolError('the change stream sent an event that is not JSON');
+  }
+  const { objectType, id } = (item ?? {}) as Record<string, unknown>;
+  if ((objectType !== 'rule' && objectType !== 'group') || typeof id !== 'string' || !ID.test(id))
+    throw new ProtocolError('the change stream sent a change without an object type and id');
+  return { objectType, id };
+}
+
+function revisionOf(event: StreamEvent): number {
+  if (!/^[0-9]{1,15}$/.test(event.id ?? '')) throw new ProtocolError('the change stream sent a bad id');
+  return Number(event.id);
+}
+
+/** List order, as the engine and the API's lists have it. */
+function byListOrder(a: RuntimeRule, b: RuntimeRule): number {
+  if (a.creationDate !== b.creationDate) return a.creationDate - b.creationDate;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+export function followWorkspace(options: FollowOptions): WorkspaceCopy {
+  const stopping = new AbortController();
+  const { signal } = stopping;
+  const client = createClient({
+    baseUrl: options.server,
+    key: options.key,
+    fetch: boundedFetch(options.fetch ?? fetch, options.maxAnswerBytes ?? MAX_ANSWER_BYTES),
+  });
+  const reads: ServerReads = serverReads(client, signal);
+  const backoff: Backoff = { minMs: options.minRetryMs ?? 250, maxMs: options.maxRetryMs ?? 30_000 };
+  const maxEventChars = options.maxEventChars ?? MAX_EVENT_CHARS;
+  const keepCopy = options.keepCopy ?? true;
+
+  const rules = new Map<string, RuntimeRule>();
+  const groups = new Map<string, RuntimeGroup>();
+  let ordered: RuntimeRule[] | undefined = [];
+  let revision = -1;
+  let state: RuntimeState = 'connecting';
+  let problem: string | undefined;
+  let failure: Error | undefined;
+  const listeners: { [E in keyof RuntimeEvents]: Set<RuntimeEvents[E]> } = {
+    change: new Set(),
+    status: new Set(),
+    error: new Set(),
+  };
+  const waiters = new Set<{ revision: number; resolve(): void; reject(error: Error): void }>();
+
+  /**
+   * A listener that throws stops neither the runtime nor the other listeners; its error is thrown
+   * again on its own (uncaught, where the host reports it) instead of being lost.
+   */
+  function emit<E extends keyof RuntimeEvents>(event: E, ...args: Parameters<RuntimeEvents[E]>): void {
+    for (const listener of [...listeners[event]]) {
+      try {
+        (listener as (...a: Parameters<RuntimeEvents[E]>) => void)(...args);
+      } catch (error) {
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+  }
+
+  const status = (): RuntimeStatus => ({
+    state,
+    revision,
+    rules: rules.size,
+    groups: groups.size,
+    ...(problem === undefined ? {} : { problem }),
+  });
+
+  function setState(next: RuntimeState, why?: Error): void {
+    const changed = next !== state || why !== undefined;
+    state = next;
+    problem = why?.message;
+    if (changed) emit('status', status());
+  }
+
+  function reach(next: number, change: Omit<RuntimeChange, 'revision'>): void {
+    revision = Math.max(revision, next);
+    ordered = undefined;
+    for (const waiter of waiters) {
+      if (waiter.revision > revision) continue;
+      waiters.delete(waiter);
+      waiter.resolve();
+    }
+    emit('change', { revision, ...change });
+  }
+
+  /**
+   * The lists read whole. After `reset` the copy takes the lists' revision even when it is lower (a
+   * server restored from an older backup): resuming after a revision the server never reached would
+   * only bring another reset.
+   */
+  async function reload(reset: boolean, at: number): Promise<void> {
+    if (!keepCopy) {
+      if (reset) revision = at;
+      return reach(at, { reloaded: true, changed: [] });
+    }
+    const lists = await reads.lists();
+    rules.clear();
+    groups.clear();
+    for (const rule of lists.rules) rules.set(rule.id, rule);
+    for (const group of lists.groups) groups.set(group.id, group);
+    if (reset) revision = lists.revision;
+    reach(lists.revision, { reloaded: true, changed: [] });
+  }
+
+  /** The current content of each changed object, fetched before any is applied (all or nothing). */
+  async function apply(changed: Changed[], to: number): Promise<void> {
+    if (!keepCopy) return reach(to, { reloaded: false, changed });
+    const found = await Promise.all(
+      changed.map(({ objectType, id }) => (objectType === 'rule' ? reads.rule(id) : reads.group(id))),
+    );
+    changed.forEach(({ objectType, id }, i) => {
+      const object = found[i];
+      const map = (objectType === 'rule' ? rules : groups) as Map<string, typeof object>;
+      if (object) map.set(id, object);
+      else map.delete(id);
+    });
+    reach(to, { reloaded: false, changed });
+  }
+
+  /** Follows one stream until it ends; each chunk of events that arrived together is applied once. */
+  async function follow(body: ReadableStream<Uint8Array>): Promise<void> {
+    let pending: Changed[] = [];
+    for await (const events of eventChunks(body, maxEventChars)) {
+      let reloadAll: 'reset' | 'bulk' | undefined;
+      const ready = new Map<string, Changed>();
+      let last: number | undefined;
+      for (const event of events) {
+        if (event.event === 'reset' || event.event === 'bulk') {
+          // Everything is read again: what was pending is in the lists.
+          reloadAll = reloadAll === 'reset' ? 'reset' : event.event;
+          last = revisionOf(event);
+          pending = [];
+          continue;
+        }
+        // The opening position: where a follower without a copy starts.
+        if (event.event === 'message' && event.id !== undefined && revision < 0 && !keepCopy)
+          reach(revisionOf(event), { reloaded: true, changed: [] });
+        if (event.event !== 'change') continue; // or an event of a later version
+        pending.push(changeOf(event));
+        if (pending.length > MAX_PENDING)
+          throw new ProtocolError('the change stream sent a revision without end');
+        // `id:` marks a revision's last event: its changes are applied together.
+        if (event.id === undefined) continue;
+        last = revisionOf(event);
+        for (const change of pending) ready.set(`${change.objectType}/${change.id}`, change);
+        pending = [];
+      }
+      if (reloadAll) await reload(reloadAll === 'reset', last ?? revision);
+      else if (last === undefined || last <= revision)
+        continue; // a replay of what the copy holds
+      else if (ready.size > RELOAD_AFTER_CHANGES) await reload(false, last);
+      else await apply([...ready.values()], last);
+    }
+  }
+
+  async function run(): Promise<void> {
+    let failures = 0;
+    let untrusted = false;
+    while (!signal.aborted) {
+      try {
+        if (revision < 0 && keepCopy) await reload(true, -1);
+        const body = await reads.stream(revision);
+        // The wait starts short again, unless the last stream sent nonsense: a server that does that
+        // on every stream is retried ever more slowly.
+        if (!untrusted) failures = 0;
+        untrusted = false;
+        setState('live');
+        markReady?.resolve();
+        markReady = undefined;
+        await follow(body);
+        if (signal.aborted) return;
+        setState('reconnecting', new Error('the change stream ended'));
+      } catch (error) {
+        if (signal.aborted) return;
+        if (error instanceof KeyRefusedError) return stop(error);
+        untrusted = error instanceof ProtocolError || error instanceof EventTooLargeError;
+        setState(revision < 0 ? 'connecting' : 'reconnecting', error as Error);
+      }
+      await pause(backoffDelay(backoff, failures++), signal);
+    }
+  }
+
+  function stop(error?: KeyRefusedError): void {
+    if (state === 'stopped') return;
+    failure = error ?? new Error('the runtime was closed');
+    stopping.abort();
+    setState('stopped', error);
+    for (const waiter of waiters) waiter.reject(failure);
+    waiters.clear();
+    markReady?.reject(failure);
+    if (error) emit('error', error);
+  }
+
+  let markReady: { resolve(): void; reject(error: Error): void } | undefined;
+  const ready = new Promise<void>((resolve, reject) => {
+    markReady = { resolve, reject };
+  });
+  // Whoever never awaits `ready` is not told of a refused key by an unhandled rejection.
+  ready.catch(() => {});
+  void run();
+
+  return {
+    ready,
+    status,
+    rules: () => {
+      ordered ??= [...rules.values()].sort(byListOrder);
+      return ordered;
+    },
+    groups: () => [...groups.values()],
+    reached(wanted) {
+      if (wanted <= revision) return Promise.resolve();
+      if (failure) return Promise.reject(failure);
+      return new Promise((resolve, reject) => waiters.add({ revision: wanted, resolve, reject }));
+    },
+    on(event, listener) {
+      const set = listeners[event] as Set<typeof listener>;
+      set.add(listener);
+      return () => set.delete(listener);
+    },
+    close: () => stop(),
+  };
+}
