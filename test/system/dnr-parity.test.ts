@@ -251,4 +251,46 @@ describe.skipIf(!CHROMIUM)('browser parity: the compiled rules in Chromium agree
     expect(disagreements.filter((line) => !known(line))).toEqual([]);
     expect(disagreements.map(known).sort()).toEqual(Object.keys(ACROSS_RULES).sort());
   }, 600_000);
+
+  it("never writes a regexFilter Chromium refuses: the compiler's RE2 budget against isRegexSupported", async () => {
+    // Values around the budget, on every key and kind of pattern the compiler writes: one refused
+    // regex makes Chrome refuse the whole updateDynamicRules call, so the estimate must err low.
+    const sources: Record<string, unknown>[] = [];
+    for (let n = 10; n <= 130; n += 6) {
+      const text = 'ab.'.repeat(n / 3);
+      sources.push({ key: 'host', operator: 'Equals', value: text });
+      sources.push({ key: 'host', operator: 'Contains', value: text });
+      sources.push({ key: 'path', operator: 'Contains', value: `/${text}` });
+      sources.push({ key: 'path', operator: 'Wildcard_Matches', value: `*/${text}*` });
+      sources.push({ key: 'Url', operator: 'Contains', value: `${text}*` });
+      sources.push({ key: 'Url', operator: 'Matches', value: `/${'[^/]x'.repeat(n / 10)}.+/` });
+      sources.push({ key: 'Url', operator: 'Matches', value: `/(${'a|'.repeat(n / 4)}b)\\d{2}/i` });
+    }
+    const rules = sources.map((source, i) => ({
+      id: `c${i}`,
+      name: 'c',
+      ruleType: 'Cancel',
+      status: 'Active',
+      pairs: [{ source }],
+    }));
+    const written = compileBrowserRules(rules).rules;
+    const verdicts = await worker.evaluate(
+      async (conditions) =>
+        Promise.all(
+          conditions.map(async ({ regexFilter, isUrlFilterCaseSensitive }) => ({
+            regexFilter,
+            ...(await chrome.declarativeNetRequest.isRegexSupported({
+              regex: regexFilter as string,
+              isCaseSensitive: isUrlFilterCaseSensitive !== false,
+            })),
+          })),
+        ),
+      written.filter((rule) => rule.condition.regexFilter !== undefined).map((rule) => rule.condition),
+    );
+    console.log(
+      `regex budget: ${verdicts.length} of ${sources.length} sources written as a regexFilter, all checked by Chromium`,
+    );
+    expect(verdicts.length).toBeGreaterThan(sources.length / 3);
+    expect(verdicts.filter((verdict) => !verdict.isSupported)).toEqual([]);
+  }, 120_000);
 });

@@ -36,7 +36,34 @@ export function chromeRegexCost(regex: string, programSize: number): number {
   for (const { construct, cost: each } of EXTRA) cost += (regex.match(construct)?.length ?? 0) * each;
   // `.` outside a class: counted from the text, escapes and classes skipped.
   cost += countDots(regex) * 3;
+  cost += classRangeCost(regex);
   return cost;
+}
+
+/**
+ * Chrome compiles a class of several ranges (`[!-"$-.0->A-~]`) to a branch per range, where re2js
+ * counts one instruction: measured with isRegexSupported, about two more per range.
+ */
+function classRangeCost(regex: string): number {
+  let extra = 0;
+  for (let i = 0; i < regex.length; i++) {
+    if (regex[i] === '\\') {
+      i++;
+      continue;
+    }
+    if (regex[i] !== '[') continue;
+    let ranges = 0;
+    let j = i + 1;
+    if (regex[j] === '^') j++;
+    for (let first = true; j < regex.length && (first || regex[j] !== ']'); first = false) {
+      j += regex[j] === '\\' ? 2 : 1;
+      if (regex[j] === '-' && regex[j + 1] !== ']') j += regex[j + 1] === '\\' ? 3 : 2;
+      ranges++;
+    }
+    extra += 2 * ranges;
+    i = j;
+  }
+  return extra;
 }
 
 function countDots(regex: string): number {
