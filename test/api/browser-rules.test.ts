@@ -108,6 +108,29 @@ forEachDatabase((db) => {
       expect(changed.body.data.report.map((r: { ruleId: string }) => r.ruleId)).toContain(added.id);
     });
 
+    it('follows a change of a rule’s pairs, its group and its status (nothing kept from before)', async () => {
+      const rule = await createRule(t, { name: 'moving', ...cancel('first.example.com') });
+      const filterOf = async () => {
+        const reply = await t.call('GET', '/v1/browser-rules');
+        const entry = reply.body.data.report.find((r: { ruleId: string }) => r.ruleId === rule.id);
+        const ids: number[] = entry?.pairs?.[0]?.browserRuleIds ?? [];
+        const written = reply.body.data.rules.filter((r: { id: number }) => ids.includes(r.id));
+        return { entry, urlFilter: written[0]?.condition.urlFilter };
+      };
+      expect((await filterOf()).urlFilter).toBe('first.example.com');
+      const put = async (body: Record<string, unknown>) =>
+        expect((await t.call('PUT', `/v1/rules/${rule.id}`, { body })).status).toBe(200);
+      await put({ pairs: [{ source: { key: 'Url', operator: 'Contains', value: 'second.example.com' } }] });
+      expect((await filterOf()).urlFilter).toBe('second.example.com');
+      const off = await createGroup(t, { status: 'Inactive' });
+      await put({ groupId: off.id });
+      expect((await filterOf()).entry).toBeUndefined();
+      await put({ groupId: '', status: 'Inactive' });
+      expect((await filterOf()).entry).toBeUndefined();
+      await put({ status: 'Active' });
+      expect((await filterOf()).urlFilter).toBe('second.example.com');
+    });
+
     it('reports a pattern over Chrome’s regex budget as not compiled, and answers the rest', async () => {
       const huge = await createRule(t, {
         name: 'huge host',
