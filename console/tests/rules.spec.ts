@@ -424,6 +424,9 @@ test("header changes are rows: three fit on a screen, with hints for Requestly's
   await page.getByRole('button', { name: 'Create rule' }).click();
   await expect(first).toHaveAttribute('aria-invalid', 'true');
   expect(await seriousViolations(page), 'header rows with an error').toEqual([]);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  expect(await seriousViolations(page), 'header rows with an error, dark').toEqual([]);
+  await page.emulateMedia({ colorScheme: 'light' });
   await first.fill('X-Debug');
   await page.getByRole('button', { name: 'Create rule' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'created' })).toBeVisible();
@@ -538,6 +541,10 @@ test("the JSON view highlights the rule and marks the service's problems at thei
   await expect(page.locator('.cm-lintRange-error')).toHaveCount(1);
   await expect(page.locator('.cm-lintRange-error')).toHaveText('"destination": ""');
   expect(await seriousViolations(page), 'the JSON view with a problem').toEqual([]);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  expect(await seriousViolations(page), 'the JSON view with a problem, dark').toEqual([]);
+  await page.screenshot({ path: test.info().outputPath('json-view-dark.png'), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.screenshot({ path: test.info().outputPath('json-view.png'), fullPage: true });
 
   // Text that does not parse is kept, and said.
