@@ -25,8 +25,6 @@ for (const [name, entry] of Object.entries(ENTRIES)) {
     configFile: false,
     root,
     logLevel: 'warn',
-    // The engine's one Node import, from the Web Crypto API (extension/src/shims/node-crypto.ts).
-    resolve: { alias: { 'node:crypto': join(root, 'extension/src/shims/node-crypto.ts') } },
     build: {
       outDir: out,
       emptyOutDir: false,

@@ -65,7 +65,6 @@ const STEPS = [
       'src/engine',
       'src/model',
       'src/runtime',
-      'src/proxy/rule-feed.ts',
     ],
     run: () => node('scripts/build-extension.mjs'),
   },

@@ -3,6 +3,9 @@ import { createRequire } from 'node:module';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import { registerBrowserRulesRoutes } from './modules/browser-rules/browser-rules-routes.js';
+import { createBrowserRulesService } from './modules/browser-rules/browser-rules-service.js';
+import { createBrowserRulesStore } from './modules/browser-rules/browser-rules-store.js';
 import { createChangesModule } from './modules/changes/changes-module.js';
 import { registerGroupsRoutes } from './modules/groups/groups-routes.js';
 import { createGroupsService } from './modules/groups/groups-service.js';
@@ -144,6 +147,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     changes,
     ...(lintPool ? { runner: lintPool } : {}),
   });
+  const browserRulesService = createBrowserRulesService({ store: createBrowserRulesStore(db), changes });
 
   errorHandlerPlugin(app);
   abandonedRequestsPlugin(app);
@@ -164,6 +168,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       registerRulesRoutes(api, rulesService, lintService.findingsOfRule);
       registerTraceRoutes(api, traceService);
       registerLintRoutes(api, lintService);
+      registerBrowserRulesRoutes(api, browserRulesService);
       registerTransferRoutes(api, transferService, config, lintService.findingsAfterImport);
     },
     { prefix: '/v1' },

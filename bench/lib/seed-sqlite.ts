@@ -3,6 +3,7 @@
 // create()): the same columns, ids of the same form, pairs normalised by the rule types' own code with
 // a pair id each. The CLI creates the schema and the one API key first.
 import Database from 'better-sqlite3';
+import { ruleSearchText } from '../../src/model/rule-search.js';
 import { checkPairs, type RuleType } from '../../src/model/rule-types/index.js';
 import { ruleBody } from './rule-bodies.js';
 import { issueKey } from './seed-api.js';
@@ -64,9 +65,9 @@ export async function seedScaleDatabase(file: string, size: ScaleSize): Promise<
        creation_date, modification_date) values (?, ?, ?, 'Active', 0, ?, ?, ?, ?)`,
   );
   const insertRule = db.prepare(
-    `insert into rules (id, workspace_id, name, name_search, description, status, rule_type, group_id,
-       pairs, created_by, last_modified_by, creation_date, modification_date)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `insert into rules (id, workspace_id, name, name_search, search_text, description, status, rule_type,
+       group_id, pairs, created_by, last_modified_by, creation_date, modification_date)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
 
   const others = size.workspaces - 1;
@@ -81,6 +82,7 @@ export async function seedScaleDatabase(file: string, size: ScaleSize): Promise<
       workspaceId,
       body.name,
       body.name.toLowerCase(),
+      ruleSearchText(body.name, body.description ?? '', body.pairs as unknown[]),
       body.description ?? '',
       body.status,
       body.ruleType,

@@ -6,6 +6,7 @@ import { GroupsPage } from './groups/groups-page.js';
 import { type LiveState, useLiveChanges } from './live.js';
 import { LiveContext } from './live-context.js';
 import { hrefFor, type Route, useRoute } from './route.js';
+import { DeletedPage } from './rules/deleted-page.js';
 import { RuleEditor } from './rules/rule-editor.js';
 import { RulesPage } from './rules/rules-page.js';
 import { REVOKED_MESSAGE, type Session, SessionContext } from './session.js';
@@ -74,7 +75,7 @@ function Workspace({ apiKey, onSignOut }: { apiKey: string; onSignOut: (reason?:
     () => setChanges((count) => count + 1),
     () => onSignOut(REVOKED_MESSAGE),
   );
-  const current = route.page === 'rule' ? 'rules' : route.page;
+  const current = route.page === 'rule' || route.page === 'deleted' ? 'rules' : route.page;
   const [shortcuts, setShortcuts] = useState(false);
   useShortcuts(useCallback(() => setShortcuts(true), []));
   return (
@@ -121,6 +122,7 @@ function Workspace({ apiKey, onSignOut }: { apiKey: string; onSignOut: (reason?:
           />
         ) : null}
         {route.page === 'templates' ? <TemplatesPage /> : null}
+        {route.page === 'deleted' ? <DeletedPage /> : null}
         {route.page === 'groups' ? <GroupsPage /> : null}
         {route.page === 'try' ? <TryItPage /> : null}
         {route.page === 'move' ? <MovePage /> : null}

@@ -8,6 +8,7 @@ export type Route =
   | { page: 'rule'; ruleId: string | null; template?: string }
   | { page: 'groups' }
   | { page: 'templates' }
+  | { page: 'deleted' }
   | { page: 'try' }
   | { page: 'move' };
 
@@ -18,7 +19,8 @@ export function parseRoute(hash: string): Route {
       ? { page: 'rule', ruleId: null, template: decodeURIComponent(template) }
       : { page: 'rule', ruleId: null };
   if (page === 'rules' && id) return { page: 'rule', ruleId: decodeURIComponent(id) };
-  if (page === 'groups' || page === 'try' || page === 'move' || page === 'templates') return { page };
+  if (page === 'groups' || page === 'try' || page === 'move' || page === 'templates' || page === 'deleted')
+    return { page };
   return { page: 'rules' };
 }
 

@@ -139,3 +139,56 @@ test('a rule deleted elsewhere is named among the ones a bulk action could not c
   );
   expect((await stored(workspace)).map((rule) => rule.status)).toEqual(Array(3).fill('Inactive'));
 });
+
+test('the search looks in names, descriptions and sources; the list sorts by name, type or last change', async ({
+  page,
+  workspace,
+}) => {
+  const make = async (body: Record<string, unknown>) =>
+    ok(await workspace.api.POST('/v1/rules', { body: body as never })).data;
+  await make({
+    name: 'zeta',
+    description: 'Blocks the checkout tracker',
+    ruleType: 'Cancel',
+    pairs: [{ source: { key: 'host', operator: 'Equals', value: 't.example.com' } }],
+  });
+  const alpha = await make({
+    name: 'alpha',
+    ruleType: 'Delay',
+    pairs: [{ source: { key: 'host', operator: 'Equals', value: 'api.example.com' }, delay: 10 }],
+  });
+  await make({
+    name: 'Mid',
+    ruleType: 'Redirect',
+    pairs: [
+      {
+        source: { key: 'Url', operator: 'Contains', value: 'CHECKOUT.example.com' },
+        destinationType: 'url',
+        destination: 'https://staging.example.com/',
+      },
+    ],
+  });
+  await signIn(page, workspace.key);
+  const names = page.locator('.rule-name');
+  await expect(names).toHaveText(['zeta', 'alpha', 'Mid']);
+
+  await page.getByLabel('Search names, descriptions and sources').fill('checkout');
+  await expect(names).toHaveText(['zeta', 'Mid']);
+  await page.getByLabel('Search names, descriptions and sources').fill('api.example');
+  await expect(names).toHaveText(['alpha']);
+  await page.getByLabel('Search names, descriptions and sources').fill('');
+  await expect(names).toHaveCount(3);
+
+  await page.getByLabel('Sort by').selectOption({ label: 'Name' });
+  await expect(names).toHaveText(['alpha', 'Mid', 'zeta']);
+  await page.getByLabel('Sort by').selectOption({ label: 'Type' });
+  await expect(names).toHaveText(['zeta', 'alpha', 'Mid']);
+  ok(
+    await workspace.api.PUT('/v1/rules/{ruleId}', {
+      params: { path: { ruleId: alpha.id } },
+      body: { description: 'touched last' },
+    }),
+  );
+  await page.getByLabel('Sort by').selectOption({ label: 'Last changed' });
+  await expect(names).toHaveText(['alpha', 'Mid', 'zeta']);
+});

@@ -48,6 +48,10 @@ async function visitScreens(page: Page, check: (screen: string) => Promise<void>
   await page.getByRole('link', { name: 'Templates' }).click();
   await expect(page.locator('.template-card').first()).toBeVisible();
   await check('templates');
+  await page.getByRole('link', { name: 'Rules', exact: true }).click();
+  await page.getByRole('link', { name: 'Recently deleted' }).click();
+  await expect(page.getByText('No rule was deleted lately.')).toBeVisible();
+  await check('recently deleted');
   await page.getByRole('link', { name: 'Try it' }).click();
   await page.getByLabel('URL', { exact: true }).fill('https://shop.example.com/checkout');
   await page.getByRole('button', { name: 'Try it' }).click();

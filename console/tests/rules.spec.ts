@@ -3,15 +3,23 @@ import { seriousViolations } from './axe.js';
 import { expect, ok, signIn, test } from './fixtures.js';
 
 /** How a person fills the form of each type, and what the service must then have stored. */
-const RECIPES: Record<string, { fill: (pair: Locator) => Promise<void>; stored: Record<string, unknown> }> = {
+const RECIPES: Record<
+  string,
+  { fill: (pair: Locator) => Promise<void>; stored: Record<string, unknown>; says: string }
+> = {
   Redirect: {
     fill: async (pair) => {
       await source(pair, 'example.com');
       await pair.getByLabel('Destination', { exact: true }).fill('https://staging.example.com');
     },
     stored: { destinationType: 'url', destination: 'https://staging.example.com' },
+    says: 'When the host contains example.com, redirect to https://staging.example.com.',
   },
-  Cancel: { fill: (pair) => source(pair, 'ads.example.com'), stored: {} },
+  Cancel: {
+    fill: (pair) => source(pair, 'ads.example.com'),
+    stored: {},
+    says: 'When the host contains ads.example.com, cancel the request.',
+  },
   Replace: {
     fill: async (pair) => {
       await source(pair, 'example.com');
@@ -19,6 +27,7 @@ const RECIPES: Record<string, { fill: (pair: Locator) => Promise<void>; stored: 
       await pair.getByLabel('To', { exact: true }).fill('staging');
     },
     stored: { from: 'prod', to: 'staging' },
+    says: 'When the host contains example.com, replace prod with staging in the URL.',
   },
   Headers: {
     fill: async (pair) => {
@@ -30,6 +39,7 @@ const RECIPES: Record<string, { fill: (pair: Locator) => Promise<void>; stored: 
       await header.getByLabel('Value').fill('1');
     },
     stored: { modifications: [{ Request: [{ header: 'X-Test', type: 'Add', value: '1' }] }] },
+    says: 'When the host contains example.com, add the request header X-Test: 1.',
   },
   UserAgent: {
     fill: async (pair) => {
@@ -37,6 +47,7 @@ const RECIPES: Record<string, { fill: (pair: Locator) => Promise<void>; stored: 
       await pair.getByLabel('User agent').fill('Mozilla/5.0 (Rulekeeper test)');
     },
     stored: { userAgent: 'Mozilla/5.0 (Rulekeeper test)' },
+    says: 'When the host contains example.com, send the user agent Mozilla/5.0 (Rulekeeper test).',
   },
   Script: {
     fill: async (pair) => {
@@ -46,6 +57,7 @@ const RECIPES: Record<string, { fill: (pair: Locator) => Promise<void>; stored: 
     stored: {
       scripts: [{ type: 'code', codeType: 'js', loadTime: 'afterPageLoad', value: 'console.log("hi")' }],
     },
+    says: 'When the host contains example.com, add JavaScript code to the page after it loads.',
   },
   QueryParam: {
     fill: async (pair) => {
@@ -55,6 +67,7 @@ const RECIPES: Record<string, { fill: (pair: Locator) => Promise<void>; stored: 
       await modification.getByLabel('Value').fill('1');
     },
     stored: { modifications: [{ type: 'Add', param: 'debug', value: '1' }] },
+    says: 'When the host contains example.com, set the parameter debug=1.',
   },
   Response: {
     fill: async (pair) => {
@@ -63,6 +76,7 @@ const RECIPES: Record<string, { fill: (pair: Locator) => Promise<void>; stored: 
       await pair.getByLabel('Status code').fill('201');
     },
     stored: { type: 'static', value: '{"mock":true}', statusCode: 201 },
+    says: 'When the host contains /api/user, answer 201 with {"mock":true} instead of the server’s body.',
   },
   Request: {
     fill: async (pair) => {
@@ -70,6 +84,7 @@ const RECIPES: Record<string, { fill: (pair: Locator) => Promise<void>; stored: 
       await pair.getByLabel('Value', { exact: true }).last().fill('{"qty":2}');
     },
     stored: { type: 'static', value: '{"qty":2}' },
+    says: 'When the host contains /api/order, send the body {"qty":2}.',
   },
   Delay: {
     fill: async (pair) => {
@@ -77,6 +92,7 @@ const RECIPES: Record<string, { fill: (pair: Locator) => Promise<void>; stored: 
       await pair.getByLabel('Delay').fill('500');
     },
     stored: { delay: 500 },
+    says: 'When the host contains example.com, delay the request by 500 ms.',
   },
 };
 
@@ -97,6 +113,8 @@ test('one rule of each of the ten types is created through its form', async ({ p
     await newRule(page, ruleType, `${ruleType} rule`);
     await page.getByLabel('Status', { exact: true }).selectOption('Active');
     await recipe.fill(page.getByRole('group', { name: 'Pair 1' }));
+    // Above the form, the rule in plain words, as the form now says it.
+    await expect(page.getByRole('region', { name: 'What this rule does' })).toHaveText(recipe.says);
     if (ruleType === 'Headers')
       await page.screenshot({ path: test.info().outputPath('editor.png'), fullPage: true });
     await page.getByRole('button', { name: 'Create rule' }).click();
@@ -133,10 +151,13 @@ test('a filter with every field reaches the service, and the JSON view stays in 
   await filter.getByLabel('xmlhttprequest').check();
   await filter.getByRole('button', { name: 'Add URL' }).click();
   await filter.getByRole('group', { name: 'URL' }).getByLabel('Value').fill('shop');
+  await expect(page.getByRole('region', { name: 'What this rule does' })).toHaveText(
+    "When the host contains tracker and the method is POST and it is a xmlhttprequest request and the page's URL contains shop, cancel the request.",
+  );
 
   await page.getByRole('button', { name: 'JSON' }).click();
-  const json = page.getByLabel('The rule as JSON');
-  const shown = JSON.parse(await json.inputValue());
+  const json = page.getByRole('textbox', { name: 'The rule as JSON' });
+  const shown = JSON.parse(await json.innerText());
   expect(shown.pairs[0].source.filters).toEqual([
     {
       requestMethod: ['POST'],
@@ -388,6 +409,10 @@ test("header changes are rows: three fit on a screen, with hints for Requestly's
   await expect(page.locator('datalist#rq-functions option')).toHaveCount(2);
   await pair.getByRole('button', { name: 'Remove header change 3' }).click();
   await expect(pair.getByRole('group', { name: /^Header change \d/ })).toHaveCount(3);
+  await expect(page.getByRole('region', { name: 'What this rule does' })).toHaveText(
+    'When the host contains api.example.com, add the request header X-Debug: 1, remove the request header ' +
+      'Cookie and add the response header Access-Control-Allow-Origin: rq_request_initiator_origin().',
+  );
   // Three changes take a few lines (a fieldset per change made a 3,469 px page), the hint included.
   const box = await pair.getByRole('group', { name: 'Header changes' }).boundingBox();
   expect(box?.height).toBeLessThan(350);
@@ -399,6 +424,9 @@ test("header changes are rows: three fit on a screen, with hints for Requestly's
   await page.getByRole('button', { name: 'Create rule' }).click();
   await expect(first).toHaveAttribute('aria-invalid', 'true');
   expect(await seriousViolations(page), 'header rows with an error').toEqual([]);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  expect(await seriousViolations(page), 'header rows with an error, dark').toEqual([]);
+  await page.emulateMedia({ colorScheme: 'light' });
   await first.fill('X-Debug');
   await page.getByRole('button', { name: 'Create rule' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'created' })).toBeVisible();
@@ -444,4 +472,86 @@ test('query parameter changes are rows, each with only the cells its change take
       { type: 'Add', param: 'debug', value: '1', actionWhenParamExists: 'Ignore' },
     ],
   });
+});
+
+test('the plain-words summary says every pair, every request for an empty value, and when the rule is off', async ({
+  page,
+  workspace,
+}) => {
+  const created = ok(
+    await workspace.api.POST('/v1/rules', {
+      body: {
+        name: 'two pairs',
+        ruleType: 'Redirect',
+        status: 'Inactive',
+        pairs: [
+          {
+            source: { key: 'Url', operator: 'Contains', value: 'shop.example.com/checkout' },
+            destinationType: 'url',
+            destination: 'https://staging.example.com/checkout',
+          },
+          {
+            source: { key: 'path', operator: 'Equals', value: '' },
+            destinationType: 'map_local',
+            destination: '/tmp/index.html',
+          },
+        ],
+      },
+    }),
+  ).data;
+  await signIn(page, workspace.key);
+  await page.goto(`/#/rules/${created.id}`);
+  const summary = page.getByRole('region', { name: 'What this rule does' });
+  await expect(summary.getByRole('listitem')).toHaveText([
+    'When the URL contains shop.example.com/checkout, redirect to https://staging.example.com/checkout.',
+    'For every request, serve the local file /tmp/index.html.',
+  ]);
+  await expect(summary).toContainText('It is inactive: nothing happens until it is switched on.');
+  await expect(summary.locator('code').first()).toHaveText('shop.example.com/checkout');
+});
+
+test("the JSON view highlights the rule and marks the service's problems at their lines", async ({
+  page,
+  workspace,
+}) => {
+  const refused: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+  });
+  await signIn(page, workspace.key);
+  await newRule(page, 'Redirect', 'to staging');
+  await source(page.getByRole('group', { name: 'Pair 1' }), 'shop.example.com');
+  await page.getByRole('button', { name: 'JSON' }).click();
+  const json = page.getByRole('textbox', { name: 'The rule as JSON' });
+  const text = await json.innerText();
+  // Names and values are coloured apart from the punctuation around them.
+  const colour = (locator: ReturnType<Page['locator']>) =>
+    locator.evaluate((el) => getComputedStyle(el).color);
+  const name = page.locator('.cm-line span').filter({ hasText: '"name"' }).first();
+  expect(await colour(name)).not.toBe(await colour(page.locator('.cm-line').first()));
+
+  // No destination: the save's problem is marked on the line of the pair's destination, and said there.
+  await page.getByRole('button', { name: 'Create rule' }).click();
+  await expect(page.getByRole('alert').first()).toContainText('The rule was not saved.');
+  const line = text.split('\n').findIndex((l) => l.includes('"destination"')) + 1;
+  expect(line).toBeGreaterThan(1);
+  await expect(page.locator('.json-problems')).toContainText(
+    `Line ${line}: /pairs/0/destination must not be empty`,
+  );
+  await expect(page.locator('.cm-lintRange-error')).toHaveCount(1);
+  await expect(page.locator('.cm-lintRange-error')).toHaveText('"destination": ""');
+  expect(await seriousViolations(page), 'the JSON view with a problem').toEqual([]);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  expect(await seriousViolations(page), 'the JSON view with a problem, dark').toEqual([]);
+  await page.screenshot({ path: test.info().outputPath('json-view-dark.png'), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.screenshot({ path: test.info().outputPath('json-view.png'), fullPage: true });
+
+  // Text that does not parse is kept, and said.
+  await json.press('ControlOrMeta+End');
+  await json.press('Backspace');
+  await expect(page.getByText('Not valid JSON yet')).toBeVisible();
+  await json.press('ControlOrMeta+z');
+  await expect(page.getByText('Not valid JSON yet')).toBeHidden();
+  expect(refused).toEqual([]);
 });

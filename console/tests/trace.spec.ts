@@ -196,6 +196,9 @@ test('Try it says each change: headers added, changed and removed, the response 
   );
   await result.getByText('Why it matched').first().click();
   expect(await seriousViolations(page), 'the trace result, unfolded').toEqual([]);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  expect(await seriousViolations(page), 'the trace result, unfolded, dark').toEqual([]);
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.screenshot({ path: test.info().outputPath('try-it-changes.png'), fullPage: true });
 });
 

@@ -9,7 +9,8 @@ export type DnrRule = chrome.declarativeNetRequest.Rule;
 export interface CompileReport {
   ruleId: string;
   status: 'compiled' | 'partial' | 'not_compiled';
-  pairs?: unknown;
+  /** Per pair: the ids of the browser rules written for it. */
+  pairs?: { index: number; browserRuleIds?: number[] }[];
   reasons: string[];
 }
 

@@ -5,7 +5,7 @@
 import type { ResourceType } from '../../src/model/rule-types/source.js';
 import { ServerError, whoami } from './api.js';
 import type { ContentQuestion, DocumentAnswer, ResponseAnswer } from './content/messages.js';
-import { clearDynamicRules, createInstaller, type Installed } from './dynamic-rules.js';
+import { clearDynamicRules, createInstaller, type Installed, ownerOf } from './dynamic-rules.js';
 import {
   type ActedRule,
   loadSettings,
@@ -195,25 +195,20 @@ chrome.runtime.onMessage.addListener((message: ContentQuestion, sender, reply) =
   return true;
 });
 
-// Chrome's own rules acting: mapped to the workspace's rules by evaluating the same request.
-chrome.declarativeNetRequest.onRuleMatchedDebug?.addListener(({ request }) => {
-  if (request.tabId < 0) return;
+// Chrome's own rules acting: each browser rule is the workspace rule the compiler's report says it was
+// written for (what Chrome did, even where it and the engine would differ).
+chrome.declarativeNetRequest.onRuleMatchedDebug?.addListener(({ request, rule }) => {
+  if (request.tabId < 0 || rule.rulesetId !== chrome.declarativeNetRequest.DYNAMIC_RULESET_ID) return;
   void ensureSession().then(async (current) => {
-    if (!current) return;
+    const ruleId = await ownerOf(rule.ruleId);
+    if (!current || !ruleId) return;
     const described = {
       url: request.url,
       method: request.method.toUpperCase(),
       resourceType: engineType(request.type),
       pageUrl: request.initiator,
     };
-    const result = await current.feed.evaluate(described);
-    if (!result) return;
-    // Script and Response rules are the content scripts' to report; the rest are Chrome's.
-    const ruleIds = result.acted.filter((ruleId) => {
-      const type = current.feed.describe(ruleId)?.ruleType;
-      return type !== 'Script' && type !== 'Response';
-    });
-    await recordActed(request.tabId, actedRules(current, ruleIds, described));
+    await recordActed(request.tabId, actedRules(current, [ruleId], described));
   });
 });
 

@@ -7,6 +7,8 @@ import { type BrowserRules, browserRules } from './api.js';
 import type { Settings } from './settings.js';
 
 const ETAG = 'browserRulesEtag';
+/** Which workspace rule each installed browser rule was written for (the compiler's report says it). */
+const OWNERS = 'browserRuleOwners';
 
 export interface Installed {
   installed: number;
@@ -30,8 +32,14 @@ export async function replaceDynamicRules(rules: chrome.declarativeNetRequest.Ru
 
 /** Forgets what was installed: the next install reads the compiled rules whole. */
 export async function clearDynamicRules(): Promise<void> {
-  await chrome.storage.local.remove(ETAG);
+  await chrome.storage.local.remove([ETAG, OWNERS]);
   await replaceDynamicRules([]);
+}
+
+/** The workspace rule an installed browser rule was written for, when the compiler said. */
+export async function ownerOf(browserRuleId: number): Promise<string | undefined> {
+  const owners = (await chrome.storage.local.get(OWNERS))[OWNERS] as Record<number, string> | undefined;
+  return owners?.[browserRuleId];
 }
 
 /** Reads the compiled rules (a 304 when nothing changed) and installs them when they changed. */
@@ -39,6 +47,11 @@ async function installOnce(settings: Settings): Promise<Installed | 'unchanged'>
   const answer = await browserRules(settings, await storedEtag(settings));
   if (answer === 'unchanged') return 'unchanged';
   await replaceDynamicRules(answer.rules.rules);
+  const owners: Record<number, string> = {};
+  for (const entry of answer.rules.report)
+    for (const pair of entry.pairs ?? [])
+      for (const id of pair.browserRuleIds ?? []) owners[id] = entry.ruleId;
+  await chrome.storage.local.set({ [OWNERS]: owners });
   if (answer.etag) await chrome.storage.local.set({ [ETAG]: { for: settings.serverUrl, etag: answer.etag } });
   else await chrome.storage.local.remove(ETAG);
   return {

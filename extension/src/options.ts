@@ -19,10 +19,26 @@ const signedIn = byId<HTMLElement>('signed-in');
 const identity = byId<HTMLElement>('identity');
 const state = byId<HTMLElement>('state');
 const error = byId<HTMLElement>('error');
+const notInstalled = byId<HTMLElement>('not-installed');
+const notInstalledList = byId<HTMLUListElement>('not-installed-list');
+
+/** The compiler's report of each rule it could not compile whole, with its reasons. */
+function showReport(report: NonNullable<Status['notInstalled']>): void {
+  notInstalled.hidden = report.length === 0;
+  notInstalledList.replaceChildren(
+    ...report.map((entry) => {
+      const item = document.createElement('li');
+      const status = entry.status === 'partial' ? 'partly applied' : 'not applied';
+      item.textContent = `${entry.ruleId} (${status}): ${entry.reasons.join('; ')}`;
+      return item;
+    }),
+  );
+}
 
 function show(status: Status): void {
   state.textContent = describeState(status);
   error.textContent = describeError(status);
+  showReport(status.state === 'following' ? (status.notInstalled ?? []) : []);
   const who = status.identity;
   identity.textContent = who
     ? `Signed in to ${who.workspace} as ${who.user} with a ${who.scope} key${who.keyName ? ` (${who.keyName})` : ''}.` +

@@ -1,74 +1,57 @@
-// The worker's exact copy of the workspace's rules, and the one place that knows how it is kept.
-//
-// SEAM: until `rulekeeper/runtime` lands, this follows the workspace with the proxy's rule feed
-// (src/proxy/rule-feed.ts: the lists, then the change stream through src/client's typed client and
-// SSE reader, with resume and backoff), compiled by the engine. Swapping to the runtime changes this
-// file only: the rest of the extension sees `WorkspaceFeed`.
-
+// The worker's exact copy of the workspace's rules: rulekeeper/runtime (the codebase's one follower of
+// the change stream: the lists, then the stream resumed after the last revision, `reset` and `bulk`,
+// backoff while the server is away, a refused key ends it), compiled by the engine. The rest of the
+// extension sees `WorkspaceFeed` only.
 import type { Outcome, RequestInput } from '../../src/engine/index.js';
 import { toEngineRequest } from '../../src/engine/index.js';
-import { createRuleFeed } from '../../src/proxy/rule-feed.js';
+import { createRuntime } from '../../src/runtime/index.js';
 import type { Settings } from './settings.js';
 
 export type FeedState = { connected: true } | { connected: false; problem: string };
 
 export interface WorkspaceFeed {
-  /** What the rules do to a request, once the first load was tried; undefined for a URL the engine cannot read. */
+  /** What the rules do to a request, once the first copy was tried; undefined for a URL the engine cannot read. */
   evaluate(request: RequestInput): Promise<{ outcome: Outcome; acted: string[] } | undefined>;
   /** A rule's name and type, from the copy. */
   describe(ruleId: string): { name: string; ruleType: string } | undefined;
   /** Called after every change of the copy (each revision applied, and every full read). */
   onChange(listener: () => void): void;
-  /** Called when the server answers again after being away, or stops answering (with why). */
+  /** Called when the stream is followed again, or an attempt failed or the key was refused (with why). */
   onState(listener: (state: FeedState) => void): void;
   stop(): void;
 }
 
 export function followWorkspace(settings: Settings): WorkspaceFeed {
-  const changeListeners: (() => void)[] = [];
-  const stateListeners: ((state: FeedState) => void)[] = [];
-  const feed = createRuleFeed({
-    server: settings.serverUrl,
-    key: settings.key,
-    // The feed's log lines carry the server URL and what went wrong, never the key.
-    log: (message) => {
-      const connected = message.startsWith('following') || message.startsWith('connected');
-      const state: FeedState = connected ? { connected } : { connected, problem: message };
-      for (const listener of stateListeners) listener(state);
-    },
-    maxRetryMs: 5_000,
+  const runtime = createRuntime({ server: settings.serverUrl, key: settings.key, maxRetryMs: 5_000 });
+  // Settles on the first answer, whatever it was: a page load waits for the rules once, never forever.
+  const firstAttempt = new Promise<void>((resolve) => {
+    runtime.ready.then(resolve, resolve);
+    runtime.on('status', ({ state, problem }) => {
+      if (state !== 'connecting' || problem !== undefined) resolve();
+    });
   });
-  let stopped = false;
-
-  // Each revision the feed reaches (and each full read after a reconnection) is a change.
-  void (async () => {
-    await feed.firstAttempt;
-    let seen = feed.status().revision;
-    if (seen >= 0) for (const listener of changeListeners) listener();
-    while (!stopped) {
-      await feed.reached(seen + 1);
-      if (stopped) return;
-      seen = feed.status().revision;
-      for (const listener of changeListeners) listener();
-    }
-  })();
 
   return {
     async evaluate(input) {
-      await feed.firstAttempt;
+      await firstAttempt;
       const request = toEngineRequest(input);
       if ('details' in request) return undefined;
-      return feed.current().evaluate(request);
+      return runtime.ruleSet().evaluate(request);
     },
     describe(ruleId) {
-      const found = feed.current().rules.find((compiled) => compiled.rule.id === ruleId);
-      return found && { name: found.rule.name, ruleType: found.rule.ruleType };
+      const found = runtime.rules().find((rule) => rule.id === ruleId);
+      return found && { name: found.name, ruleType: found.ruleType };
     },
-    onChange: (listener) => changeListeners.push(listener),
-    onState: (listener) => stateListeners.push(listener),
-    stop() {
-      stopped = true;
-      feed.stop();
+    onChange: (listener) => {
+      runtime.on('change', () => listener());
     },
+    onState: (listener) => {
+      // The messages carry the server's words and the URL, never the key.
+      runtime.on('status', ({ state, problem }) => {
+        if (state === 'live') listener({ connected: true });
+        else if (problem !== undefined) listener({ connected: false, problem });
+      });
+    },
+    stop: () => runtime.close(),
   };
 }

@@ -68,6 +68,8 @@ function serveUpstream(arrived: Arrived[]): Server {
   return createServer((request, response) => {
     const url = request.url ?? '/';
     arrived.push({ method: request.method ?? 'GET', url, headers: request.headers });
+    // Nothing kept by the browser's cache: each load reaches the rules (and this server) again.
+    response.setHeader('cache-control', 'no-store');
     if (url.startsWith('/echo')) {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ url, headers: request.headers }));
@@ -181,6 +183,12 @@ export async function signIn(extension: Extension, server: string, key: string):
   ).toBeVisible();
   await expect(options.getByRole('status')).toHaveText(/^Following workspace/);
   return options;
+}
+
+/** The toolbar badge's text on `page`'s tab. */
+export async function badgeOf(extension: Extension, page: Page): Promise<string> {
+  const tabId = await extension.tabIdOf(page);
+  return extension.worker.evaluate((id) => chrome.action.getBadgeText({ tabId: id }), tabId);
 }
 
 /** The data of a successful call, failing the test with the error body otherwise. */

@@ -1,6 +1,7 @@
 // The `rulekeeper` command: serve, migrate, keys, and the commands of the modules.
 import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
+import { registerBrowserRulesCommand } from './browser-rules-command.js';
 import { registerKeysCommands, withKeys } from './keys-commands.js';
 import { registerLintCommand } from './lint-command.js';
 import { registerOpenapiCommand } from './openapi-command.js';
@@ -28,6 +29,7 @@ program
 registerKeysCommands(program);
 registerTestCommand(program);
 registerLintCommand(program);
+registerBrowserRulesCommand(program);
 registerOpenapiCommand(program);
 registerTransferCommands(program);
 registerProxyCommand(program);

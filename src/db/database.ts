@@ -13,6 +13,7 @@ import * as idempotency from './migrations/0002-idempotency.js';
 import * as changes from './migrations/0003-changes.js';
 import * as keyScopes from './migrations/0005-key-scopes.js';
 import * as idOwners from './migrations/0006-id-owners.js';
+import * as ruleSearch from './migrations/0007-rule-search.js';
 import { BatchingPostgresDialect } from './postgres-write-batches.js';
 import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
 import type { Db, Tables } from './tables.js';
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0003-changes': changes,
   '0005-key-scopes': keyScopes,
   '0006-id-owners': idOwners,
+  '0007-rule-search': ruleSearch,
 };
 
 // PostgreSQL returns BIGINT as a string to protect precision; our timestamps fit a JS number.

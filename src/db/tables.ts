@@ -53,6 +53,11 @@ export interface RulesTable {
   name: string;
   /** The name lower-cased by the service, for case-insensitive search that behaves alike on both databases. */
   name_search: string;
+  /**
+   * What `search` looks in: name, description and source values, lower-cased (model/rule-search.ts).
+   * Every writer sets it; its default is for rows written before it existed, until migration 0007.
+   */
+  search_text: Generated<string>;
   description: string;
   status: string;
   rule_type: string;

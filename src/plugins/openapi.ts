@@ -34,6 +34,10 @@ export async function openapiPlugin(app: FastifyInstance, version: string): Prom
           description: 'What is wrong with the rules as a whole: rules that never act, loop, or do nothing.',
         },
         { name: 'transfer', description: 'Import and export of Requestly files.' },
+        {
+          name: 'browser-rules',
+          description: "The rules compiled to Chrome's declarativeNetRequest rules, for a browser extension.",
+        },
         { name: 'changes', description: 'The change log, its live stream, and versions to restore.' },
         { name: 'keys', description: 'The API key that asks: who it speaks for and what it may do.' },
       ],

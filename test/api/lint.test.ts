@@ -189,6 +189,30 @@ forEachDatabase((db) => {
       expect(lint.body.data.findings).toEqual(expect.arrayContaining(activated.body.warnings));
     });
   });
+
+  describe('warnings on writes that arrive together', () => {
+    const t = useTestApp({ db });
+
+    // Writes committed together share the bringing up to date of the lint's copy: each must still be
+    // linted in the workspace as of its own revision or later. Four at a time: a key's share of the
+    // lint pool (more are answered without warnings, by design).
+    it('each of creates arriving four at a time names its copies committed before it', async () => {
+      const body = redirect('https://same.example/x', 'https://elsewhere.example/');
+      const seed = await createRule(t, { name: 'first copy', ...body });
+      for (let round = 0; round < 5; round++) {
+        const replies = await Promise.all(
+          Array.from({ length: 4 }, (_, i) =>
+            t.call('POST', '/v1/rules', { body: { ...body, name: `copy ${round}.${i}` } }),
+          ),
+        );
+        for (const reply of replies) {
+          expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+          const duplicate = reply.body.warnings.find((w: Json) => w.code === 'duplicate');
+          expect(duplicate?.ruleIds).toEqual(expect.arrayContaining([reply.body.data.id, seed.id]));
+        }
+      }
+    });
+  });
 });
 
 forEachDatabase((db) => {

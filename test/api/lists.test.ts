@@ -216,6 +216,75 @@ forEachDatabase((db) => {
       expect(await found('LIT ')).toHaveLength(7);
     });
 
+    it('searches descriptions and source values too, never what a rule does', async () => {
+      const described = await createRule(t, { name: 'alpha', description: 'Sends Checkout-ZQ to staging' });
+      const sourced = await createRule(t, {
+        name: 'beta',
+        pairs: [cancelPair('ads.example.com'), cancelPair('zq-shop.example.com')],
+      });
+      await createRule(t, {
+        name: 'gamma',
+        ruleType: 'Redirect',
+        pairs: [redirectPair('https://zq-dest.example.com/')],
+      });
+      const found = async (search: string) => {
+        const reply = await t.call('GET', `/v1/rules?search=${encodeURIComponent(search)}`);
+        expect(reply.status).toBe(200);
+        return (reply.body.data as Item[]).map((r) => r.id);
+      };
+      expect(await found('checkout-zq')).toEqual([described.id]);
+      expect(await found('ZQ-SHOP')).toEqual([sourced.id]);
+      expect(await found('zq-dest')).toEqual([]);
+      expect(await found('zq')).toEqual([described.id, sourced.id]);
+      // One part at a time: a search never spans the name and the description.
+      expect(await found('alphasends')).toEqual([]);
+      expect(await found('alpha sends')).toEqual([]);
+
+      // It follows every write: an edit, a switch, a delete and a restore.
+      await t.call('PUT', `/v1/rules/${described.id}`, { body: { description: 'nothing to find' } });
+      expect(await found('checkout-zq')).toEqual([]);
+      await t.call('PUT', `/v1/rules/${sourced.id}`, { body: { status: 'Active' } });
+      expect(await found('zq-shop')).toEqual([sourced.id]);
+      await t.call('PUT', `/v1/rules/${sourced.id}`, {
+        body: { pairs: [cancelPair('zq-moved.example.com')] },
+      });
+      expect(await found('zq-shop')).toEqual([]);
+      expect(await found('zq-moved')).toEqual([sourced.id]);
+      await t.call('DELETE', `/v1/rules/${sourced.id}`);
+      expect(await found('zq-moved')).toEqual([]);
+      const versions = (await t.call('GET', `/v1/rules/${sourced.id}/versions`)).body.data;
+      await t.call('POST', `/v1/rules/${sourced.id}/restore`, { body: { version: versions[0].version } });
+      expect(await found('zq-moved')).toEqual([sourced.id]);
+    });
+
+    it('sorts by name, type or last change, ties in id order, and pages in that order', async () => {
+      const group = await createGroup(t);
+      const b = await createRule(t, { name: 'b sorted', groupId: group.id });
+      const a = await createRule(t, {
+        name: 'A sorted',
+        groupId: group.id,
+        ruleType: 'Redirect',
+        pairs: [redirectPair()],
+      });
+      const c = await createRule(t, { name: 'c sorted', groupId: group.id });
+      const ids = async (query: string) => {
+        const reply = await t.call('GET', `/v1/rules?groupId=${group.id}&${query}`);
+        expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+        return (reply.body.data as Item[]).map((r) => r.id);
+      };
+      expect(await ids('')).toEqual([b.id, a.id, c.id]);
+      expect(await ids('sort=creationDate')).toEqual([b.id, a.id, c.id]);
+      expect(await ids('sort=name')).toEqual([a.id, b.id, c.id]);
+      expect(await ids('sort=ruleType')).toEqual([b.id, c.id, a.id]);
+      await t.call('PUT', `/v1/rules/${b.id}`, { body: { status: 'Active' } });
+      expect(await ids('sort=modificationDate')).toEqual([a.id, c.id, b.id]);
+      expect(await ids('sort=-modificationDate')).toEqual([b.id, c.id, a.id]);
+      const paged = [];
+      for (let offset = 0; offset < 3; offset++)
+        paged.push(...(await ids(`sort=name&pageSize=1&offset=${offset}`)));
+      expect(paged).toEqual([a.id, b.id, c.id]);
+    });
+
     it('group list items carry ruleCount and activeRuleCount', async () => {
       const busy = await createGroup(t);
       const idle = await createGroup(t);
@@ -339,6 +408,9 @@ forEachDatabase((db) => {
       ['a repeated ruleType', 'ruleType=Cancel&ruleType=Cancel', '/ruleType'],
       ['a repeated groupId', 'groupId=&groupId=Group_abcde', '/groupId'],
       ['a repeated search', 'search=a&search=b', '/search'],
+      ['an unknown sort', 'sort=size', '/sort'],
+      ['a sort in the wrong case', 'sort=Name', '/sort'],
+      ['a repeated sort', 'sort=name&sort=name', '/sort'],
     ])('GET /v1/rules with %s is Invalid query', async (_title, query, path) => {
       expectError(await t.call('GET', `/v1/rules?${query}`), 'INVALID_QUERY', [at(path)]);
     });

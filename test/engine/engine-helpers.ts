@@ -1,5 +1,7 @@
 // Shared by the engine's table tests: rule builders, a runner that traces a request and checks that
 // the indexed fast path (evaluate) says exactly what the full trace says, and the checks of a table row.
+import { appendFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { expect } from 'vitest';
 import {
   compileRuleSet,
@@ -44,10 +46,23 @@ export const headers = (id: string, source: Json, request: Json[], response: Jso
   rule(id, 'Headers', [{ source, modifications: [{ Request: request, Response: response }] }]);
 
 /**
+ * With TABLE_CASES_FILE set, every case the tables run is also written there, a JSON line each: the
+ * browser parity test (test/system/dnr-parity.test.ts) asks Chromium the same questions.
+ */
+function recordCase(rules: EngineRule[], request: RequestInput): void {
+  const file = process.env.TABLE_CASES_FILE;
+  if (!file) return;
+  const { currentTestName, testPath } = expect.getState();
+  const table = basename(testPath ?? '').replace(/\.test\.ts$/, '');
+  appendFileSync(file, `${JSON.stringify({ table, title: currentTestName, rules, request })}\n`);
+}
+
+/**
  * Traces `rules` on `input` and checks the fast path against it: the same outcome as a trace
  * without inactive rules, and `acted` exactly the rules whose verdict is acted, in order.
  */
 export function run(rules: EngineRule[], input: RequestInput, includeInactive = false): TraceResult {
+  recordCase(rules, input);
   const request = toEngineRequest(input);
   if ('details' in request) throw new Error(`invalid request: ${JSON.stringify(request.details)}`);
   const set = compileRuleSet(rules);

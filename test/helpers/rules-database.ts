@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config.js';
 import { type Database, type DialectName, migrate, openDatabase } from '../../src/db/database.js';
 import type { RuleRow } from '../../src/db/tables.js';
 import type { Principal } from '../../src/model/principal.js';
+import { ruleSearchText } from '../../src/model/rule-search.js';
 import { createKeysService } from '../../src/modules/keys/keys-service.js';
 import { createKeysStore } from '../../src/modules/keys/keys-store.js';
 import { readRule } from '../../src/modules/rules/rules-input.js';
@@ -51,6 +52,7 @@ export function useRulesDatabase(kind: DialectName): () => RulesDatabase {
           workspace_id: principal.workspaceId,
           name: write.name ?? '',
           name_search: (write.name ?? '').toLowerCase(),
+          search_text: ruleSearchText(write.name ?? '', write.description ?? '', pairs ?? []),
           description: write.description ?? '',
           status: write.status ?? 'Inactive',
           rule_type: write.ruleType as string,

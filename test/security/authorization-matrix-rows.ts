@@ -89,6 +89,7 @@ export const ROWS: Row[] = [
   { method: 'POST', title: '/trace of a missing ruleId', path: () => '/v1/trace', body: () => ({ request: { url }, ruleIds: [MISSING_RULE] }), expect: same(RNF) },
   { method: 'POST', title: '/trace of an unsaved rule in their group', path: () => '/v1/trace', body: (w) => ({ request: { url }, rules: [{ name: 'u', groupId: w.theirGroup, ...cancel }] }), expect: [F, 200] },
   { method: 'GET', title: '/lint', path: () => '/v1/lint', expect: same(200) },
+  { method: 'GET', title: '/browser-rules', path: () => '/v1/browser-rules', expect: same(200) },
   { method: 'GET', title: '/changes', path: () => '/v1/changes', expect: same(200) },
   { method: 'GET', title: '/changes/stream', path: () => '/v1/changes/stream', expect: same(200) },
   { method: 'GET', title: '/export', path: () => '/v1/export', expect: same(200) },

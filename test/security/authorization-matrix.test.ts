@@ -161,6 +161,12 @@ forEachDatabase((db) => {
       expect(ids).not.toContain(theirs ? w.ourRule : w.theirRule);
       return;
     }
+    if (row.title === '/browser-rules') {
+      // The report names the caller's active rules only, never another workspace's.
+      const ids = (body.data.report as { ruleId: string }[]).map((rule) => rule.ruleId);
+      expect(ids).not.toContain(theirs ? w.ourRule : w.theirRule);
+      return;
+    }
     if (row.title === '/changes') {
       expect(body.data.length).toBeGreaterThan(0);
       return;

@@ -1,44 +1,190 @@
-// The rule being edited as JSON: the same value as the form (switching views shows the other's
-// edits), for pasting a rule or editing what a form makes slow. Text that does not parse is kept as
-// typed, with the parser's message, and changes nothing until it parses.
-import { useState } from 'preact/hooks';
+// The rule being edited as JSON, in CodeMirror: highlighted, checked as it is typed (text that does
+// not parse is kept as typed, marked where the parser stopped, and changes nothing until it parses),
+// and the API's problems (a failed save or test) marked at the lines their pointers name, and listed
+// under the editor in words, for whoever does not see the marks. The same value as the form.
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { json, jsonParseLinter } from '@codemirror/lang-json';
+import { bracketMatching, HighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { type Diagnostic, forceLinting, linter, lintGutter } from '@codemirror/lint';
+import { EditorState, StateEffect } from '@codemirror/state';
+import { EditorView, keymap, lineNumbers } from '@codemirror/view';
+import { tags } from '@lezer/highlight';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ErrorDetail } from '../api.js';
+import { pointerRange } from './json-pointer-range.js';
 
-export function JsonView({ value, onChange }: { value: unknown; onChange: (value: unknown) => void }) {
-  const [text, setText] = useState(() => JSON.stringify(value, null, 2));
-  const [problem, setProblem] = useState<string | null>(null);
+interface JsonViewProps {
+  value: unknown;
+  onChange: (value: unknown) => void;
+  /** The service's problems with the rule, pointing into it. */
+  problems: readonly ErrorDetail[];
+}
+
+/** A problem with the line it is on (0 when its pointer is not in the text). */
+interface Placed {
+  detail: ErrorDetail;
+  line: number;
+  from: number;
+  to: number;
+}
+
+function place(state: EditorState, problems: readonly ErrorDetail[]): Placed[] {
+  return problems.map((detail) => {
+    const range = pointerRange(state, detail.path);
+    return range
+      ? { detail, line: state.doc.lineAt(range.from).number, ...range }
+      : { detail, line: 0, from: 0, to: 0 };
+  });
+}
+
+/**
+ * The editor lives in a shadow root: CodeMirror writes its styles into a <style> element in a
+ * document, which the console's Content-Security-Policy (style-src 'self') refuses, and into
+ * adopted style sheets in a shadow root, which it does not govern. The console's colour variables
+ * reach in (custom properties inherit), so light and dark follow the page.
+ */
+const THEME = EditorView.theme({
+  '&': {
+    color: 'var(--ink)',
+    backgroundColor: 'var(--paper)',
+    border: '1px solid var(--control-line)',
+    borderRadius: '4px',
+    maxHeight: '70vh',
+    fontSize: '0.9rem',
+  },
+  '&.cm-focused': { outline: '3px solid var(--focus)', outlineOffset: '2px' },
+  '.cm-scroller': {
+    fontFamily: 'ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace',
+    minHeight: '12rem',
+  },
+  '.cm-content': { caretColor: 'var(--ink)' },
+  '.cm-gutters': {
+    backgroundColor: 'var(--wash)',
+    color: 'var(--muted)',
+    borderRight: '1px solid var(--line)',
+  },
+  '.cm-tooltip': { backgroundColor: 'var(--paper)', color: 'var(--ink)', border: '1px solid var(--line)' },
+});
+
+/** The service's problems changed: the linter runs again though the text did not. */
+const problemsChanged = StateEffect.define<null>();
+
+/** JSON's parts in the console's colours, each readable on its paper in both schemes. */
+const HIGHLIGHT = HighlightStyle.define([
+  { tag: tags.propertyName, color: 'var(--accent)' },
+  { tag: tags.string, color: 'var(--ok)' },
+  { tag: tags.number, color: 'var(--warn-ink)' },
+  { tag: [tags.bool, tags.null], color: 'var(--danger)' },
+  { tag: [tags.brace, tags.squareBracket, tags.separator], color: 'var(--muted)' },
+]);
+
+export function JsonView({ value, onChange, problems }: JsonViewProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  // Read by the editor's callbacks, which are made once.
+  const current = useRef({ onChange, problems });
+  current.current = { onChange, problems };
+  const [parseProblem, setParseProblem] = useState<string | null>(null);
+  const [placed, setPlaced] = useState<Placed[]>([]);
+
+  useEffect(() => {
+    if (!host.current) return;
+    const parseLinter = jsonParseLinter();
+    const root = host.current.shadowRoot ?? host.current.attachShadow({ mode: 'open' });
+    const editor = new EditorView({
+      root,
+      parent: root,
+      state: EditorState.create({
+        doc: JSON.stringify(value, null, 2),
+        extensions: [
+          lineNumbers(),
+          history(),
+          bracketMatching(),
+          json(),
+          syntaxHighlighting(HIGHLIGHT),
+          THEME,
+          lintGutter(),
+          linter(
+            (v): Diagnostic[] => {
+              const syntax = parseLinter(v);
+              if (syntax.length) return syntax;
+              return place(v.state, current.current.problems)
+                .filter((p) => p.line > 0)
+                .map((p) => ({
+                  from: p.from,
+                  to: p.to,
+                  severity: 'error',
+                  message: `${p.detail.path}: ${p.detail.message}`,
+                }));
+            },
+            {
+              delay: 250,
+              needsRefresh: (update) =>
+                update.transactions.some((tr) => tr.effects.some((effect) => effect.is(problemsChanged))),
+            },
+          ),
+          keymap.of([...defaultKeymap, ...historyKeymap]),
+          EditorView.lineWrapping,
+          EditorView.contentAttributes.of({
+            'aria-label': 'The rule as JSON',
+            'aria-describedby': 'rule-json-hint rule-json-problems',
+            spellcheck: 'false',
+          }),
+          EditorView.updateListener.of((update) => {
+            if (!update.docChanged) return;
+            const text = update.state.doc.toString();
+            try {
+              const parsed: unknown = JSON.parse(text);
+              if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+                throw new Error('A rule is a JSON object.');
+              setParseProblem(null);
+              current.current.onChange(parsed);
+            } catch (error) {
+              setParseProblem(error instanceof Error ? error.message : String(error));
+            }
+          }),
+        ],
+      }),
+    });
+    view.current = editor;
+    return () => {
+      editor.destroy();
+      view.current = null;
+    };
+    // The text is the editor's from here on: a new value from outside comes with a new key.
+  }, []);
+
+  // New problems from the service: marked now, not at the next keystroke.
+  useEffect(() => {
+    const editor = view.current;
+    if (!editor) return;
+    setPlaced(place(editor.state, problems));
+    editor.dispatch({ effects: problemsChanged.of(null) });
+    forceLinting(editor);
+  }, [problems]);
+
   return (
-    <div class={problem ? 'field invalid' : 'field'}>
-      <label for="rule-json">The rule as JSON</label>
-      <textarea
-        id="rule-json"
-        class="json"
-        rows={24}
-        spellcheck={false}
-        value={text}
-        aria-invalid={problem ? 'true' : undefined}
-        aria-describedby={problem ? 'rule-json-error' : 'rule-json-hint'}
-        onInput={(event) => {
-          const next = event.currentTarget.value;
-          setText(next);
-          try {
-            const parsed: unknown = JSON.parse(next);
-            if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
-              throw new Error('A rule is a JSON object.');
-            setProblem(null);
-            onChange(parsed);
-          } catch (error) {
-            setProblem(error instanceof Error ? error.message : String(error));
-          }
-        }}
-      />
+    <div class={parseProblem || problems.length ? 'field invalid' : 'field'}>
+      <span class="label" id="rule-json-label">
+        The rule as JSON
+      </span>
+      <div class="json-editor" ref={host} />
       <small class="hint" id="rule-json-hint">
-        The body sent to the API on save, as the form shows it.
+        The body sent to the API on save, as the form shows it. Problems are marked at their lines.
       </small>
-      {problem ? (
-        <p class="field-error" id="rule-json-error">
-          Not valid JSON yet: {problem}
-        </p>
-      ) : null}
+      <div id="rule-json-problems">
+        {parseProblem ? <p class="field-error">Not valid JSON yet: {parseProblem}</p> : null}
+        {placed.length ? (
+          <ul class="field-error json-problems">
+            {placed.map(({ detail, line }) => (
+              <li key={detail.path + detail.message}>
+                {line ? `Line ${line}: ` : ''}
+                <code>{detail.path || '/'}</code> {detail.message}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
     </div>
   );
 }

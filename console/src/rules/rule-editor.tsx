@@ -2,7 +2,7 @@
 // body, the service's errors at the fields they name, and If-Match on save so that an edit made
 // elsewhere meanwhile is reported instead of overwritten. "Test this rule" tries the unsaved rule.
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, type Rule, type RuleType } from '../api.js';
+import { ApiError, type ErrorDetail, type Rule, type RuleType } from '../api.js';
 import { errorsByPointer, FieldErrorsContext } from '../forms/field-errors.js';
 import { FieldFindingsContext, findingsByPointer } from '../forms/field-findings.js';
 import { type JsonSchema, pairSchema, RULE_TYPES, ruleTypeDescription } from '../forms/schema.js';
@@ -20,10 +20,14 @@ import { JsonView } from './json-view.js';
 import { findingsFor, LintFindings, useLint } from './lint-findings.js';
 import { draftOf, newDraft, type RuleDraft, withType } from './rule-draft.js';
 import { RuleHistory } from './rule-history.js';
+import { RuleSummary } from './rule-summary.js';
 
 const NAME: JsonSchema = { type: 'string', description: 'Shown in lists; need not be unique.' };
 const DESCRIPTION: JsonSchema = { type: 'string' };
 const STATUS: JsonSchema = { enum: ['Active', 'Inactive'], description: 'Only active rules act.' };
+
+/** No problems: one array, so that the JSON view sees no change between renders. */
+const NO_PROBLEMS: ErrorDetail[] = [];
 
 const CONFLICT =
   'This rule was changed elsewhere since you opened it, so your version was not saved. ' +
@@ -135,6 +139,7 @@ export function RuleEditor({ ruleId, template }: { ruleId: string | null; templa
           {notice}
         </p>
       ) : null}
+      <RuleSummary draft={draft} />
       {ruleId ? <LintFindings findings={findingsFor(findings, ruleId)} /> : null}
       <FieldErrorsContext.Provider value={errors}>
         <FieldFindingsContext.Provider value={ruleFindings}>
@@ -163,6 +168,7 @@ export function RuleEditor({ ruleId, template }: { ruleId: string | null; templa
                 key={etag ?? 'new'}
                 value={draft}
                 onChange={(value) => setDraft(value as RuleDraft)}
+                problems={error instanceof ApiError ? (error.body?.details ?? NO_PROBLEMS) : NO_PROBLEMS}
               />
             ) : (
               <div class="rule-form">

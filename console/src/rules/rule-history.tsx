@@ -1,9 +1,12 @@
-// A saved rule's versions, newest first, each restorable: a bad change is undone by making an
-// earlier content current again (as a new version, so nothing is lost by restoring either).
+// A saved rule's versions, newest first, each with who made it and what it changed from the one
+// before, and restorable: a bad change is undone by making an earlier content current again (as a
+// new version, so nothing is lost by restoring either).
 import { useContext, useEffect, useState } from 'preact/hooks';
 import type { paths } from '../api.js';
 import { LiveContext } from '../live-context.js';
 import { describeError, useApi } from '../session.js';
+import { RelativeTime } from '../ui/relative-time.js';
+import { type FieldChange, versionDiff } from './version-diff.js';
 
 type Version =
   paths['/v1/rules/{ruleId}/versions']['get']['responses'][200]['content']['application/json']['data'][number];
@@ -50,23 +53,59 @@ export function RuleHistory({
       ) : null}
       {versions === null ? <p>Loading…</p> : null}
       <ol class="versions">
-        {(versions ?? []).map((entry, index) => (
-          <li key={entry.version}>
-            <span>
-              <strong>Version {entry.version}</strong>: {entry.change} {new Date(entry.at).toLocaleString()}{' '}
-              by {entry.byName ?? entry.by}. Named “{entry.object.name}”, {entry.object.status.toLowerCase()},{' '}
-              {entry.object.pairs.length} {entry.object.pairs.length === 1 ? 'pair' : 'pairs'}.
-            </span>
-            {index === 0 ? (
-              <span class="tag">current</span>
-            ) : (
-              <button type="button" class="secondary small" onClick={() => restore(entry.version)}>
-                Restore version {entry.version}
-              </button>
-            )}
-          </li>
-        ))}
+        {(versions ?? []).map((entry, index) => {
+          const older = versions?.[index + 1];
+          return (
+            <li key={entry.version}>
+              <div class="version-head">
+                <span>
+                  <strong>Version {entry.version}</strong>: {entry.change} <RelativeTime at={entry.at} /> by{' '}
+                  <span class="who">{entry.byName ?? `user ${entry.by}`}</span>. Named “{entry.object.name}”,{' '}
+                  {entry.object.status.toLowerCase()}, {entry.object.pairs.length}{' '}
+                  {entry.object.pairs.length === 1 ? 'pair' : 'pairs'}.
+                </span>
+                {index === 0 ? (
+                  <span class="tag">current</span>
+                ) : (
+                  <button type="button" class="secondary small" onClick={() => restore(entry.version)}>
+                    Restore version {entry.version}
+                  </button>
+                )}
+              </div>
+              {older ? (
+                <Diff changes={versionDiff(older.object, entry.object)} version={entry.version} />
+              ) : null}
+            </li>
+          );
+        })}
       </ol>
     </section>
+  );
+}
+
+function Diff({ changes, version }: { changes: FieldChange[]; version: number }) {
+  if (changes.length === 0) return <p class="diff-none">No change to the rule itself.</p>;
+  return (
+    <div class="table-wrap">
+      <table class="diff">
+        <caption class="visually-hidden">What version {version} changed</caption>
+        <thead>
+          <tr>
+            <th scope="col">Changed</th>
+            <th scope="col">Was</th>
+            <th scope="col">Now</th>
+          </tr>
+        </thead>
+        <tbody>
+          {changes.map(({ field, before, after }) => (
+            <tr key={field}>
+              <th scope="row">{field}</th>
+              <td>{before === undefined ? <span class="absent">(not set)</span> : <del>{before}</del>}</td>
+              <td>{after === undefined ? <span class="absent">(removed)</span> : <ins>{after}</ins>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

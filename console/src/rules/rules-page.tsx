@@ -2,7 +2,7 @@
 // groups (whose status shows, since an inactive group's rules do not act), each switched on or off
 // in place. Follows the change stream: a change made elsewhere shows up without a reload.
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
-import type { Group, Rule } from '../api.js';
+import type { Group, paths, Rule } from '../api.js';
 import { RULE_TYPES } from '../forms/schema.js';
 import { GroupOptions } from '../groups/group-options.js';
 import { useGroups } from '../groups/use-groups.js';
@@ -22,7 +22,17 @@ interface Filters {
   /** `*` for every group, `""` for ungrouped, else a group id. */
   groupId: string;
   search: string;
+  sort: RuleSort;
 }
+
+type RuleSort = NonNullable<NonNullable<paths['/v1/rules']['get']['parameters']['query']>['sort']>;
+
+const SORTS: { sort: RuleSort; label: string }[] = [
+  { sort: 'creationDate', label: 'Oldest first' },
+  { sort: 'name', label: 'Name' },
+  { sort: 'ruleType', label: 'Type' },
+  { sort: '-modificationDate', label: 'Last changed' },
+];
 
 interface Page {
   rules: Rule[];
@@ -34,7 +44,13 @@ export function RulesPage() {
   const api = useApi();
   const changes = useContext(LiveContext);
   const { groups, reload: reloadGroups } = useGroups();
-  const [filters, setFilters] = useState<Filters>({ status: '', ruleType: '', groupId: '*', search: '' });
+  const [filters, setFilters] = useState<Filters>({
+    status: '',
+    ruleType: '',
+    groupId: '*',
+    search: '',
+    sort: 'creationDate',
+  });
   const [search, setSearch] = useState('');
   const [offset, setOffset] = useState(0);
   const [page, setPage] = useState<Page | null>(null);
@@ -68,6 +84,7 @@ export function RulesPage() {
       ...(filters.ruleType ? { ruleType: filters.ruleType as Rule['ruleType'] } : {}),
       ...(filters.groupId !== '*' ? { groupId: filters.groupId } : {}),
       ...(filters.search ? { search: filters.search } : {}),
+      ...(filters.sort !== 'creationDate' ? { sort: filters.sort } : {}),
     };
     let current = true;
     api((client) => client.GET('/v1/rules', { params: { query } }))
@@ -130,6 +147,9 @@ export function RulesPage() {
       <div class="page-head">
         <h1 id="rules-title">Rules</h1>
         <div class="actions">
+          <a class="button secondary" href="#/deleted">
+            Recently deleted
+          </a>
           <a class="button secondary" href="#/templates">
             From a template
           </a>
@@ -145,7 +165,7 @@ export function RulesPage() {
       ) : null}
       <form class="filters" aria-label="Filter rules" onSubmit={(e) => e.preventDefault()}>
         <div class="field">
-          <label for={SEARCH_FIELD_ID}>Search names</label>
+          <label for={SEARCH_FIELD_ID}>Search names, descriptions and sources</label>
           <input
             id={SEARCH_FIELD_ID}
             ref={searchField}
@@ -176,6 +196,16 @@ export function RulesPage() {
           <select id="filter-group" value={filters.groupId} onChange={filter('groupId')}>
             <option value="*">Any</option>
             <GroupOptions groups={groups} />
+          </select>
+        </div>
+        <div class="field">
+          <label for="filter-sort">Sort by</label>
+          <select id="filter-sort" value={filters.sort} onChange={filter('sort')}>
+            {SORTS.map(({ sort, label }) => (
+              <option key={sort} value={sort}>
+                {label}
+              </option>
+            ))}
           </select>
         </div>
       </form>

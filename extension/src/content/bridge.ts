@@ -13,6 +13,9 @@ import {
   type ResponseAnswer,
 } from './messages.js';
 
+/** As long as a URL a trace takes: a longer one is no request a rule was written for. */
+const MAX_URL_LENGTH = 16_384;
+
 function ask<T>(question: ContentQuestion): Promise<T | undefined> {
   return chrome.runtime.sendMessage<ContentQuestion, T>(question).catch(() => undefined);
 }
@@ -31,7 +34,9 @@ window.addEventListener(ASK_EVENT, (event) => {
   } catch {
     return;
   }
-  if (typeof question.url !== 'string' || typeof question.method !== 'string') return;
+  // The page can send anything here: only a URL and method of sane size go on to the worker.
+  const sane = (text: unknown, limit: number) => typeof text === 'string' && text.length <= limit;
+  if (!sane(question.url, MAX_URL_LENGTH) || !sane(question.method, 16)) return;
   void ask<ResponseAnswer>({ kind: 'response', url: question.url, method: question.method }).then(
     (answer) => {
       const reply: PageAnswer = { id: question.id, response: answer?.response ?? null };

@@ -23,7 +23,12 @@ const ANSWER_WAIT_MS = 5_000;
 window.addEventListener(ANSWER_EVENT, (event) => {
   const detail = (event as CustomEvent<unknown>).detail;
   if (typeof detail !== 'string') return;
-  const answer = JSON.parse(detail) as PageAnswer;
+  let answer: PageAnswer;
+  try {
+    answer = JSON.parse(detail) as PageAnswer;
+  } catch {
+    return; // not the bridge's
+  }
   const resolve = waiting.get(answer.id);
   waiting.delete(answer.id);
   resolve?.(answer.response);
@@ -31,7 +36,12 @@ window.addEventListener(ANSWER_EVENT, (event) => {
 
 window.addEventListener(INJECT_EVENT, (event) => {
   const detail = (event as CustomEvent<unknown>).detail;
-  if (typeof detail === 'string') inject(JSON.parse(detail) as ScriptEffect[]);
+  if (typeof detail !== 'string') return;
+  try {
+    inject(JSON.parse(detail) as ScriptEffect[]);
+  } catch {
+    // Not the bridge's: nothing to inject.
+  }
 });
 
 function effectFor(url: string, method: string): Promise<Effect | null> {

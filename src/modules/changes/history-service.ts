@@ -8,6 +8,7 @@ import { toGroup } from '../../model/group.js';
 import type { Principal } from '../../model/principal.js';
 import type { Rule } from '../../model/rule.js';
 import { toRule } from '../../model/rule.js';
+import { ruleSearchText } from '../../model/rule-search.js';
 import type { GroupsStore } from '../groups/groups-store.js';
 import type { RulesStore } from '../rules/rules-store.js';
 import { checkInOrder, GROUPS, RULES, readNowThrowLater, type StoredKind } from '../shared/checks.js';
@@ -118,6 +119,7 @@ export function createHistoryService(deps: {
           workspace_id: principal.workspaceId,
           name: old.name,
           name_search: old.name.toLowerCase(),
+          search_text: ruleSearchText(old.name, old.description, old.pairs),
           description: old.description,
           status: old.status,
           rule_type: live?.rule_type ?? old.ruleType,

@@ -46,10 +46,18 @@ export function createLintService(deps: {
   /** The revision each workspace was last sent to a worker as (its worker holds it, most likely). */
   const sent = new Map<string, number>();
   const remember = (workspaceId: string, version: number) => {
+    // A job that finishes late, for an older revision, does not take back what a newer one sent.
+    const newest = Math.max(version, sent.get(workspaceId) ?? version);
     sent.delete(workspaceId);
     if (sent.size >= MAX_KEPT_WORKSPACES) sent.delete(sent.keys().next().value as string);
-    sent.set(workspaceId, version);
+    sent.set(workspaceId, newest);
   };
+  /**
+   * The job bringing each workspace's worker up to date, while one runs: writes that arrive together
+   * (a group commit's) wait for it and find their revision sent, instead of each reading and sending
+   * the same changes (and, past the worker's copy, the whole workspace) again.
+   */
+  const catchingUp = new Map<string, Promise<unknown>>();
 
   /** Every rule and group of the workspace, encoded a page at a time. */
   async function wholeWorkspace(workspaceId: string): Promise<Uint8Array[]> {
@@ -113,9 +121,23 @@ export function createLintService(deps: {
     };
     // The worker most likely holds what it was sent last (its jobs go to it): the changes since then
     // come with the first job, and a worker that holds something else says so.
-    const last = sent.get(workspaceId);
-    let outcome =
-      (last !== undefined && last < version ? await sendChanges(last) : undefined) ?? (await send({}));
+    let last = sent.get(workspaceId);
+    const running = last !== undefined && last < version ? catchingUp.get(workspaceId) : undefined;
+    if (running) {
+      await running.catch(() => {});
+      last = sent.get(workspaceId);
+    }
+    let caughtUp: Awaited<ReturnType<typeof sendChanges>>;
+    if (last !== undefined && last < version) {
+      const catching = sendChanges(last);
+      catchingUp.set(workspaceId, catching);
+      try {
+        caughtUp = await catching;
+      } finally {
+        if (catchingUp.get(workspaceId) === catching) catchingUp.delete(workspaceId);
+      }
+    }
+    let outcome = caughtUp ?? (await send({}));
     if ('missing' in outcome && outcome.held !== undefined && outcome.held < version && outcome.held !== last)
       outcome = (await sendChanges(outcome.held)) ?? outcome;
     if ('missing' in outcome) {

@@ -4,6 +4,7 @@ import { Status } from '../../model/common.js';
 import { Finding } from '../../model/finding.js';
 import type { Principal } from '../../model/principal.js';
 import { RULE_ID_PATTERN, RuleTypeSchema } from '../../model/rule.js';
+import { RULE_SORTS } from '../../model/rule-search.js';
 import { compile } from '../../validation.js';
 import { pageQuery } from '../shared/schemas.js';
 
@@ -26,7 +27,19 @@ const ruleListQuery = (checked: boolean) =>
         Type.String({ maxLength: 256, description: 'Rules of this group; "" for ungrouped.' }),
       ),
       search: Type.Optional(
-        Type.String({ maxLength: 256, description: 'Case-insensitive part of the name.' }),
+        Type.String({
+          maxLength: 256,
+          description: 'Case-insensitive part of the name, the description or a source value.',
+        }),
+      ),
+      sort: Type.Optional(
+        Type.Union(
+          RULE_SORTS.map((sort) => Type.Literal(sort)),
+          {
+            description:
+              'The order: `creationDate` (the default, oldest first), `name`, `ruleType` (then name), `modificationDate` (least recently changed first) or `-modificationDate` (most recently changed first). Ties are in id order.',
+          },
+        ),
       ),
     },
     { additionalProperties: false },

@@ -6,6 +6,7 @@ import { AppError } from '../../errors.js';
 import { nextTimestamp } from '../../ids.js';
 import type { Principal } from '../../model/principal.js';
 import { type Rule, toRule } from '../../model/rule.js';
+import { ruleSearchText } from '../../model/rule-search.js';
 import type { RuleType } from '../../model/rule-types/index.js';
 import type { ChangesService } from '../changes/changes-service.js';
 import type { GroupsStore } from '../groups/groups-store.js';
@@ -69,6 +70,7 @@ export function createRulesService(deps: {
         ruleType: q.ruleType,
         groupId: q.groupId === '' ? null : q.groupId,
         search: q.search?.toLowerCase(),
+        sort: q.sort,
       };
       return readModel.page(filter, principal.ownerUserId, q.offset, q.pageSize, version);
     },
@@ -85,6 +87,7 @@ export function createRulesService(deps: {
             workspace_id: principal.workspaceId,
             name,
             name_search: name.toLowerCase(),
+            search_text: ruleSearchText(name, input.description ?? '', pairs),
             description: input.description ?? '',
             status: input.status ?? 'Inactive',
             rule_type: ruleType,
@@ -122,11 +125,17 @@ export function createRulesService(deps: {
           const groupId =
             change.groupId === undefined ? row.group_id : await resolveGroup(trx, principal, change.groupId);
           const name = change.name ?? row.name;
+          const description = change.description ?? row.description;
+          // A switch or a move (the bulk edits) changes nothing searched: no parse of the pairs.
+          const searched = change.name !== undefined || change.description !== undefined || pairs;
           const updated: RuleRow = {
             ...row,
             name,
             name_search: name.toLowerCase(),
-            description: change.description ?? row.description,
+            search_text: searched
+              ? ruleSearchText(name, description, pairs ?? (JSON.parse(row.pairs) as unknown[]))
+              : row.search_text,
+            description,
             status: change.status ?? row.status,
             group_id: groupId,
             pairs: pairs ? JSON.stringify(pairs) : row.pairs,

@@ -5,6 +5,7 @@ import { jsonObjectText } from '../../db/dialect.js';
 import { type Prepared, prepared, preparedFindById } from '../../db/prepared.js';
 import type { Db, RuleRow } from '../../db/tables.js';
 import { RULE_FIELDS, type Rule } from '../../model/rule.js';
+import type { RuleSort } from '../../model/rule-search.js';
 
 export interface RuleFilter {
   workspaceId: string;
@@ -12,12 +13,42 @@ export interface RuleFilter {
   ruleType?: string;
   /** null for ungrouped rules. */
   groupId?: string | null;
-  /** Lower-cased part of the name. */
+  /** Lower-cased part of the name, the description or a source value. */
   search?: string;
+  /** Default `creationDate`. */
+  sort?: RuleSort;
 }
 
+/** The columns of each order; the id last, so that rules that tie keep one order across pages. */
+const ORDERS: Record<
+  RuleSort,
+  [column: 'creation_date' | 'name_search' | 'rule_type' | 'modification_date' | 'id', 'asc' | 'desc'][]
+> = {
+  creationDate: [
+    ['creation_date', 'asc'],
+    ['id', 'asc'],
+  ],
+  name: [
+    ['name_search', 'asc'],
+    ['id', 'asc'],
+  ],
+  ruleType: [
+    ['rule_type', 'asc'],
+    ['name_search', 'asc'],
+    ['id', 'asc'],
+  ],
+  modificationDate: [
+    ['modification_date', 'asc'],
+    ['id', 'asc'],
+  ],
+  '-modificationDate': [
+    ['modification_date', 'desc'],
+    ['id', 'desc'],
+  ],
+};
+
 /** The filter as query parameters: the search as a LIKE pattern, where % and _ mean themselves. */
-type FilterParams = Omit<RuleFilter, 'search'> & {
+type FilterParams = Omit<RuleFilter, 'search' | 'sort'> & {
   namePattern?: string;
   offset?: number;
   limit?: number;
@@ -25,7 +56,7 @@ type FilterParams = Omit<RuleFilter, 'search'> & {
 };
 
 function filterParams(filter: RuleFilter): FilterParams {
-  const { search, ...rest } = filter;
+  const { search, sort: _sort, ...rest } = filter;
   return search ? { ...rest, namePattern: `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` } : rest;
 }
 
@@ -46,7 +77,7 @@ export function createRulesStore(db: Db, dialect: DialectName) {
     if (filter.groupId === null) query = query.where('group_id', 'is', null);
     else if (filter.groupId !== undefined) query = query.where('group_id', '=', filter.groupId);
     if (filter.namePattern !== undefined) {
-      query = query.where(sql<boolean>`name_search like ${filter.namePattern} escape '\\'`);
+      query = query.where(sql<boolean>`search_text like ${filter.namePattern} escape '\\'`);
     }
     return query;
   }
@@ -88,9 +119,10 @@ export function createRulesStore(db: Db, dialect: DialectName) {
     string,
     { page: Prepared<FilterParams, { json: string }>; count: Prepared<FilterParams, { n: number }> }
   >();
-  function listQueriesFor(filter: FilterParams) {
+  function listQueriesFor(filter: FilterParams, sort: RuleSort = 'creationDate') {
     const present = (Object.keys(filter) as (keyof FilterParams)[]).filter((k) => filter[k] !== undefined);
-    const shape = `${present.sort().join(',')}${filter.groupId === null ? ':ungrouped' : ''}`;
+    const shape = `${present.sort().join(',')}${filter.groupId === null ? ':ungrouped' : ''} ${sort}`;
+    const order = ORDERS[sort];
     let queries = listQueries.get(shape);
     if (!queries) {
       const names = present.filter((k) => filter[k] !== null);
@@ -101,17 +133,19 @@ export function createRulesStore(db: Db, dialect: DialectName) {
         page: prepared<FilterParams, { json: string }>(db, [...names, 'owner', 'offset', 'limit'], (db, p) =>
           db
             .selectFrom(
-              filtered(db, { ...p, groupId: filter.groupId === null ? null : p.groupId })
-                .selectAll()
-                .orderBy('creation_date')
-                .orderBy('id')
+              order
+                .reduce(
+                  (query, [column, direction]) => query.orderBy(column, direction),
+                  filtered(db, { ...p, groupId: filter.groupId === null ? null : p.groupId }).selectAll(),
+                )
                 .limit(p.limit as number)
                 .offset(p.offset as number)
                 .as('page'),
             )
             .select(ruleJson(p.owner).as('json'))
-            .orderBy('creation_date')
-            .orderBy('id'),
+            .$call((query) =>
+              order.reduce((ordered, [column, direction]) => ordered.orderBy(column, direction), query),
+            ),
         ),
         count: prepared<FilterParams, { n: number }>(db, names, (db, p) =>
           filtered(db, { ...p, groupId: filter.groupId === null ? null : p.groupId }).select((eb) =>
@@ -130,6 +164,7 @@ export function createRulesStore(db: Db, dialect: DialectName) {
     'workspace_id',
     'name',
     'name_search',
+    'search_text',
     'description',
     'status',
     'rule_type',
@@ -140,6 +175,9 @@ export function createRulesStore(db: Db, dialect: DialectName) {
     'creation_date',
     'modification_date',
   ] as const satisfies readonly (keyof RuleRow)[];
+  // Every column, or a write would leave one to its default: a column added to RuleRow fails here.
+  const everyColumn: Exclude<keyof RuleRow, (typeof RULE_ROW)[number]> extends never ? true : never = true;
+  void everyColumn;
   const inserted = prepared<RuleRow, never>(db, RULE_ROW, (db, p) =>
     db
       .insertInto('rules')
@@ -182,7 +220,12 @@ export function createRulesStore(db: Db, dialect: DialectName) {
     /** A page of rules, each as the JSON text of its API representation. */
     async listJson(filter: RuleFilter, owner: string, offset: number, limit: number): Promise<string[]> {
       const params = filterParams(filter);
-      const rows = await listQueriesFor(params).page.all(db, { ...params, owner, offset, limit });
+      const rows = await listQueriesFor(params, filter.sort).page.all(db, {
+        ...params,
+        owner,
+        offset,
+        limit,
+      });
       return rows.map((row) => row.json);
     },
 

@@ -4,6 +4,7 @@ import { nextTimestamp } from '../../ids.js';
 import { GROUP_ID_PATTERN } from '../../model/group.js';
 import type { Principal } from '../../model/principal.js';
 import { ruleIdPattern } from '../../model/rule.js';
+import { ruleSearchText } from '../../model/rule-search.js';
 import { drawIds, idOwners, keepIds, type OwnedType } from '../shared/id-owners-store.js';
 import type { FailedRecord, ReadRecord } from './import-records.js';
 import type { ImportItem } from './transfer-schemas.js';
@@ -188,6 +189,7 @@ export function createImportPlanner(
           workspace_id: workspaceId,
           name,
           name_search: name.toLowerCase(),
+          search_text: ruleSearchText(name, rule.write.description ?? '', rule.pairs),
           description: rule.write.description ?? '',
           status: rule.write.status ?? 'Inactive',
           rule_type: ruleType,

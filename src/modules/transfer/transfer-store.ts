@@ -4,7 +4,7 @@ import type { Db, GroupRow, RuleRow, Tables } from '../../db/tables.js';
 
 /**
  * Rows per statement. Small enough that no statement runs long (PostgreSQL's statement timeout) or
- * passes a driver's parameter limit (13 columns × 500 rows), large enough that a 100,000-record
+ * passes a driver's parameter limit (14 columns × 500 rows), large enough that a 100,000-record
  * import is a few hundred statements.
  */
 const BATCH = 500;

@@ -1,0 +1,89 @@
+// `rulekeeper browser-rules`: a workspace's active rules as Chrome declarativeNetRequest rules, from a
+// server's GET /v1/browser-rules or a workspace of the local database: the JSON to install, or a
+// summary of what compiled and why the rest did not.
+import type { Command } from 'commander';
+import { createClient } from '../client/index.js';
+import type { BrowserRuleReport, DnrRule } from '../model/browser-rule.js';
+import { createBrowserRulesService } from '../modules/browser-rules/browser-rules-service.js';
+import { createBrowserRulesStore } from '../modules/browser-rules/browser-rules-store.js';
+import { UsageError, withLocalWorkspace } from './local-workspace.js';
+
+interface BrowserRulesOptions {
+  server?: string;
+  workspace?: string;
+  json?: boolean;
+}
+
+interface BrowserRulesData {
+  rules: DnrRule[];
+  report: BrowserRuleReport[];
+}
+
+/** From a running server through the package's typed client; the key from RULEKEEPER_KEY (never a flag: it would show in `ps`). */
+async function fromServer(server: string): Promise<BrowserRulesData> {
+  const key = process.env.RULEKEEPER_KEY;
+  if (!key) throw new UsageError('set RULEKEEPER_KEY to an API key (a read key is enough) for --server');
+  const answer = await createClient({ baseUrl: server, key })
+    .GET('/v1/browser-rules')
+    .catch((error: Error) => {
+      throw new UsageError(`cannot reach ${server}: ${error.message}`);
+    });
+  if (!answer.data) {
+    throw new UsageError(
+      `${server} answered ${answer.response.status} ${answer.error?.message ?? ''}`.trim(),
+    );
+  }
+  return answer.data.data as BrowserRulesData;
+}
+
+function fromWorkspace(name: string): Promise<BrowserRulesData> {
+  return withLocalWorkspace(name, undefined, async ({ database, changes, principal }) => {
+    const service = createBrowserRulesService({ store: createBrowserRulesStore(database.db), changes });
+    return (JSON.parse(await service.browserRules(principal)) as { data: BrowserRulesData }).data;
+  });
+}
+
+function print({ rules, report }: BrowserRulesData, out: (line: string) => void): void {
+  for (const entry of report) {
+    if (entry.status === 'compiled') continue;
+    out(`${entry.status.padEnd(12)} ${entry.ruleId}`);
+    for (const pair of entry.pairs ?? []) {
+      if (pair.status === 'compiled') continue;
+      for (const reason of pair.reasons) out(`             pair ${pair.index}: ${reason}`);
+    }
+    if (!entry.pairs) for (const reason of entry.reasons) out(`             ${reason}`);
+  }
+  const count = (status: string) => report.filter((entry) => entry.status === status).length;
+  if (report.some((entry) => entry.status !== 'compiled')) out('');
+  out(
+    `${rules.length} browser ${rules.length === 1 ? 'rule' : 'rules'} from ${report.length} active ` +
+      `${report.length === 1 ? 'rule' : 'rules'}: ${count('compiled')} compiled, ${count('partial')} partial, ` +
+      `${count('not_compiled')} not compiled`,
+  );
+}
+
+export function registerBrowserRulesCommand(program: Command): void {
+  program
+    .command('browser-rules')
+    .description("a server's or a local workspace's active rules as Chrome declarativeNetRequest rules")
+    .option('--server <url>', 'a running Rulekeeper, e.g. http://127.0.0.1:8080 (key: RULEKEEPER_KEY)')
+    .option('--workspace <name>', 'a workspace of the local database (DATABASE_URL) instead of a server')
+    .option('--json', 'print the answer of GET /v1/browser-rules as JSON (rules and report)')
+    .action(async (options: BrowserRulesOptions) => {
+      const out = (line: string) => process.stdout.write(`${line}\n`);
+      try {
+        if ((options.server === undefined) === (options.workspace === undefined)) {
+          throw new UsageError('give either --server URL (with RULEKEEPER_KEY) or --workspace NAME');
+        }
+        const data = options.server
+          ? await fromServer(options.server)
+          : await fromWorkspace(options.workspace as string);
+        if (options.json) out(JSON.stringify(data, null, 2));
+        else print(data, out);
+      } catch (error) {
+        if (!(error instanceof UsageError)) throw error;
+        process.stderr.write(`rulekeeper browser-rules: ${error.message}\n`);
+        process.exitCode = 2;
+      }
+    });
+}

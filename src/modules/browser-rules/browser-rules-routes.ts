@@ -1,0 +1,35 @@
+// HTTP route of /v1/browser-rules: a thin handler over the browser rules service.
+import type { FastifyInstance } from 'fastify';
+import { sendJson } from '../shared/replies.js';
+import { ALWAYS, errorResponses, notModified, success } from '../shared/responses.js';
+import { IfNoneMatch } from '../shared/schemas.js';
+import { BrowserRulesAnswer } from './browser-rules-schemas.js';
+import type { BrowserRulesService } from './browser-rules-service.js';
+
+export function registerBrowserRulesRoutes(app: FastifyInstance, service: BrowserRulesService): void {
+  app.get(
+    '/browser-rules',
+    {
+      config: { scope: 'read', revisionEtag: true },
+      schema: {
+        tags: ['browser-rules'],
+        security: [{ apiKey: [] }],
+        operationId: 'browserRules',
+        summary: 'The active rules as Chrome declarativeNetRequest rules, with a report on each',
+        description:
+          "The workspace's active rules (list order, as the engine takes them) compiled to Chrome's " +
+          'declarativeNetRequest rules (MV3), and per rule whether it is `compiled`, `partial` or ' +
+          "`not_compiled`, and why. Priorities reproduce the engine's precedence: Cancel above all, then " +
+          "earlier rules above later ones. Script and Response bodies are the extension's content " +
+          "scripts' work, not Chrome's rules. The ETag follows the revision.",
+        headers: IfNoneMatch,
+        response: {
+          200: success("Chrome's rules and the report.", BrowserRulesAnswer, { etag: true }),
+          ...notModified,
+          ...errorResponses(...ALWAYS),
+        },
+      },
+    },
+    async (request, reply) => sendJson(reply, await service.browserRules(request.principal)),
+  );
+}

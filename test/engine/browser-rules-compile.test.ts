@@ -1,0 +1,303 @@
+// The compiler of browser rules (src/engine/dnr) as a table: what each operator, key and rule type
+// becomes in Chrome's declarativeNetRequest, what is reported instead, priorities, and Chrome's limits.
+// Whether Chromium agrees is test/browser/dnr-parity.spec.ts's work; here regexFilters are run with RE2.
+import { RE2JS } from 're2js';
+import { describe, expect, it } from 'vitest';
+import { compileBrowserRules, MAX_DYNAMIC_RULES, MAX_REGEX_RULES } from '../../src/engine/dnr/index.js';
+import {
+  ANY,
+  cancel,
+  headers,
+  type Json,
+  queryParam,
+  redirect,
+  replace,
+  rule,
+  src,
+} from './engine-helpers.js';
+
+const one = (ruleJson: ReturnType<typeof rule>) => compileBrowserRules([ruleJson]);
+const conditionOf = (source: Json) => one(cancel('c', source)).rules[0]?.condition;
+
+/** Whether the compiled condition's regexFilter finds a match in `url`, as Chrome's RE2 would. */
+function regexMatches(source: Json, url: string): boolean {
+  const regex = conditionOf(source)?.regexFilter;
+  if (regex === undefined) throw new Error(`no regexFilter for ${JSON.stringify(source)}`);
+  return RE2JS.compile(regex).matcher(url).find();
+}
+
+describe('sources', () => {
+  it.each<[string, Json, Json]>([
+    ['Url Contains: a urlFilter', src('Url', 'Contains', 'example.com/a'), { urlFilter: 'example.com/a' }],
+    [
+      'Url Equals: anchored at both ends',
+      src('Url', 'Equals', 'https://a.com/'),
+      { urlFilter: '|https://a.com/|' },
+    ],
+    [
+      'Url Wildcard: anchored, * kept',
+      src('Url', 'Wildcard_Matches', '*://*.a.com/*'),
+      { urlFilter: '|*://*.a.com/*|' },
+    ],
+    [
+      'Contains with Chrome syntax: escaped in a regex',
+      src('Url', 'Contains', 'a*b|c^'),
+      { regexFilter: 'a\\*b\\|c\\^' },
+    ],
+    [
+      'Matches: the RE2 text, case-insensitive with i',
+      src('Url', 'Matches', '/v[0-9]+/i'),
+      { regexFilter: 'v[\\x{30}-\\x{39}]+', isUrlFilterCaseSensitive: false },
+    ],
+    ['an empty value: no URL condition', src('Url', 'Contains', ''), { isUrlFilterCaseSensitive: true }],
+  ])('%s', (_title, source, expected) => {
+    const condition = conditionOf(source);
+    expect(condition).toMatchObject({ isUrlFilterCaseSensitive: true, ...expected });
+    if (!('urlFilter' in expected)) expect(condition?.urlFilter).toBeUndefined();
+    if (!('regexFilter' in expected)) expect(condition?.regexFilter).toBeUndefined();
+  });
+
+  it('lists every resource type when no filter names one (Chrome would leave out main_frame)', () => {
+    expect(conditionOf(ANY)?.resourceTypes).toContain('main_frame');
+    expect(conditionOf(src('Url', 'Contains', 'x', [{ resourceType: ['script'] }]))?.resourceTypes).toEqual([
+      'script',
+    ]);
+  });
+
+  it.each<[string, Json, string, boolean]>([
+    ['host Equals: the host', src('host', 'Equals', 'a.com'), 'https://a.com/x', true],
+    ['host Equals: not a subdomain', src('host', 'Equals', 'a.com'), 'https://b.a.com/x', false],
+    [
+      'host Equals: not in the query',
+      src('host', 'Equals', 'a.com'),
+      'https://b.com/?u=https://a.com/',
+      false,
+    ],
+    [
+      'host Equals: a non-default port is part of it',
+      src('host', 'Equals', 'a.com'),
+      'https://a.com:8443/',
+      false,
+    ],
+    ['host Equals: after user information', src('host', 'Equals', 'a.com'), 'https://u:p@a.com/', true],
+    ['host Contains: inside the host', src('host', 'Contains', 'exam'), 'https://api.example.com/', true],
+    ['host Contains: not in the path', src('host', 'Contains', 'exam'), 'https://a.com/example', false],
+    ['host Wildcard', src('host', 'Wildcard_Matches', '*.example.com'), 'https://api.example.com/', true],
+    [
+      'host Wildcard: a star stays in the host',
+      src('host', 'Wildcard_Matches', 'a*'),
+      'https://a.com/b',
+      true,
+    ],
+    [
+      'host Wildcard: anchored',
+      src('host', 'Wildcard_Matches', '*.example.com'),
+      'https://api.example.com.evil/',
+      false,
+    ],
+    ['path Equals', src('path', 'Equals', '/v1/users'), 'https://a.com/v1/users?id=7', true],
+    ['path Equals: not a longer path', src('path', 'Equals', '/v1'), 'https://a.com/v1/users', false],
+    ['path Contains: in the path', src('path', 'Contains', 'users'), 'https://a.com/v1/users?x', true],
+    ['path Contains: not in the query', src('path', 'Contains', 'id=7'), 'https://a.com/v1?id=7', false],
+    ['path Contains: not in the host', src('path', 'Contains', 'example'), 'https://example.com/a', false],
+    ['path Contains /: the first slash counts', src('path', 'Contains', '/a'), 'https://x.com/a', true],
+    [
+      'path Wildcard: a leading star is in the path',
+      src('path', 'Wildcard_Matches', '*.com/x'),
+      'https://a.com/x',
+      false,
+    ],
+    [
+      'path Wildcard: a leading star takes the path',
+      src('path', 'Wildcard_Matches', '*.js'),
+      'https://a.com/b/c.js',
+      true,
+    ],
+    ['path Wildcard: anchored', src('path', 'Wildcard_Matches', '/a/*'), 'https://x.com/b/a/c', false],
+  ])('%s', (_title, source, url, matched) => {
+    expect(regexMatches(source, url)).toBe(matched);
+  });
+
+  it.each<[string, Json, string]>([
+    ['a fragment: the browser never sends it', src('Url', 'Contains', '#top'), 'fragment'],
+    ['a regular expression on the host', src('host', 'Matches', '/a/'), 'host'],
+    [
+      'a page URL filter',
+      src('Url', 'Contains', 'a', [{ URL: { operator: 'Contains', value: 'b' } }]),
+      'page',
+    ],
+    [
+      'a requestPayload filter',
+      src('Url', 'Contains', 'a', [{ requestPayload: { key: 'a', value: 'b' } }]),
+      'body',
+    ],
+    ['a host value past the regex budget', src('host', 'Contains', 'a'.repeat(200)), '2 KB'],
+    ['a pattern naming #: the fragment', src('Url', 'Matches', '/\\d#top/'), 'fragment'],
+    [
+      'code points past \\xFF, which Chromium refuses',
+      src('Url', 'Matches', '/[\\u2000-\\u3000]x/'),
+      '\\xFF',
+    ],
+  ])('not compiled: %s', (_title, source, reason) => {
+    const { rules, report } = one(cancel('c', source));
+    expect(rules).toEqual([]);
+    expect(report[0]).toMatchObject({ status: 'not_compiled', reasons: [expect.stringContaining(reason)] });
+  });
+
+  it('a source that never matches a URL a browser sends needs no rule, and is compiled', () => {
+    const { rules, report } = one(cancel('c', src('host', 'Contains', '/v1')));
+    expect(rules).toEqual([]);
+    expect(report[0]).toMatchObject({
+      status: 'compiled',
+      pairs: [{ browserRuleIds: [], reasons: [expect.any(String)] }],
+    });
+  });
+});
+
+describe('rule types', () => {
+  it('Redirect with captures: a regex over the whole URL and a regexSubstitution', () => {
+    const { rules } = one(
+      redirect('r', src('Url', 'Wildcard_Matches', '*://*.example.com/*'), 'https://$2.staging.com/$3?$$'),
+    );
+    expect(rules[0]?.action).toEqual({
+      type: 'redirect',
+      redirect: { regexSubstitution: 'https://\\2.staging.com/\\3?$' },
+    });
+    const regex = RE2JS.compile(rules[0]?.condition.regexFilter as string);
+    const url = 'https://api.example.com/v1/x';
+    const m = regex.matcher(url);
+    expect(m.find() && [m.group(1), m.group(2), m.group(3)]).toEqual(['https', 'api', 'v1/x']);
+  });
+
+  it('Redirect to a local file is not compiled', () => {
+    const report = one(redirect('r', ANY, '/tmp/x.json', 'map_local')).report[0];
+    expect(report).toMatchObject({
+      status: 'not_compiled',
+      reasons: [expect.stringContaining('local file')],
+    });
+  });
+
+  it('Replace: the first occurrence, with the text around it kept', () => {
+    const { rules } = one(replace('p', src('Url', 'Contains', 'v1'), 'v1/', 'v2/$&'));
+    expect(rules[0]?.action.redirect?.regexSubstitution).toBe('\\1v2/\\2\\3');
+    expect(rules[0]?.condition.regexFilter).toBe('^([!-~]*?)(v1/)([!-~]*)$');
+  });
+
+  it('Replace writing a scheme the engine never sends is not compiled', () => {
+    const report = one(replace('p', ANY, 'https:', 'ftp:')).report[0];
+    expect(report).toMatchObject({ status: 'not_compiled', reasons: [expect.stringContaining('ftp')] });
+  });
+
+  it('Redirect matched at its own destination is partial (Chrome ignores it there, no later one acts)', () => {
+    const self = one(redirect('r', src('Url', 'Contains', 'x.com'), 'https://x.com/a')).report[0];
+    expect(self).toMatchObject({ status: 'partial', reasons: [expect.stringContaining('own destination')] });
+    const elsewhere = one(redirect('r', src('Url', 'Contains', 'x.com'), 'https://y.com/a')).report[0];
+    expect(elsewhere?.status).toBe('compiled');
+  });
+
+  it("JavaScript's . and [^] become their ASCII part, which Chromium takes", () => {
+    expect(conditionOf(src('Url', 'Matches', '/a.b[^]c/'))?.regexFilter).toBe(
+      'a[\\x00-\\x09\\x0B\\x0C\\x0E-\\x7F]b[\\x00-\\x7F]c',
+    );
+  });
+
+  it('Replace whose source is not implied by from is not compiled', () => {
+    const report = one(replace('p', src('host', 'Equals', 'a.com'), 'x', 'y')).report[0];
+    expect(report?.status).toBe('not_compiled');
+  });
+
+  it('QueryParam: a query transform; Ignore cannot be expressed', () => {
+    const { rules } = one(
+      queryParam('q', ANY, [
+        { param: 'a', type: 'Add', value: '1' },
+        { param: 'b', type: 'Remove' },
+      ]),
+    );
+    expect(rules[0]?.action.redirect?.transform).toEqual({
+      queryTransform: { removeParams: ['b'], addOrReplaceParams: [{ key: 'a', value: '1' }] },
+    });
+    // Measured in Chromium: addOrReplaceParams keeps a repeated parameter's repeats.
+    expect(one(queryParam('q', ANY, [{ param: 'a', type: 'Add', value: '1' }])).report[0]?.status).toBe(
+      'partial',
+    );
+    const ignored = one(
+      queryParam('q', ANY, [{ param: 'a', type: 'Add', value: '1', actionWhenParamExists: 'Ignore' }]),
+    );
+    expect(ignored.report[0]?.status).toBe('not_compiled');
+  });
+
+  it('Headers: Modify is left out and said so (partial)', () => {
+    const { rules, report } = one(
+      headers(
+        'h',
+        ANY,
+        [
+          { header: 'X-A', type: 'Remove' },
+          { header: 'X-B', type: 'Modify', value: '1' },
+        ],
+        [{ header: 'X-C', type: 'Add', value: '2' }],
+      ),
+    );
+    expect(rules[0]?.action).toEqual({
+      type: 'modifyHeaders',
+      requestHeaders: [{ header: 'X-A', operation: 'remove' }],
+      responseHeaders: [{ header: 'X-C', operation: 'append', value: '2' }],
+    });
+    expect(report[0]).toMatchObject({
+      status: 'partial',
+      reasons: [expect.stringContaining('Request Modify X-B')],
+    });
+  });
+
+  it.each(['Script', 'Response', 'Request', 'Delay'])('%s is not compiled, with the reason', (type) => {
+    const report = one(rule('x', type, [{ source: ANY }])).report[0];
+    expect(report).toEqual({
+      ruleId: 'x',
+      status: 'not_compiled',
+      reasons: [expect.stringMatching(/Chrome's rules cannot/)],
+    });
+  });
+
+  it('only active rules, in list order; Cancel above all, earlier above later', () => {
+    const { rules, report } = compileBrowserRules([
+      redirect('r1', ANY, 'https://one.com/'),
+      cancel('off', ANY, { status: 'Inactive' }),
+      cancel('grouped', ANY, { groupStatus: 'Inactive' }),
+      redirect('r2', ANY, 'https://two.com/'),
+      cancel('c', ANY),
+    ]);
+    expect(report.map((r) => r.ruleId)).toEqual(['r1', 'r2', 'c']);
+    expect(rules.map((r) => [r.id, r.priority])).toEqual([
+      [1, 2],
+      [2, 1],
+      [3, 3],
+    ]);
+  });
+});
+
+describe("Chrome's limits", () => {
+  it(`past ${MAX_DYNAMIC_RULES} rules, the rest are reported, not dropped`, () => {
+    const many = Array.from({ length: MAX_DYNAMIC_RULES + 5 }, (_, i) =>
+      cancel(`c${i}`, src('Url', 'Contains', `a${i}`)),
+    );
+    const { rules, report } = compileBrowserRules(many);
+    expect(rules).toHaveLength(MAX_DYNAMIC_RULES);
+    expect(report).toHaveLength(many.length);
+    expect(report.at(-1)).toMatchObject({
+      status: 'not_compiled',
+      reasons: [expect.stringContaining('30000')],
+    });
+  });
+
+  it(`past ${MAX_REGEX_RULES} regular expressions, the rest are reported`, () => {
+    const many = Array.from({ length: MAX_REGEX_RULES + 1 }, (_, i) =>
+      cancel(`c${i}`, src('host', 'Equals', `a${i}.com`)),
+    );
+    const { rules, report } = compileBrowserRules(many);
+    expect(rules).toHaveLength(MAX_REGEX_RULES);
+    expect(report.at(-1)).toMatchObject({
+      status: 'not_compiled',
+      reasons: [expect.stringContaining('1000')],
+    });
+  });
+});
