@@ -7,6 +7,7 @@ import { createGroupsStore } from '../modules/groups/groups-store.js';
 import { createRulesStore } from '../modules/rules/rules-store.js';
 import { createListedRulesStore } from '../modules/shared/listed-rules-store.js';
 import { createTraceService } from '../modules/trace/trace-service.js';
+import { KeyRefusedError } from '../runtime/server-reads.js';
 import { readKey } from './key-source.js';
 import { type LocalWorkspace, UsageError, withLocalWorkspace } from './local-workspace.js';
 import {
@@ -23,6 +24,8 @@ interface TestOptions {
   key?: string;
   keyFile?: string;
   workspace?: string;
+  browser?: boolean;
+  chromium?: string;
 }
 
 type Tracer = (request: Record<string, unknown>) => Promise<CaseTrace>;
@@ -96,9 +99,19 @@ export function registerTestCommand(program: Command): void {
     .option('--key-file <file>', 'read the API key for --server from this file (default: RULEKEEPER_KEY)')
     .option('--key <key>', 'the API key itself (visible to other users of the machine: prefer the above)')
     .option('--workspace <name>', 'a workspace of the local database (DATABASE_URL) instead of a server')
+    .option(
+      '--browser',
+      "run the cases in real pages of a headless Chromium (needs the project's Playwright)",
+    )
+    .option(
+      '--chromium <path>',
+      'with --browser: the Chromium to run (default: CHROMIUM_PATH, else Playwright’s)',
+    )
     .action(async (file: string, options: TestOptions) => {
       const out = (line: string) => process.stdout.write(`${line}\n`);
       try {
+        if (options.browser && options.workspace !== undefined)
+          throw new RuleTestFileError('--browser follows a server: give --server URL, not --workspace');
         if (options.workspace !== undefined) {
           const passed = await withLocalWorkspace(options.workspace, undefined, (local) =>
             runFile(file, localTracer(local), out),
@@ -113,9 +126,18 @@ export function registerTestCommand(program: Command): void {
             'give --server URL with RULEKEEPER_KEY (or --key-file FILE), or --workspace NAME',
           );
         }
+        if (options.browser) {
+          const { runFileInBrowser } = await import('./browser-cases.js');
+          const chromium = options.chromium ?? process.env.CHROMIUM_PATH;
+          process.exitCode = (await runFileInBrowser(file, options.server, found.key, chromium, out)) ? 0 : 1;
+          return;
+        }
         process.exitCode = (await runFile(file, serverTracer(options.server, found.key), out)) ? 0 : 1;
       } catch (error) {
-        const usage = error instanceof RuleTestFileError || error instanceof UsageError;
+        const usage =
+          error instanceof RuleTestFileError ||
+          error instanceof UsageError ||
+          error instanceof KeyRefusedError;
         if (!usage && (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
         process.stderr.write(`rulekeeper test: ${(error as Error).message}\n`);
         process.exitCode = 2;

@@ -2,11 +2,13 @@
 // cases for Redirect, Cancel, Headers, Response and QueryParam, run in real pages and by the compiled
 // `rulekeeper test` against the same server; each case must be judged and worded alike, and what a page
 // cannot show (a Delay's time, a POST's body) must be said to be not checked.
+import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRuleTests } from '../../src/playwright/index.js';
@@ -21,6 +23,8 @@ let browser: Browser;
 let dir: string;
 let file: string;
 const ids: Record<string, string> = {};
+/** The report runRuleTests printed for the file. */
+let inPages: string[] = [];
 
 const source = (key: string, operator: string, value: string) => ({ key, operator, value });
 
@@ -149,6 +153,7 @@ describe.skipIf(!CHROMIUM)('runRuleTests(context): rulekeeper test cases in a re
       file,
       out: (line) => printed.push(line),
     });
+    inPages = printed;
     await context.close();
     const cli = await runCli(['test', file, '--server', server.url, '--key', key], {});
     expect(cli.stderr).toBe('');
@@ -235,5 +240,60 @@ describe.skipIf(!CHROMIUM)('runRuleTests(context): rulekeeper test cases in a re
     );
     await expectNoRoutes(context);
     await context.close();
+  });
+
+  it('rulekeeper test --browser prints that same report, and exits 1 for the failed cases', async () => {
+    expect(inPages.length).toBeGreaterThan(0);
+    const cli = await runCli(
+      ['test', file, '--server', server.url, '--key', key, '--browser', '--chromium', CHROMIUM as string],
+      {},
+    );
+    expect(cli.stderr).toBe('');
+    expect(cli.stdout).toBe(`${inPages.join('\n')}\n`);
+    expect(cli.code).toBe(1);
+  });
+});
+
+describe('rulekeeper test --browser refuses what it cannot do (exit 2)', () => {
+  /** The CLI run from `cwd`, where Playwright is looked for. */
+  const runIn = (cwd: string, args: string[]) =>
+    new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [fileURLToPath(new URL('../../bin/rulekeeper.js', import.meta.url)), ...args],
+        { cwd, env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn' }, timeout: 60_000 },
+        (error, _stdout, stderr) =>
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stderr }),
+      );
+    });
+
+  it('says how to install Playwright when the project has none', async () => {
+    const result = await runIn(dir, ['test', file, '--server', server.url, '--key', key, '--browser']);
+    expect(result.stderr).toMatch(
+      /^rulekeeper test: --browser needs Playwright in this project: npm install --save-dev @playwright\/test/,
+    );
+    expect(result.code).toBe(2);
+  });
+
+  it('needs a server to follow, not a local workspace', async () => {
+    const result = await runIn(process.cwd(), ['test', file, '--workspace', 'qa', '--browser']);
+    expect(result.stderr).toMatch(/--browser follows a server: give --server URL, not --workspace/);
+    expect(result.code).toBe(2);
+  });
+
+  it.skipIf(!CHROMIUM)('says the key was refused', async () => {
+    const result = await runIn(process.cwd(), [
+      'test',
+      file,
+      '--server',
+      server.url,
+      '--key',
+      'rk_unknown',
+      '--browser',
+      '--chromium',
+      CHROMIUM as string,
+    ]);
+    expect(result.stderr).toMatch(/^rulekeeper test: the server refused the key \(401\)/);
+    expect(result.code).toBe(2);
   });
 });
