@@ -9,7 +9,14 @@ import { createListedRulesStore } from '../modules/shared/listed-rules-store.js'
 import { createTraceService } from '../modules/trace/trace-service.js';
 import { readKey } from './key-source.js';
 import { type LocalWorkspace, UsageError, withLocalWorkspace } from './local-workspace.js';
-import { type CaseTrace, compareCase, RuleTestFileError, readCases, unexercised } from './rule-tests.js';
+import {
+  CaseRefused,
+  type CaseRunner,
+  type CaseTrace,
+  RuleTestFileError,
+  readCases,
+  runCases,
+} from './rule-tests.js';
 
 interface TestOptions {
   server?: string;
@@ -61,33 +68,21 @@ function localTracer({ database, config, principal, changes }: LocalWorkspace): 
   };
 }
 
-async function runCases(file: string, trace: Tracer, out: (line: string) => void): Promise<boolean> {
-  const cases = readCases(file);
-  const traces: CaseTrace[] = [];
-  let failed = 0;
-  for (const testCase of cases) {
-    let problems: string[];
+/** Each case's request traced, its whole expectation compared. */
+function traceRunner(trace: Tracer): CaseRunner {
+  return async (testCase) => {
     try {
-      const result = await trace(testCase.request);
-      traces.push(result);
-      problems = compareCase(testCase, result);
+      return { trace: await trace(testCase.request) };
     } catch (error) {
       if (!(error instanceof TraceRefused)) throw error;
-      problems = [`the trace was refused: ${error.message}`];
+      throw new CaseRefused(`the trace was refused: ${error.message}`);
     }
-    out(`${problems.length === 0 ? 'ok  ' : 'FAIL'}  ${testCase.name}`);
-    for (const problem of problems) out(`        ${problem}`);
-    if (problems.length > 0) failed++;
-  }
-  const idle = unexercised(traces);
-  if (idle.length > 0) {
-    out('');
-    out(`Active rules no case exercised (${idle.length}):`);
-    for (const rule of idle) out(`  ${rule.ruleId}  ${rule.name}`);
-  }
-  out('');
-  out(`${cases.length - failed} passed, ${failed} failed`);
-  return failed === 0;
+  };
+}
+
+async function runFile(file: string, trace: Tracer, out: (line: string) => void): Promise<boolean> {
+  const report = await runCases(readCases(file), traceRunner(trace), out);
+  return report.failed === 0;
 }
 
 export function registerTestCommand(program: Command): void {
@@ -106,7 +101,7 @@ export function registerTestCommand(program: Command): void {
       try {
         if (options.workspace !== undefined) {
           const passed = await withLocalWorkspace(options.workspace, undefined, (local) =>
-            runCases(file, localTracer(local), out),
+            runFile(file, localTracer(local), out),
           );
           process.exitCode = passed ? 0 : 1;
           return;
@@ -118,7 +113,7 @@ export function registerTestCommand(program: Command): void {
             'give --server URL with RULEKEEPER_KEY (or --key-file FILE), or --workspace NAME',
           );
         }
-        process.exitCode = (await runCases(file, serverTracer(options.server, found.key), out)) ? 0 : 1;
+        process.exitCode = (await runFile(file, serverTracer(options.server, found.key), out)) ? 0 : 1;
       } catch (error) {
         const usage = error instanceof RuleTestFileError || error instanceof UsageError;
         if (!usage && (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;

@@ -212,6 +212,21 @@ forEachDatabase((db) => {
         }
       }
     });
+
+    it('gives each of 30 creates at once its warnings: a burst from one key is linted together, not turned away', async () => {
+      const body = redirect('https://burst.example/x', 'https://elsewhere.example/');
+      const seed = await createRule(t, { name: 'burst seed', ...body });
+      const replies = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          t.call('POST', '/v1/rules', { body: { ...body, name: `burst ${i}` } }),
+        ),
+      );
+      for (const reply of replies) {
+        expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+        const duplicate = reply.body.warnings.find((w: Json) => w.code === 'duplicate');
+        expect(duplicate?.ruleIds).toEqual(expect.arrayContaining([reply.body.data.id, seed.id]));
+      }
+    });
   });
 });
 

@@ -286,8 +286,8 @@ describe('the package', () => {
   // Named at run time: the declarations come with `npm run build`, the code with the suite's setup.
   const load = (name: string) => import(name) as Promise<Record<string, unknown>>;
 
-  it('exports the fixture as rulekeeper/playwright, beside rulekeeper/runtime', async () => {
-    expect(Object.keys(await load('rulekeeper/playwright'))).toEqual(['applyRules']);
+  it('exports the fixture and its case runner as rulekeeper/playwright, beside rulekeeper/runtime', async () => {
+    expect(Object.keys(await load('rulekeeper/playwright')).sort()).toEqual(['applyRules', 'runRuleTests']);
     expect(Object.keys(await load('rulekeeper/runtime')).sort()).toEqual([
       'KeyRefusedError',
       'createRuntime',

@@ -16,8 +16,8 @@ export interface InputPage {
 export interface LintJob {
   workspaceId: string;
   version: number;
-  /** A rule's id: only the findings about it, at the cost of that rule against the others. */
-  focus?: string;
+  /** Rules' ids: only the findings about them, at the cost of each rule against the others. */
+  focus?: string[];
   /** The workspace whole, as of `version` or later. */
   whole?: Uint8Array[];
   /** What changed after `from`: the objects still there (pages), and the ids of those gone. */
@@ -148,18 +148,26 @@ export function createLintJobs(
     }
     keep(job.workspaceId, held);
     held.ordered ??= [...held.rules.values()].sort(byListOrder);
+    const ordered = held.ordered;
     const groups = [...held.groups.values()];
     if (job.focus !== undefined) {
-      const { findings, complete } = lint(held.ordered, groups, { focus: job.focus });
-      return { ok: true, findings: findingsOf(findings, job.focus), complete, named: [] };
+      // A finding about two of the rules is found for each: answered once.
+      const found = new Map<string, Finding>();
+      let complete = true;
+      for (const id of job.focus) {
+        const each = lint(ordered, groups, { focus: id });
+        complete &&= each.complete;
+        for (const finding of findingsOf(each.findings, id)) found.set(JSON.stringify(finding), finding);
+      }
+      return { ok: true, findings: [...found.values()], complete, named: [] };
     }
-    const { findings, complete } = lint(held.ordered, groups);
+    const { findings, complete } = lint(ordered, groups);
     const named = new Set(findings.flatMap((finding) => finding.ruleIds));
     return {
       ok: true,
       findings,
       complete,
-      named: held.ordered
+      named: ordered
         .filter((rule) => named.has(rule.id))
         .map(({ id, name, ruleType, status }) => ({ id, name, ruleType, status })),
     };

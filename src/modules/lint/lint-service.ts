@@ -58,6 +58,12 @@ export function createLintService(deps: {
    * the same changes (and, past the worker's copy, the whole workspace) again.
    */
   const catchingUp = new Map<string, Promise<unknown>>();
+  /** Per workspace, the writes' lint waiting to start (batches) and the one running or last started. */
+  const batches = new Map<
+    string,
+    { ids: Set<string>; version: number; done: Promise<{ findings: Finding[] }> }
+  >();
+  const running = new Map<string, Promise<unknown>>();
 
   /** Every rule and group of the workspace, encoded a page at a time. */
   async function wholeWorkspace(workspaceId: string): Promise<Uint8Array[]> {
@@ -103,7 +109,7 @@ export function createLintService(deps: {
    * The lint of the workspace as of `version` (or later), run where the runner runs it. The worker
    * says which revision it holds; it is sent what changed since, or everything when it holds nothing.
    */
-  async function run(key: string, workspaceId: string, version: number, focus?: string) {
+  async function run(key: string, workspaceId: string, version: number, focus?: string[]) {
     const job: LintJob = { workspaceId, version, ...(focus === undefined ? {} : { focus }) };
     const send = async (extra: Partial<LintJob>, pages: Uint8Array[] = []) => {
       const outcome = await runner.run(
@@ -146,6 +152,34 @@ export function createLintService(deps: {
     }
     if ('missing' in outcome) throw new AppError('INTERNAL'); // a whole workspace is never missing
     return outcome;
+  }
+
+  /**
+   * The findings about `ruleId` among others': writes to one workspace that arrive while its lint runs
+   * wait for the next job together, one job for them all (each its own rule against the others), so
+   * that a burst of writes is never turned away by the key's share of the pool and goes without
+   * warnings. None when the lint could not run (past its limits): the writes stand.
+   */
+  function focusBatch(key: string, workspaceId: string, version: number, ruleId: string) {
+    const open = batches.get(workspaceId);
+    if (open) {
+      open.ids.add(ruleId);
+      open.version = Math.max(open.version, version);
+      return open.done;
+    }
+    const batch = { ids: new Set([ruleId]), version, done: Promise.resolve({ findings: [] as Finding[] }) };
+    const before = running.get(workspaceId);
+    batch.done = (async () => {
+      await before?.catch(() => {});
+      batches.delete(workspaceId); // from here, writes wait for the next batch
+      return unlessRefused(run(key, workspaceId, batch.version, [...batch.ids]), { findings: [] });
+    })();
+    batches.set(workspaceId, batch);
+    running.set(workspaceId, batch.done);
+    void batch.done.then(() => {
+      if (running.get(workspaceId) === batch.done) running.delete(workspaceId);
+    });
+    return batch.done;
   }
 
   /**
@@ -195,9 +229,8 @@ export function createLintService(deps: {
       const version = recorded ?? (await changes.revision(workspaceId));
       const hit = kept.get(workspaceId);
       if (hit?.version === version) return hit.data.findings.filter((f) => f.ruleIds.includes(ruleId));
-      return unlessRefused(run(principal.keyId, workspaceId, version, ruleId), { findings: [] }).then(
-        (outcome) => outcome.findings,
-      );
+      const { findings } = await focusBatch(principal.keyId, workspaceId, version, ruleId);
+      return findings.filter((finding) => finding.ruleIds.includes(ruleId));
     },
 
     /** Every finding, for an import's report; none when the lint could not run (the import stands). */
