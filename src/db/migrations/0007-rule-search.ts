@@ -17,10 +17,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       select id, name, description, pairs from rules where id > ${after} order by id limit ${BATCH}`.execute(
       db,
     );
-    for (const row of rows) {
-      const text = ruleSearchText(row.name, row.description, JSON.parse(row.pairs) as unknown[]);
-      await sql`update rules set search_text = ${text} where id = ${row.id}`.execute(db);
-    }
+    if (rows.length === 0) break;
+    // One statement per batch (a statement per rule took 234 s for 100,000 rules on SQLite, each its
+    // own synced commit, and 19 s on PostgreSQL). VALUES names its columns column1, column2 on both.
+    const texts = rows.map(
+      (row) =>
+        sql`(${row.id}, ${ruleSearchText(row.name, row.description, JSON.parse(row.pairs) as unknown[])})`,
+    );
+    await sql`update rules set search_text = v.column2 from (values ${sql.join(texts)}) as v
+      where rules.id = v.column1`.execute(db);
     const last = rows.at(-1);
     if (!last || rows.length < BATCH) break;
     after = last.id;
