@@ -19,6 +19,7 @@ import { type ServedApp, servedData } from '../helpers/served-app.js';
 const data = servedData();
 let server: ServedApp;
 let key: string;
+let writer: string;
 let browser: Browser;
 let dir: string;
 let file: string;
@@ -31,7 +32,7 @@ const source = (key: string, operator: string, value: string) => ({ key, operato
 beforeAll(async () => {
   server = await data.serve();
   ({ key } = await server.keysService.issue('fixture', 'qa', { scope: 'read', expiresAt: null, name: 'ci' }));
-  const { key: writer } = await server.keysService.issue('fixture', 'qa');
+  ({ key: writer } = await server.keysService.issue('fixture', 'qa'));
   const rule = async (name: string, ruleType: string, pairs: unknown[]) => {
     const reply = await server.api(writer, 'POST', '/rules', { name, ruleType, status: 'Active', pairs });
     expect(reply.status, JSON.stringify(reply.body)).toBe(201);
@@ -231,6 +232,46 @@ describe.skipIf(!CHROMIUM)('runRuleTests(context): rulekeeper test cases in a re
     expect(report.cases).toEqual([{ name: 'blocked', status: 'ok', problems: [], unchecked: [] }]);
     await expectNoRoutes(context);
     await context.close();
+  });
+
+  it('fails a case whose rules redirect in a loop, after as many hops as Chromium allows', async () => {
+    // Two rules sending each other's URL back: each load is redirected, as a browser would be forever.
+    const loop = (from: string, to: string) =>
+      server.api(writer, 'POST', '/rules', {
+        name: `loop ${from}`,
+        ruleType: 'Redirect',
+        status: 'Active',
+        pairs: [
+          {
+            source: source('Url', 'Equals', `https://loop.example.org/${from}`),
+            destinationType: 'url',
+            destination: `https://loop.example.org/${to}`,
+          },
+        ],
+      });
+    const loops = [await loop('a', 'b'), await loop('b', 'a')];
+    for (const reply of loops) expect(reply.status).toBe(201);
+    const context = await browser.newContext();
+    try {
+      const report = await runRuleTests(context, {
+        server: server.url,
+        key,
+        cases: [
+          { name: 'loops', request: { url: 'https://loop.example.org/a' }, expect: { redirected: true } },
+        ],
+      });
+      expect(report.cases).toEqual([
+        {
+          name: 'loops',
+          status: 'FAIL',
+          problems: ['the page load failed: more than 20 redirects'],
+          unchecked: [],
+        },
+      ]);
+    } finally {
+      await context.close();
+      for (const reply of loops) await server.api(writer, 'DELETE', `/rules/${reply.body.data.id}`);
+    }
   });
 
   it('refuses a key the server does not accept, and leaves no route behind', async () => {
