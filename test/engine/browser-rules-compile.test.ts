@@ -249,6 +249,23 @@ describe('rule types', () => {
     });
   });
 
+  it('Headers: a request header added is left out (Chromium 120 to 127 refuse an append to one)', () => {
+    const { rules, report } = one(
+      headers('h', ANY, [
+        { header: 'Accept-Language', type: 'Add', value: 'fr' },
+        { header: 'X-A', type: 'Remove' },
+      ]),
+    );
+    expect(rules[0]?.action).toEqual({
+      type: 'modifyHeaders',
+      requestHeaders: [{ header: 'X-A', operation: 'remove' }],
+    });
+    expect(report[0]).toMatchObject({
+      status: 'partial',
+      reasons: [expect.stringContaining('Request Add Accept-Language: Chrome before version 128')],
+    });
+  });
+
   it.each(['Script', 'Response', 'Request', 'Delay'])('%s is not compiled, with the reason', (type) => {
     const report = one(rule('x', type, [{ source: ANY }])).report[0];
     expect(report).toEqual({

@@ -1,36 +1,13 @@
 // Headers: Chrome's modifyHeaders. What it can say exactly: a request or response header removed, a
-// response header added (append), a request header added where Chrome may append to it. What it
-// cannot: Modify (Chrome's `set` also sets an absent header, where Modify does nothing), Add to other
-// request headers (Chrome would replace a value the request has), and values calling Requestly's
-// functions (evaluated per request by the engine). Those are left out and reported.
+// response header added (append). What it cannot: Modify (Chrome's `set` also sets an absent header,
+// where Modify does nothing), Add to a request header (Chrome appends to request headers only from
+// version 128, and to a few of them; before that, a rule that tries is refused with all the others
+// installed with it, and the extension supports Chromium 120+; a set would replace a value the
+// request has), and values calling Requestly's functions (evaluated per request by the engine).
+// Those are left out and reported.
 import type { DnrHeader } from '../../model/browser-rule.js';
 import type { HeadersPair } from '../../model/rule-types/headers.js';
 import { type PairTranslator, withCondition } from './pair-rule.js';
-
-/** The request headers Chrome's `append` accepts (Chrome 128+). */
-const APPENDABLE_REQUEST_HEADERS = new Set([
-  'accept',
-  'accept-encoding',
-  'accept-language',
-  'access-control-request-headers',
-  'cache-control',
-  'connection',
-  'content-language',
-  'cookie',
-  'forwarded',
-  'if-match',
-  'if-none-match',
-  'keep-alive',
-  'range',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'user-agent',
-  'via',
-  'want-digest',
-  'x-forwarded-for',
-]);
 
 const FUNCTION_CALL = /rq_request_initiator_origin\(\)|rq_rand\(/;
 
@@ -47,9 +24,7 @@ function translate(
   if (type === 'Modify')
     return `${what}: Chrome's set would also add the header when it is absent, where Modify leaves it out`;
   if (target === 'Response') return { header, operation: 'append', value: value ?? '' };
-  if (APPENDABLE_REQUEST_HEADERS.has(header.toLowerCase()))
-    return { header, operation: 'append', value: value ?? '' };
-  return `${what}: Chrome can append only to some request headers; a set would replace a value the request has`;
+  return `${what}: Chrome before version 128 cannot add to a request header (and after, only to a few); a set would replace a value the request has`;
 }
 
 export const headersPair: PairTranslator = (pair) => {
