@@ -121,6 +121,10 @@ describe('rulekeeper/client', () => {
     note('lintRules', lint.response.status, 200);
     expect(lint.data?.data.counts.error).toBe(0);
 
+    const browser = await client.GET('/v1/browser-rules');
+    note('browserRules', browser.response.status, 200);
+    expect(browser.data?.data.report.length).toBeGreaterThan(0);
+
     const whoami = await client.GET('/v1/whoami');
     note('whoami', whoami.response.status, 200);
     expect(whoami.data?.data.key.scope).toBe('write');
