@@ -2,6 +2,7 @@
 // between two pages), each page encoded as UTF-8 JSON and moved to the worker, not copied. Parsing
 // and copying 100,000 rules took seconds on the event loop; encoding a page takes a millisecond.
 import type { ListedRuleRow, ListedRulesStore, RulesCursor } from './listed-rules-store.js';
+import { nextTurn } from './slices.js';
 
 /** Rules (or groups) read and encoded at a time. */
 export const PAGE_SIZE = 1000;
@@ -15,8 +16,6 @@ export const decodePage = <T>(bytes: Uint8Array): T => JSON.parse(decoder.decode
 /** What to move to the worker with the pages. */
 export const transferOf = (pages: Uint8Array[]): ArrayBuffer[] =>
   pages.map((page) => page.buffer as ArrayBuffer);
-
-export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Every rule of the workspace in list order, as pages of `{rules: ListedRuleRow[]}`. */
 export async function rulePages(store: ListedRulesStore, workspaceId: string): Promise<Uint8Array[]> {

@@ -3,6 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Created } from '../idempotency/idempotency-service.js';
 import { etagOf, ifNoneMatchHolds } from './etag.js';
+import { nextTurn, SLICE_ITEMS } from './slices.js';
 
 export function one<T extends { modificationDate: number }>(reply: FastifyReply, data: T) {
   reply.header('etag', etagOf(data));
@@ -93,6 +94,26 @@ export async function* jsonArrayPieces(pages: AsyncIterable<readonly unknown[]>)
     separator = ',';
   }
   yield ']\n';
+}
+
+/**
+ * `{success: true, data}` as pieces of JSON text, `data[field]` (a long list) a slice of items at a
+ * time: an import's report of 100,000 items is 20 MB of JSON, which one serialisation made every
+ * other request wait for. Only for data already in its documented shape (nothing is left out).
+ */
+export async function* successPieces(data: Record<string, unknown>, field: string): AsyncGenerator<string> {
+  const { [field]: list, ...rest } = data;
+  const head = JSON.stringify({ success: true, data: { ...rest, [field]: null } });
+  yield head.slice(0, -'null}}'.length);
+  yield* jsonArrayPieces(inSlices(list as readonly unknown[]));
+  yield '}}';
+}
+
+async function* inSlices(list: readonly unknown[]): AsyncGenerator<readonly unknown[]> {
+  for (let at = 0; at < list.length; at += SLICE_ITEMS) {
+    if (at > 0) await nextTurn();
+    yield list.slice(at, at + SLICE_ITEMS);
+  }
 }
 
 /** Sends what is already JSON (text, or its UTF-8 bytes) as it is. */

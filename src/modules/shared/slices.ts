@@ -6,9 +6,12 @@ import { throwIfAbandoned } from '../../db/abandon.js';
 /** Items handled between two turns of the event loop: about a few milliseconds of work each. */
 export const SLICE_ITEMS = 500;
 
+/** Lets everyone else's work run. */
+export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Lets everyone else's work run, then throws if this work was abandoned meanwhile. */
 export async function nextSlice(signal?: AbortSignal): Promise<void> {
-  await new Promise<void>((resolve) => setImmediate(resolve));
+  await nextTurn();
   signal?.throwIfAborted();
   throwIfAbandoned();
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Finding } from '../../model/finding.js';
 import type { Principal } from '../../model/principal.js';
-import { header, jsonArrayPieces } from '../shared/replies.js';
+import { header, jsonArrayPieces, successPieces } from '../shared/replies.js';
 import { ALWAYS, BODY, errorResponses, header as responseHeader, success } from '../shared/responses.js';
 import { IdempotencyKey } from '../shared/schemas.js';
 import { useImportBodyParser } from './import-body.js';
@@ -82,10 +82,11 @@ function registerImportRoute(
       const key = header(request, 'idempotency-key');
       const result = await transfer.import(request.principal, request.body, importOptions, key);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
-      if (result.data.dryRun || result.data.created + result.data.updated === 0)
-        return { success: true, data: result.data };
-      const { findings } = await lint(request.principal);
-      return { success: true, data: withFindings(result.data, findings) };
+      const wrote = !result.data.dryRun && result.data.created + result.data.updated > 0;
+      const data = wrote ? withFindings(result.data, (await lint(request.principal)).findings) : result.data;
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(Readable.from(successPieces(data as unknown as Record<string, unknown>, 'items')));
     },
   );
 }
