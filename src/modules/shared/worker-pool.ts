@@ -53,8 +53,9 @@ interface Slot<Job, Outcome> {
   /** The worker has loaded its code: a task's clock starts only then. */
   ready: boolean;
   task?: Task<Job, Outcome>;
-  /** The affinity of the last task it ran. */
+  /** The affinity of the last task it ran, and whether it was taken ahead of an older task. */
   affinity?: string;
+  jumped?: boolean;
   timer?: NodeJS.Timeout;
 }
 
@@ -176,17 +177,22 @@ export function createWorkerPool<Job, Outcome>(options: WorkerPoolOptions): JobR
   }
 
   /**
-   * Idle workers take the oldest waiting task whose key is under its share, preferring one with the
-   * affinity of the last task they ran (what they keep from it saves sending it again).
+   * Idle workers take the oldest waiting task whose key is under its share, or one with the affinity
+   * of the last task they ran (what they keep from it saves sending it again), but never twice in a
+   * row ahead of an older task: nobody waits long behind a busy workspace.
    */
   function dispatch(): void {
     for (const slot of slots) {
       if (slot.task) continue;
       const eligible = (task: T) => (running.get(task.key) ?? 0) < options.perKey;
-      let index = waiting.findIndex((task) => eligible(task) && task.options.affinity === slot.affinity);
-      if (index < 0 || slot.affinity === undefined) index = waiting.findIndex(eligible);
-      if (index < 0) return;
-      const task = waiting.splice(index, 1)[0] as T;
+      const oldest = waiting.findIndex(eligible);
+      if (oldest < 0) return;
+      const own =
+        slot.affinity === undefined || slot.jumped
+          ? -1
+          : waiting.findIndex((task) => eligible(task) && task.options.affinity === slot.affinity);
+      slot.jumped = own > oldest;
+      const task = waiting.splice(slot.jumped ? own : oldest, 1)[0] as T;
       slot.task = task;
       slot.affinity = task.options.affinity;
       count(task.key, 1);
