@@ -34,6 +34,13 @@ async function unlessRefused<T, U>(work: Promise<T>, instead: U): Promise<T | U>
   }
 }
 
+/** Writes' rules whose findings one job answers, as of the newest revision among the writes. */
+interface WritesBatch {
+  ids: Set<string>;
+  version: number;
+  done: Promise<{ findings: Finding[] }>;
+}
+
 export function createLintService(deps: {
   lintStore: LintStore;
   listedRules: ListedRulesStore;
@@ -59,12 +66,9 @@ export function createLintService(deps: {
    * the same changes (and, past the worker's copy, the whole workspace) again.
    */
   const catchingUp = new Map<string, Promise<unknown>>();
-  /** Per workspace, the writes' lint waiting to start (batches) and the one running or last started. */
-  const batches = new Map<
-    string,
-    { ids: Set<string>; version: number; done: Promise<{ findings: Finding[] }> }
-  >();
-  const running = new Map<string, Promise<unknown>>();
+  /** Per workspace, the writes' lint waiting to start, and the one running or last started. */
+  const openBatches = new Map<string, WritesBatch>();
+  const lastBatches = new Map<string, Promise<unknown>>();
 
   /** Every rule and group of the workspace, encoded a page at a time. */
   async function wholeWorkspace(workspaceId: string): Promise<Uint8Array[]> {
@@ -162,23 +166,24 @@ export function createLintService(deps: {
    * warnings. None when the lint could not run (past its limits): the writes stand.
    */
   function focusBatch(key: string, workspaceId: string, version: number, ruleId: string) {
-    const open = batches.get(workspaceId);
+    const open = openBatches.get(workspaceId);
     if (open) {
       open.ids.add(ruleId);
       open.version = Math.max(open.version, version);
       return open.done;
     }
-    const batch = { ids: new Set([ruleId]), version, done: Promise.resolve({ findings: [] as Finding[] }) };
-    const before = running.get(workspaceId);
-    batch.done = (async () => {
+    const before = lastBatches.get(workspaceId);
+    const wanted = { ids: new Set([ruleId]), version };
+    const done = (async () => {
       await before?.catch(() => {});
-      batches.delete(workspaceId); // from here, writes wait for the next batch
-      return unlessRefused(run(key, workspaceId, batch.version, [...batch.ids]), { findings: [] });
+      openBatches.delete(workspaceId); // from here, writes wait for the next batch
+      return unlessRefused(run(key, workspaceId, wanted.version, [...wanted.ids]), { findings: [] });
     })();
-    batches.set(workspaceId, batch);
-    running.set(workspaceId, batch.done);
+    const batch: WritesBatch = Object.assign(wanted, { done });
+    openBatches.set(workspaceId, batch);
+    lastBatches.set(workspaceId, batch.done);
     void batch.done.then(() => {
-      if (running.get(workspaceId) === batch.done) running.delete(workspaceId);
+      if (lastBatches.get(workspaceId) === batch.done) lastBatches.delete(workspaceId);
     });
     return batch.done;
   }
