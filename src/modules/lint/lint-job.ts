@@ -1,6 +1,6 @@
 // One lint's work, where it runs (a lint worker, or this thread for the CLI): the workspace's rules and
 // groups as the caller last sent them, kept here and brought up to date with the changes it sends,
-// linted whole or for one rule. Inputs cross as pages of UTF-8 JSON that are moved, not copied, and are
+// linted whole or for some rules. Inputs cross as pages of UTF-8 JSON that are moved, not copied, and are
 // parsed here: a workspace of 100,000 rules is never parsed or copied whole on the event loop.
 import { resourceLimits } from 'node:worker_threads';
 import { type Finding, findingsOf, type LintGroup, type LintRule, lint } from '../../engine/lint/index.js';
@@ -42,7 +42,7 @@ interface Held {
   version: number;
   rules: Map<string, ListedRule>;
   groups: Map<string, LintGroup>;
-  /** The rules in list order; rebuilt after a change. */
+  /** The rules in list order; a change's rules are merged in, not the whole sorted again. */
   ordered?: ListedRule[];
   /** What it came as, encoded: what holding it is reckoned by. */
   bytes: number;
