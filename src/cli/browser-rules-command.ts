@@ -2,11 +2,11 @@
 // server's GET /v1/browser-rules or a workspace of the local database: the JSON to install, or a
 // summary of what compiled and why the rest did not.
 import type { Command } from 'commander';
-import { createClient } from '../client/index.js';
 import type { BrowserRuleReport, DnrRule } from '../model/browser-rule.js';
 import { createBrowserRulesService } from '../modules/browser-rules/browser-rules-service.js';
 import { createBrowserRulesStore } from '../modules/browser-rules/browser-rules-store.js';
 import { UsageError, withLocalWorkspace } from './local-workspace.js';
+import { readFromServer } from './server-read.js';
 
 interface BrowserRulesOptions {
   server?: string;
@@ -19,21 +19,9 @@ interface BrowserRulesData {
   report: BrowserRuleReport[];
 }
 
-/** From a running server through the package's typed client; the key from RULEKEEPER_KEY (never a flag: it would show in `ps`). */
-async function fromServer(server: string): Promise<BrowserRulesData> {
-  const key = process.env.RULEKEEPER_KEY;
-  if (!key) throw new UsageError('set RULEKEEPER_KEY to an API key (a read key is enough) for --server');
-  const answer = await createClient({ baseUrl: server, key })
-    .GET('/v1/browser-rules')
-    .catch((error: Error) => {
-      throw new UsageError(`cannot reach ${server}: ${error.message}`);
-    });
-  if (!answer.data) {
-    throw new UsageError(
-      `${server} answered ${answer.response.status} ${answer.error?.message ?? ''}`.trim(),
-    );
-  }
-  return answer.data.data as BrowserRulesData;
+/** From a running server (see server-read.ts). */
+function fromServer(server: string): Promise<BrowserRulesData> {
+  return readFromServer<BrowserRulesData>(server, (client) => client.GET('/v1/browser-rules'));
 }
 
 function fromWorkspace(name: string): Promise<BrowserRulesData> {

@@ -1,11 +1,11 @@
 // `rulekeeper lint`: what is wrong with a workspace's rules as a whole, from a server's GET /v1/lint or
 // a workspace of the local database, for CI: exit 1 when a finding reaches --fail-on.
 import type { Command } from 'commander';
-import { createClient } from '../client/index.js';
 import { SEVERITIES, type Severity } from '../model/finding.js';
 import type { LintData } from '../modules/lint/lint-schemas.js';
 import { lintOnThisThread } from '../modules/lint/lint-service.js';
 import { UsageError, withLocalWorkspace } from './local-workspace.js';
+import { readFromServer } from './server-read.js';
 
 interface LintOptions {
   server?: string;
@@ -14,21 +14,9 @@ interface LintOptions {
   json?: boolean;
 }
 
-/** From a running server through the package's typed client; the key from RULEKEEPER_KEY (never a flag: it would show in `ps`). */
-async function fromServer(server: string): Promise<LintData> {
-  const key = process.env.RULEKEEPER_KEY;
-  if (!key) throw new UsageError('set RULEKEEPER_KEY to an API key (a read key is enough) for --server');
-  const answer = await createClient({ baseUrl: server, key })
-    .GET('/v1/lint')
-    .catch((error: Error) => {
-      throw new UsageError(`cannot reach ${server}: ${error.message}`);
-    });
-  if (!answer.data) {
-    throw new UsageError(
-      `${server} answered ${answer.response.status} ${answer.error?.message ?? ''}`.trim(),
-    );
-  }
-  return answer.data.data as LintData;
+/** From a running server (see server-read.ts). */
+function fromServer(server: string): Promise<LintData> {
+  return readFromServer<LintData>(server, (client) => client.GET('/v1/lint'));
 }
 
 function fromWorkspace(name: string): Promise<LintData> {
