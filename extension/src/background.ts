@@ -2,7 +2,7 @@
 // every change, answers the content scripts (Script and Response rules), and counts the rules that
 // acted on each tab. Chrome ends an idle worker; every wake (an alarm every 30 s, a message, a page
 // load) starts it again from the stored settings, and the first install after a wake costs a 304.
-import type { ResourceType } from '../../src/model/rule-types/source.js';
+import { RESOURCE_TYPES, type ResourceType } from '../../src/model/resource-types.js';
 import { ServerError, whoami } from './api.js';
 import type { ContentQuestion, DocumentAnswer, ResponseAnswer } from './content/messages.js';
 import { clearDynamicRules, createInstaller, type Installed, ownerOf } from './dynamic-rules.js';
@@ -18,17 +18,7 @@ import {
 import { forgetTab, recordActed, showAgain, startPage } from './tab-activity.js';
 import { followWorkspace, type WorkspaceFeed } from './workspace-feed.js';
 
-const ENGINE_TYPES = new Set<string>([
-  'xmlhttprequest',
-  'script',
-  'stylesheet',
-  'image',
-  'media',
-  'font',
-  'websocket',
-  'main_frame',
-  'sub_frame',
-]);
+const ENGINE_TYPES = new Set<string>(RESOURCE_TYPES);
 /** Chrome's resource type as the engine names it; Chrome's others (`ping`, `other`, …) are unknown to it. */
 const engineType = (type: string) => (ENGINE_TYPES.has(type) ? (type as ResourceType) : undefined);
 

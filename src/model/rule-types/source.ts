@@ -3,21 +3,10 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { ErrorDetail } from '../../errors.js';
 import type { PathMap } from '../path-map.js';
 import { regexProblem } from '../patterns.js';
+import { RESOURCE_TYPES } from '../resource-types.js';
 import { isRecord, oneOf, patternString } from './schema-helpers.js';
 
-/** What a request is for, as a browser says it (a filter's `resourceType`). */
-export const RESOURCE_TYPES = [
-  'xmlhttprequest',
-  'script',
-  'stylesheet',
-  'image',
-  'media',
-  'font',
-  'websocket',
-  'main_frame',
-  'sub_frame',
-] as const;
-export type ResourceType = (typeof RESOURCE_TYPES)[number];
+export { RESOURCE_TYPES, type ResourceType } from '../resource-types.js';
 
 export const PairId = Type.Optional(
   patternString('pairId', {
