@@ -16,6 +16,7 @@ import * as idOwners from './migrations/0006-id-owners.js';
 import * as ruleSearch from './migrations/0007-rule-search.js';
 import * as deletedIndex from './migrations/0008-deleted-index.js';
 import { BatchingPostgresDialect } from './postgres-write-batches.js';
+import { checkpointInBackground } from './sqlite-checkpoints.js';
 import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
 import type { Db, Tables } from './tables.js';
 
@@ -78,12 +79,16 @@ export function openDatabase(
     // would cost several times the pragma itself.
     const pragma = reader.prepare('pragma data_version').pluck();
     const dataVersion = () => pragma.get() as number;
+    const checkpoints = file === ':memory:' ? undefined : checkpointInBackground(writer, file);
     return {
       db,
       dialect: 'sqlite',
       ...(reader === writer ? {} : { dataVersion }),
       signals: sqliteSignals(reader === writer ? undefined : dataVersion),
-      close: () => db.destroy(),
+      close: async () => {
+        await checkpoints?.stop();
+        await db.destroy();
+      },
     };
   }
   const pool = new pg.Pool({
