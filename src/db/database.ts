@@ -14,7 +14,7 @@ import * as changes from './migrations/0003-changes.js';
 import * as keyScopes from './migrations/0005-key-scopes.js';
 import * as idOwners from './migrations/0006-id-owners.js';
 import * as ruleSearch from './migrations/0007-rule-search.js';
-import { BatchingPostgresDialect } from './postgres-write-batches.js';
+import { announcedByBatch, BatchingPostgresDialect } from './postgres-write-batches.js';
 import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
 import type { Db, Tables } from './tables.js';
 
@@ -97,7 +97,12 @@ export function openDatabase(
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Tables>({ dialect: guardedAgainstAbandon(new BatchingPostgresDialect({ pool })) });
-  return { db, dialect: 'postgres', signals: postgresSignals(url), close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'postgres',
+    signals: postgresSignals(url, announcedByBatch),
+    close: () => db.destroy(),
+  };
 }
 
 async function migrateToLatest(db: Db): Promise<void> {
