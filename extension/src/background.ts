@@ -4,8 +4,9 @@
 // load) starts it again from the stored settings, and the first install after a wake costs a 304.
 import { RESOURCE_TYPES, type ResourceType } from '../../src/model/resource-types.js';
 import { ServerError, whoami } from './api.js';
-import type { ContentQuestion, DocumentAnswer, ResponseAnswer } from './content/messages.js';
-import { clearDynamicRules, createInstaller, type Installed, ownerOf } from './dynamic-rules.js';
+import type { ContentQuestion, DocumentAnswer, PopupQuestion, ResponseAnswer } from './content/messages.js';
+import { clearDynamicRules, createInstaller, type Installed, loadOwners, ownerOf } from './dynamic-rules.js';
+import { createMatchedRulesReader, type TabMatch } from './matched-rules.js';
 import {
   type ActedRule,
   loadSettings,
@@ -112,9 +113,20 @@ onSettingsChanged(() => {
   void clearDynamicRules().then(ensureSession);
 });
 
+// Chrome's own rules acting: each browser rule is the workspace rule the compiler's report says it was
+// written for (what Chrome did, even where it and the engine would differ). Unpacked, Chrome tells each
+// match as it happens, with its request (onRuleMatchedDebug); packed, it has no such event, and
+// getMatchedRules says which rules matched on each tab, and when, a page load at a time.
+const debugMatches = chrome.declarativeNetRequest.onRuleMatchedDebug as
+  | typeof chrome.declarativeNetRequest.onRuleMatchedDebug
+  | undefined;
+
+const matchedRules = debugMatches ? undefined : createMatchedRulesReader(recordMatches);
+
 chrome.alarms.create('wake', { periodInMinutes: 0.5 });
 chrome.alarms.onAlarm.addListener(() => {
   void ensureSession();
+  void matchedRules?.followUp();
 });
 chrome.runtime.onStartup.addListener(() => {
   void ensureSession();
@@ -124,10 +136,15 @@ chrome.runtime.onInstalled.addListener(() => {
 });
 void ensureSession();
 
-function actedRules(current: Session, ruleIds: string[], request: ActedRule['request']): ActedRule[] {
+function actedRules(current: Session, ruleIds: string[], request?: ActedRule['request']): ActedRule[] {
   return ruleIds.map((ruleId) => {
     const described = current.feed.describe(ruleId);
-    return { ruleId, name: described?.name ?? ruleId, ruleType: described?.ruleType ?? '', request };
+    return {
+      ruleId,
+      name: described?.name ?? ruleId,
+      ruleType: described?.ruleType ?? '',
+      ...(request ? { request } : {}),
+    };
   });
 }
 
@@ -171,9 +188,18 @@ async function responseAnswer(
   return { response: { ruleId, value, statusCode, statusText, serveWithoutRequest } };
 }
 
-chrome.runtime.onMessage.addListener((message: ContentQuestion, sender, reply) => {
-  // Only this extension's content scripts (in a tab) ask; anything else is not a question.
-  if (sender.id !== chrome.runtime.id || !sender.tab) return false;
+chrome.runtime.onMessage.addListener((message: ContentQuestion | PopupQuestion, sender, reply) => {
+  if (sender.id !== chrome.runtime.id) return false;
+  // The popup, opening: what Chrome's rules did to its tab, read first where only getMatchedRules tells.
+  if (message.kind === 'matched' && sender.url?.startsWith(chrome.runtime.getURL(''))) {
+    (matchedRules?.ask() ?? Promise.resolve()).then(
+      () => reply(true),
+      () => reply(false),
+    );
+    return true;
+  }
+  // Otherwise only this extension's content scripts (in a tab) ask; anything else is not a question.
+  if (!sender.tab) return false;
   const answer =
     message.kind === 'document'
       ? documentAnswer(sender)
@@ -185,9 +211,8 @@ chrome.runtime.onMessage.addListener((message: ContentQuestion, sender, reply) =
   return true;
 });
 
-// Chrome's own rules acting: each browser rule is the workspace rule the compiler's report says it was
-// written for (what Chrome did, even where it and the engine would differ).
-chrome.declarativeNetRequest.onRuleMatchedDebug?.addListener(({ request, rule }) => {
+// Unpacked: each match as it happens, with its request.
+debugMatches?.addListener(({ request, rule }) => {
   if (request.tabId < 0 || rule.rulesetId !== chrome.declarativeNetRequest.DYNAMIC_RULESET_ID) return;
   void ensureSession().then(async (current) => {
     const ruleId = await ownerOf(rule.ruleId);
@@ -202,8 +227,30 @@ chrome.declarativeNetRequest.onRuleMatchedDebug?.addListener(({ request, rule })
   });
 });
 
-chrome.webNavigation.onBeforeNavigate.addListener(({ tabId, frameId, url }) => {
-  if (frameId === 0) void startPage(tabId, url);
+/** Packed: what getMatchedRules said, each workspace rule once per tab, at its latest match. */
+async function recordMatches(matches: TabMatch[]): Promise<void> {
+  const current = await ensureSession();
+  if (!current) return;
+  const owners = await loadOwners();
+  const latest = new Map<string, { tabId: number; ruleId: string; at: number }>();
+  for (const { tabId, browserRuleId, at } of matches) {
+    const ruleId = owners[browserRuleId];
+    const key = `${tabId} ${ruleId}`;
+    if (ruleId && at > (latest.get(key)?.at ?? -1)) latest.set(key, { tabId, ruleId, at });
+  }
+  for (const { tabId, ruleId, at } of latest.values())
+    await recordActed(tabId, actedRules(current, [ruleId]), at);
+}
+
+chrome.webNavigation.onBeforeNavigate.addListener(({ tabId, frameId, url, timeStamp }) => {
+  if (frameId === 0) void startPage(tabId, url, timeStamp);
+});
+// A page loaded, or its load failed (a Cancel of the page itself): what Chrome's rules did, read.
+chrome.webNavigation.onCompleted.addListener(({ frameId }) => {
+  if (frameId === 0) void matchedRules?.ask();
+});
+chrome.webNavigation.onErrorOccurred.addListener(({ frameId }) => {
+  if (frameId === 0) void matchedRules?.ask();
 });
 chrome.webNavigation.onCommitted.addListener(({ tabId, frameId }) => {
   if (frameId === 0) void showAgain(tabId);

@@ -36,10 +36,14 @@ export async function clearDynamicRules(): Promise<void> {
   await replaceDynamicRules([]);
 }
 
+/** Which workspace rule each installed browser rule was written for, as the compiler said. */
+export async function loadOwners(): Promise<Record<number, string>> {
+  return ((await chrome.storage.local.get(OWNERS))[OWNERS] as Record<number, string> | undefined) ?? {};
+}
+
 /** The workspace rule an installed browser rule was written for, when the compiler said. */
 export async function ownerOf(browserRuleId: number): Promise<string | undefined> {
-  const owners = (await chrome.storage.local.get(OWNERS))[OWNERS] as Record<number, string> | undefined;
-  return owners?.[browserRuleId];
+  return (await loadOwners())[browserRuleId];
 }
 
 /** Reads the compiled rules (a 304 when nothing changed) and installs them when they changed. */

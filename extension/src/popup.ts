@@ -1,6 +1,7 @@
 // The popup: the worker's state (a refused key in words), and the rules that acted on the current
-// tab, each with the server's trace of the request it acted on.
+// tab, each with the server's trace of the request it acted on (where Chrome said which request).
 import { explain, type RuleExplanation, ServerError } from './api.js';
+import type { PopupQuestion } from './content/messages.js';
 import {
   type ActedRule,
   loadSettings,
@@ -55,12 +56,19 @@ function explanationOf(verdict: RuleExplanation | undefined): HTMLElement {
 async function showRule(rule: ActedRule): Promise<void> {
   const item = document.createElement('li');
   item.append(element('strong', rule.name), document.createTextNode(` ${rule.ruleType} `));
-  item.append(element('div', `${rule.request.method} ${rule.request.url}`, 'request'));
+  const { request } = rule;
+  if (!request) {
+    // A packed install: Chrome says which of its rules matched on the tab, not on which request.
+    item.append(element('div', 'acted on a request of this page (Chrome does not say which)', 'request'));
+    list.append(item);
+    return;
+  }
+  item.append(element('div', `${request.method} ${request.url}`, 'request'));
   list.append(item);
   const settings = await loadSettings();
   if (!settings) return;
   try {
-    item.append(explanationOf(await explain(settings, rule.request, rule.ruleId)));
+    item.append(explanationOf(await explain(settings, request, rule.ruleId)));
   } catch (problem) {
     const message = problem instanceof ServerError ? problem.message : String(problem);
     item.append(element('div', `No trace: ${message}`, 'error'));
@@ -73,6 +81,9 @@ async function main(): Promise<void> {
   onStatusChanged(show);
   const id = await tabId();
   if (id === undefined) return;
+  // Where Chrome tells matches only when asked (a packed install), asked first; else answered at once.
+  const question: PopupQuestion = { kind: 'matched' };
+  await chrome.runtime.sendMessage(question).catch(() => undefined);
   const acted = Object.values((await loadTab(id)).acted);
   empty.hidden = acted.length > 0;
   await Promise.all(acted.map(showRule));

@@ -30,17 +30,22 @@ export interface Status {
   updatedAt: number;
 }
 
-/** A rule that acted on a tab, and one request it acted on (what the popup traces). */
+/**
+ * A rule that acted on a tab, and one request it acted on (what the popup traces); no request when
+ * Chrome said which rule but not on which request (getMatchedRules, in a packed install).
+ */
 export interface ActedRule {
   ruleId: string;
   name: string;
   ruleType: string;
-  request: { url: string; method: string; resourceType?: string; pageUrl?: string };
+  request?: { url: string; method: string; resourceType?: string; pageUrl?: string };
 }
 
 export interface TabRecord {
   /** The page these rules acted on (its top frame's URL when last navigated). */
   url?: string;
+  /** When that navigation began (milliseconds since the epoch). */
+  since?: number;
   acted: Record<string, ActedRule>;
 }
 

@@ -3,8 +3,11 @@
 // the console changes it) and followed by the extension with a read key; a loopback upstream that
 // records what reached it; and Debian's Chromium with the built extension loaded unpacked, in a fresh
 // profile, in the new headless mode.
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type BrowserContext,
@@ -20,6 +23,21 @@ import { createKeyWithCli, runCli, type ScratchDatabase, scratchDatabase } from 
 import { type ServiceProcess, startService } from '../../test/helpers/service-process.js';
 
 const EXTENSION = fileURLToPath(new URL('../../dist/extension', import.meta.url));
+
+/**
+ * The built extension as it runs when packed (from a store or an admin console): Chrome defines
+ * onRuleMatchedDebug for unpacked extensions only, so the copy's worker starts without it. Only a
+ * packed install could show this otherwise, and Chrome installs packed extensions from a store only.
+ */
+function packedCopy(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rulekeeper-packed-'));
+  cpSync(EXTENSION, dir, { recursive: true });
+  const worker = join(dir, 'background.js');
+  const withoutDebug =
+    "Object.defineProperty(chrome.declarativeNetRequest, 'onRuleMatchedDebug', { value: undefined });\n";
+  writeFileSync(worker, withoutDebug + readFileSync(worker, 'utf8'));
+  return dir;
+}
 
 export interface Service {
   process: ServiceProcess;
@@ -87,9 +105,17 @@ function serveUpstream(arrived: Arrived[]): Server {
 }
 
 export const test = base.extend<
-  { workspace: Workspace; upstream: Upstream; extension: Extension; chromiumPresent: undefined },
+  {
+    workspace: Workspace;
+    upstream: Upstream;
+    extension: Extension;
+    chromiumPresent: undefined;
+    /** How the extension is installed: as a developer loads it, or as a store or an admin installs it. */
+    installed: 'unpacked' | 'packed';
+  },
   { service: Service }
 >({
+  installed: ['unpacked', { option: true }],
   chromiumPresent: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixtures take their dependencies as a pattern.
     async ({}, use, testInfo) => {
@@ -137,16 +163,16 @@ export const test = base.extend<
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   },
-  // biome-ignore lint/correctness/noEmptyPattern: as above.
-  extension: async ({}, use) => {
+  extension: async ({ installed }, use) => {
+    const path = installed === 'packed' ? packedCopy() : EXTENSION;
     const context = await chromium.launchPersistentContext('', {
       executablePath: CHROMIUM,
       headless: true,
       args: [
         '--headless=new',
         '--no-sandbox',
-        `--disable-extensions-except=${EXTENSION}`,
-        `--load-extension=${EXTENSION}`,
+        `--disable-extensions-except=${path}`,
+        `--load-extension=${path}`,
       ],
     });
     const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
@@ -167,6 +193,7 @@ export const test = base.extend<
     };
     await use({ context, worker, id, open, tabIdOf });
     await context.close();
+    if (path !== EXTENSION) rmSync(path, { recursive: true, force: true });
   },
 });
 

@@ -15,6 +15,7 @@ import * as keyScopes from './migrations/0005-key-scopes.js';
 import * as idOwners from './migrations/0006-id-owners.js';
 import * as ruleSearch from './migrations/0007-rule-search.js';
 import { announcedByBatch, BatchingPostgresDialect } from './postgres-write-batches.js';
+import { checkpointInBackground } from './sqlite-checkpoints.js';
 import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
 import type { Db, Tables } from './tables.js';
 
@@ -76,12 +77,16 @@ export function openDatabase(
     // would cost several times the pragma itself.
     const pragma = reader.prepare('pragma data_version').pluck();
     const dataVersion = () => pragma.get() as number;
+    const checkpoints = file === ':memory:' ? undefined : checkpointInBackground(writer, file);
     return {
       db,
       dialect: 'sqlite',
       ...(reader === writer ? {} : { dataVersion }),
       signals: sqliteSignals(reader === writer ? undefined : dataVersion),
-      close: () => db.destroy(),
+      close: async () => {
+        await checkpoints?.stop();
+        await db.destroy();
+      },
     };
   }
   const pool = new pg.Pool({

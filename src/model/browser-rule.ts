@@ -117,7 +117,9 @@ const Status = Type.Union(
   {
     description:
       '`compiled`: the browser does what the engine does; `partial`: some pairs or effects cannot be ' +
-      'expressed (the reasons say which); `not_compiled`: nothing of it is in `rules`.',
+      'expressed, or beside another rule it can act otherwise in the browser, where every rule sees the URL ' +
+      'as requested and one URL change applies per request (the reasons say which); `not_compiled`: ' +
+      'nothing of it is in `rules`.',
   },
 );
 
@@ -143,7 +145,9 @@ export const BrowserRuleReport = Type.Object(
       Type.Array(BrowserPairReport, { description: 'Absent when no pair could be tried.' }),
     ),
     reasons: Type.Array(Type.String(), {
-      description: 'Why the rule, as a whole, is partial or not compiled (its pairs say more).',
+      description:
+        'Why the rule, as a whole, is partial or not compiled (its pairs say more), and the rules it can ' +
+        'act otherwise beside in the browser, named.',
     }),
   },
   { $id: 'BrowserRuleReport', additionalProperties: false },

@@ -14,6 +14,7 @@ import {
   runCases,
 } from '../cli/rule-tests.js';
 import type { Runtime, RuntimeOptions } from '../runtime/index.js';
+import { MAX_REDIRECTS } from './redirect-follows.js';
 import { type AppliedRules, routeRules } from './route-rules.js';
 
 export interface RunRuleTestsOptions extends RuntimeOptions {
@@ -40,9 +41,6 @@ const UNOBSERVABLE: Record<string, string> = {
   responseHeaders: 'the page sees the headers, not the list of changes',
   scripts: 'the page runs the scripts, it does not list them',
 };
-
-/** As Chromium: a load that redirects more often fails. */
-const MAX_REDIRECTS = 20;
 
 /** The parts of `response` a page shows: the status and the body it got. */
 const RESPONSE_SEEN = new Set(['statusCode', 'value']);
@@ -85,8 +83,6 @@ function activeRules(runtime: Runtime, acted: Set<string>): CaseTrace['rules'] {
 /** What one page load showed: the chain of document URLs, the rules that acted, what the upstream got. */
 interface Observed {
   page: Page;
-  /** Where a rule redirected the document last, for the next load. */
-  location?: string;
   chain: string[];
   acted: Set<string>;
   reached?: Record<string, string>;
@@ -127,18 +123,13 @@ export async function runRuleTests(
   let applied: AppliedRules;
   try {
     applied = await routeRules(context, runtimeOptions, {
-      upstream: async (_route, request, sent) => {
+      upstream: async (request, sent) => {
         const answer = answerAsUpstream(request, sent.headers);
         return {
           status: () => answer.status,
           headers: () => answer.headers,
           body: async () => Buffer.from(answer.body),
         };
-      },
-      redirect: (route, request, location) => {
-        if (!watched || !watchedDocument(request)) return undefined;
-        watched.location = location;
-        return route.fulfill({ status: 200, headers: { 'content-type': 'text/html' }, body: '' });
       },
       acted: (request, ruleIds) => {
         if (watched && watchedDocument(request)) for (const id of ruleIds) watched.acted.add(id);
@@ -159,21 +150,14 @@ export async function runRuleTests(
     const { url, headers } = testCase.request;
     if (headers !== undefined) await page.setExtraHTTPHeaders(headerStrings(headers));
     try {
-      let response = await page.goto(String(url));
-      // A rule's redirect, followed as the browser would, but as a load of its own: through the rules.
-      for (let hops = 0; observed.location !== undefined; hops++) {
-        if (hops === MAX_REDIRECTS)
-          throw new CaseRefused(`the page load failed: more than ${MAX_REDIRECTS} redirects`);
-        const location = observed.location;
-        observed.location = undefined;
-        response = await page.goto(location);
-      }
-      return { observed, response };
+      // A rule's redirect is followed by the browser itself, through the rules (see redirect-follows.ts).
+      return { observed, response: await page.goto(String(url)) };
     } catch (error) {
-      if (error instanceof CaseRefused) throw error;
       const message = (error as Error).message.split('\n')[0] ?? '';
       // Cancel fails the load as the browser's own blocking does; anything else is the case's problem.
       if (/net::ERR_BLOCKED_BY_CLIENT/.test(message)) return { observed };
+      if (/net::ERR_TOO_MANY_REDIRECTS/.test(message))
+        throw new CaseRefused(`the page load failed: more than ${MAX_REDIRECTS} redirects`);
       throw new CaseRefused(`the page load failed: ${message}`);
     }
   }

@@ -14,6 +14,7 @@ import {
   replace,
   rule,
   src,
+  userAgent,
 } from './engine-helpers.js';
 
 const one = (ruleJson: ReturnType<typeof rule>) => compileBrowserRules([ruleJson]);
@@ -289,6 +290,151 @@ describe('rule types', () => {
       [2, 1],
       [3, 3],
     ]);
+  });
+});
+
+describe('across rules: in Chrome every rule sees the URL as requested, one URL change per request', () => {
+  const statusOf = (rules: ReturnType<typeof rule>[]) =>
+    Object.fromEntries(compileBrowserRules(rules).report.map((r) => [r.ruleId, r.status]));
+  const HOST_SHOP = src('host', 'Equals', 'shop.example.com');
+
+  it('a Replace, then a Cancel of the URL as requested: both partial, each naming the other', () => {
+    const { report } = compileBrowserRules([replace('p', ANY, 'shop', 'store'), cancel('c', HOST_SHOP)]);
+    expect(report).toEqual([
+      {
+        ruleId: 'p',
+        status: 'partial',
+        // Each pair alone is expressed: what parts is the rule beside the other.
+        pairs: [expect.objectContaining({ status: 'compiled', reasons: [] })],
+        reasons: [
+          'in Chrome every rule sees the URL as requested: a later Cancel (c) that matches the URL as requested ' +
+            'blocks the request, where the engine matches that Cancel against the URL this rule changed',
+        ],
+      },
+      {
+        ruleId: 'c',
+        status: 'partial',
+        pairs: [expect.objectContaining({ status: 'compiled', reasons: [] })],
+        reasons: [
+          'in Chrome it sees the URL as requested, not as the URL-changing rules before it (p) leave it: it may ' +
+            'block a request the engine lets through',
+        ],
+      },
+    ]);
+  });
+
+  it('two URL changes in a row: both partial (Chrome applies one per request; undone, it loops)', () => {
+    const { report } = compileBrowserRules([
+      replace('p1', ANY, 'shop', 'store'),
+      replace('p2', ANY, 'store', 'shop'),
+    ]);
+    expect(report.map((r) => [r.ruleId, r.status])).toEqual([
+      ['p1', 'partial'],
+      ['p2', 'partial'],
+    ]);
+    expect(report[0]?.reasons).toEqual([
+      expect.stringMatching(
+        /^in Chrome one URL change applies per request: .*later URL changes \(p2\).*loop/,
+      ),
+    ]);
+    expect(report[1]?.reasons).toEqual([
+      expect.stringMatching(
+        /^in Chrome one URL change applies per request: after the change of a rule before it \(p1\)/,
+      ),
+    ]);
+  });
+
+  it.each<[string, ReturnType<typeof rule>[]]>([
+    [
+      'a QueryParam, then a Replace',
+      [queryParam('q', ANY, [{ param: 'x', type: 'Remove' }]), replace('p', ANY, 'a', 'b')],
+    ],
+    [
+      'a Replace, then a Redirect',
+      [
+        replace('p', ANY, 'shop', 'store'),
+        redirect('r', src('host', 'Equals', 'store.example.com'), 'https://a.com/'),
+      ],
+    ],
+    [
+      'a QueryParam, then a Cancel of the whole URL',
+      [queryParam('q', ANY, [{ param: 'x', type: 'Remove' }]), cancel('c', src('Url', 'Contains', 'x=1'))],
+    ],
+    [
+      'a Redirect, then a Cancel of the URL as requested',
+      [redirect('r', src('Url', 'Contains', 'checkout'), 'https://a.com/'), cancel('c', HOST_SHOP)],
+    ],
+  ])('%s: both partial', (_title, rules) => {
+    // Each alone compiles.
+    for (const one of rules) expect(statusOf([one])[one.id]).toBe('compiled');
+    expect(Object.values(statusOf(rules))).toEqual(['partial', 'partial']);
+  });
+
+  it.each<[string, ReturnType<typeof rule>[]]>([
+    [
+      'a Cancel before the Replace (both see the URL as requested)',
+      [cancel('c', HOST_SHOP), replace('p', ANY, 'shop', 'store')],
+    ],
+    [
+      'a Cancel of every URL (it matches the changed one too)',
+      [replace('p', ANY, 'shop', 'store'), cancel('c', ANY)],
+    ],
+    [
+      'a QueryParam, then a host or path Cancel (a query change leaves them)',
+      [
+        queryParam('q', ANY, [{ param: 'x', type: 'Remove' }]),
+        cancel('c', HOST_SHOP),
+        cancel('d', src('path', 'Contains', '/a')),
+      ],
+    ],
+    [
+      'a Redirect, then URL changes (the engine changes no URL after a Redirect)',
+      [
+        redirect('r', HOST_SHOP, 'https://a.com/'),
+        redirect('r2', HOST_SHOP, 'https://b.com/'),
+        replace('p', ANY, 'a', 'b'),
+      ],
+    ],
+    [
+      'a Replace, then Headers and UserAgent (both act on the request the browser sends)',
+      [
+        replace('p', ANY, 'shop', 'store'),
+        headers('h', HOST_SHOP, [{ header: 'X-A', type: 'Remove' }]),
+        userAgent('u', HOST_SHOP, 'ua'),
+      ],
+    ],
+    [
+      'resource types that never meet',
+      [
+        replace('p', src('Url', 'Contains', '', [{ resourceType: ['script'] }]), 'shop', 'store'),
+        cancel('c', src('host', 'Equals', 'shop.example.com', [{ resourceType: ['image'] }])),
+      ],
+    ],
+    [
+      'methods that never meet',
+      [
+        replace('p', src('Url', 'Contains', '', [{ requestMethod: ['GET'] }]), 'shop', 'store'),
+        cancel('c', src('host', 'Equals', 'shop.example.com', [{ requestMethod: ['POST'] }])),
+      ],
+    ],
+  ])('not reported: %s', (_title, rules) => {
+    expect(Object.values(statusOf(rules)).every((status) => status === 'compiled')).toBe(true);
+  });
+
+  it("a Replace's pairs change the URL in turn: the rule says so of its own later pairs", () => {
+    const twice = rule('p', 'Replace', [
+      { source: ANY, from: 'shop', to: 'store' },
+      { source: ANY, from: 'store', to: 'shop' },
+    ]);
+    const [report] = compileBrowserRules([twice]).report;
+    expect(report?.status).toBe('partial');
+    expect(report?.reasons).toEqual([expect.stringContaining("later URL changes (this rule's later pairs)")]);
+  });
+
+  it('names three of many, and says there are others', () => {
+    const cancels = ['c1', 'c2', 'c3', 'c4', 'c5'].map((id) => cancel(id, src('Url', 'Contains', id)));
+    const [first] = compileBrowserRules([replace('p', ANY, 'shop', 'store'), ...cancels]).report;
+    expect(first?.reasons).toEqual([expect.stringContaining('a later Cancel (c1, c2, c3 and others)')]);
   });
 });
 

@@ -18,7 +18,7 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let applied: AppliedRules;
-/** The paths the upstream was asked for. */
+/** The paths the upstream was asked for, in the current test. */
 const hits: string[] = [];
 
 /** Echoes the request as JSON; `/page.html` is a page, `/landed` and `/new-path` say where they are. */
@@ -90,6 +90,7 @@ async function rule(ruleType: string, pairs: unknown[]): Promise<string> {
 
 beforeEach(async () => {
   if (!CHROMIUM) return;
+  hits.splice(0);
   context = await browser.newContext();
   applied = await applyRules(context, { server: server.url, key });
   page = await context.newPage();
@@ -138,6 +139,79 @@ describe.skipIf(!CHROMIUM)('applyRules(context): the rules in a real browser', (
     expect(await page.title()).toBe('upstream /landed/shop.html');
     expect(response?.request().redirectedFrom()?.url()).toBe(`${origin}/old/shop.html`);
     expect(hits).not.toContain('/old/shop.html');
+  });
+
+  it("Redirect's destination goes through the rules too: Headers act on it, in the page and in a fetch", async () => {
+    await rule('Redirect', [
+      { source: source('/go/'), destinationType: 'url', destination: `${origin}/arrived/echo` },
+    ]);
+    await rule('Headers', [
+      {
+        source: source('/arrived/'),
+        modifications: {
+          Request: [{ header: 'X-Debug', type: 'Add', value: 'destination' }],
+          Response: [{ header: 'X-Added', type: 'Add', value: 'at the destination' }],
+        },
+      },
+    ]);
+    const response = await page.goto(`${origin}/go/echo`);
+    expect(page.url()).toBe(`${origin}/arrived/echo`);
+    expect(response?.request().redirectedFrom()?.url()).toBe(`${origin}/go/echo`);
+    const echoed = JSON.parse((await page.textContent('body')) ?? '{}');
+    expect(echoed).toMatchObject({ path: '/arrived/echo', headers: { 'x-debug': 'destination' } });
+    expect((await response?.allHeaders())?.['x-added']).toBe('at the destination');
+    // A fetch follows it too, and sees where it landed.
+    const fetched = await page.evaluate(async (url) => {
+      const answer = await fetch(url);
+      return { url: answer.url, redirected: answer.redirected, added: answer.headers.get('x-added') };
+    }, `${origin}/go/fetched`);
+    expect(fetched).toEqual({ url: `${origin}/arrived/echo`, redirected: true, added: 'at the destination' });
+    expect(hits).not.toContain('/go/echo');
+  });
+
+  it("Redirect's destination answered by a Response rule, after a QueryParam rule's hop: the page shows the chain's end", async () => {
+    await rule('Redirect', [
+      { source: source('/moved.html'), destinationType: 'url', destination: `${origin}/mocked-page.html` },
+    ]);
+    await rule('QueryParam', [
+      { source: source('/mocked-page.html'), modifications: [{ type: 'Add', param: 'hop', value: '2' }] },
+    ]);
+    await rule('Response', [
+      {
+        source: source('/mocked-page.html?hop=2'),
+        type: 'static',
+        value: '<!doctype html><title>mocked destination</title>',
+        statusCode: 200,
+        serveWithoutRequest: true,
+      },
+    ]);
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    const response = await page.goto(`${origin}/moved.html`);
+    expect(page.url()).toBe(`${origin}/mocked-page.html?hop=2`);
+    expect(await page.title()).toBe('mocked destination');
+    expect(response?.status()).toBe(200);
+    expect(requested).toEqual([
+      `${origin}/moved.html`,
+      `${origin}/mocked-page.html`,
+      `${origin}/mocked-page.html?hop=2`,
+    ]);
+    expect(hits).toEqual(['/start.html']);
+  });
+
+  it('a redirect loop of rules fails the load after a bounded number of hops, never reaching the upstream', async () => {
+    await rule('Redirect', [
+      { source: source('/loop-a', 'Contains'), destinationType: 'url', destination: `${origin}/loop-b` },
+    ]);
+    await rule('Redirect', [
+      { source: source('/loop-b', 'Contains'), destinationType: 'url', destination: `${origin}/loop-a` },
+    ]);
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    await expect(page.goto(`${origin}/loop-a`)).rejects.toThrow(/net::ERR_TOO_MANY_REDIRECTS/);
+    expect(requested.length).toBeGreaterThan(2);
+    expect(requested.length).toBeLessThanOrEqual(21);
+    expect(hits.filter((path) => path.startsWith('/loop'))).toEqual([]);
   });
 
   it('Cancel fails the request without it reaching the upstream', async () => {

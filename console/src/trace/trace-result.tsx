@@ -31,6 +31,9 @@ const REASON_COUNTS: Record<Verdict['reason'], string> = {
   no_change: 'would change nothing',
 };
 
+/** The id prefix of an unsaved rule tried from the editor (`inline:0`): it has no page to link to. */
+const INLINE = 'inline:';
+
 /** A long body is shown in part: the summary is read, not scrolled. */
 const PREVIEW = 400;
 const preview = (text: string) => (text.length > PREVIEW ? `${text.slice(0, PREVIEW)}…` : text);
@@ -208,7 +211,15 @@ function RuleVerdict({ rule, names }: { rule: Verdict; names: Map<string, string
   return (
     <li class={rule.acted ? 'acted' : 'not-acted'}>
       <p>
-        <strong>{rule.name || rule.ruleId}</strong> <span class="tag">{rule.ruleType}</span>{' '}
+        <strong>
+          {/* A saved rule links to its editor: the reason it did not act is read next to the fix. */}
+          {rule.ruleId.startsWith(INLINE) ? (
+            rule.name || rule.ruleId
+          ) : (
+            <a href={`#/rules/${encodeURIComponent(rule.ruleId)}`}>{rule.name || rule.ruleId}</a>
+          )}
+        </strong>{' '}
+        <span class="tag">{rule.ruleType}</span>{' '}
         <span class="reason">{REASONS[rule.reason] ?? rule.reason}</span>
         {rule.overriddenBy ? <span> (by “{names.get(rule.overriddenBy) ?? rule.overriddenBy}”)</span> : null}
       </p>
@@ -252,9 +263,14 @@ export function TraceResult({ trace, sentHeaders }: { trace: TraceData; sentHead
           ))}
         </ul>
       ) : null}
-      <h3>{acted.length === 1 ? 'The rule that acted' : `The ${acted.length} rules that acted`}</h3>
+      <h3>
+        {acted.length === 0
+          ? 'No rule acted'
+          : acted.length === 1
+            ? 'The rule that acted'
+            : `The ${acted.length} rules that acted`}
+      </h3>
       {trace.rules.length === 0 ? <p>No rules were evaluated: there are none to try.</p> : null}
-      {acted.length === 0 && trace.rules.length > 0 ? <p>None.</p> : null}
       <ol class="trace-rules">
         {acted.map((rule) => (
           <RuleVerdict key={rule.ruleId} rule={rule} names={names} />

@@ -4,6 +4,9 @@ import type { ResponseEffect, ScriptEffect } from '../../../src/engine/types.js'
 
 export type ContentQuestion = { kind: 'document' } | { kind: 'response'; url: string; method: string };
 
+/** The popup, opening: read what Chrome's rules did to the tabs first (answers when done). */
+export type PopupQuestion = { kind: 'matched' };
+
 export interface DocumentAnswer {
   scripts: ScriptEffect[];
 }

@@ -2,7 +2,8 @@
 // are taken in list order, each pair in its order; priorities make Chrome's precedence the engine's:
 // a Cancel above everything (a Cancel that acts wins over every rule), then earlier above later (the
 // first Redirect, UserAgent … wins; Headers apply in order). Chrome's limits are checked rule by rule:
-// what does not fit is reported, never silently dropped.
+// what does not fit is reported, never silently dropped. Where rules can part from the engine across
+// each other (a URL change and a later Cancel or URL change), both are reported partial (interactions.ts).
 import type {
   BrowserPairReport,
   BrowserRuleReport,
@@ -12,6 +13,7 @@ import type {
 import type { EngineRule } from '../types.js';
 import { cancelPair } from './cancel.js';
 import { headersPair } from './headers.js';
+import { interactionReasons, type WrittenRule } from './interactions.js';
 import { MAX_DYNAMIC_RULES, MAX_REGEX_RULES, MAX_UNSAFE_RULES } from './limits.js';
 import { NOT_EXPRESSIBLE } from './not-expressible.js';
 import type { PairTranslation, PairTranslator } from './pair-rule.js';
@@ -35,7 +37,7 @@ export interface BrowserRules {
   report: BrowserRuleReport[];
 }
 
-type Unprioritised = Omit<DnrRule, 'priority'> & { cancel: boolean };
+type Unprioritised = Omit<DnrRule, 'priority'> & { cancel: boolean; from: WrittenRule };
 
 function statusOf(statuses: CompileStatus[]): CompileStatus {
   if (statuses.every((s) => s === 'compiled')) return 'compiled';
@@ -164,9 +166,11 @@ export function createBrowserRuleCompiler() {
     const pairs: BrowserPairReport[] = translations.map((translation, index) => {
       const ids: number[] = [];
       if (translation.kind === 'rules') {
+        const key = (rule.pairs[index]?.source as { key?: string } | undefined)?.key ?? 'Url';
         for (const { action, condition } of translation.rules) {
           const id = written.length + 1;
-          written.push({ id, action, condition, cancel: rule.ruleType === 'Cancel' });
+          const from = { ruleId: rule.id, ruleType: rule.ruleType, key, actionType: action.type, condition };
+          written.push({ id, action, condition, cancel: rule.ruleType === 'Cancel', from });
           ids.push(id);
         }
       }
@@ -184,9 +188,19 @@ export function createBrowserRuleCompiler() {
   }
 
   function finish(): BrowserRules {
+    const across = interactionReasons(written.map((r) => r.from));
+    if (across.size > 0) {
+      for (const entry of report) {
+        const reasons = across.get(entry.ruleId);
+        if (!reasons) continue;
+        // Its pairs are as they were: each alone is expressed; the rule beside others is what parts.
+        if (entry.status === 'compiled') entry.status = 'partial';
+        entry.reasons.push(...reasons);
+      }
+    }
     const ordered = written.filter((r) => !r.cancel).length;
     let place = 0;
-    const rules = written.map(({ cancel, ...rule }) => ({
+    const rules = written.map(({ cancel, from: _from, ...rule }) => ({
       id: rule.id,
       priority: cancel ? ordered + 1 : ordered - place++,
       action: rule.action,

@@ -18,9 +18,12 @@ function invalid(path: string, message: string): AppError {
   return new AppError('IMPORT_INVALID', [{ path, message }]);
 }
 
-/** One element parsed as a request body is; the file's array is one level of the depth allowed. */
+/** The nesting a record may have: the file's array is one level of the depth allowed. */
+const RECORD_DEPTH = MAX_JSON_DEPTH - 1;
+
+/** One element parsed as a request body is. */
 export function parseRecord(text: string): unknown {
-  return parseJsonBody(text, MAX_JSON_DEPTH - 1);
+  return parseJsonBody(text, RECORD_DEPTH);
 }
 
 /**
@@ -49,6 +52,7 @@ export async function* readJsonArray(
 ): AsyncGenerator<unknown> {
   let state = 'before' as 'before' | 'inside' | 'after';
   let depth = 0; // nesting inside the current element
+  let deepest = 0; // the current element's deepest nesting so far
   let inString = false;
   let escaped = false;
   let carried: Buffer[] = []; // the current element's bytes from earlier chunks
@@ -56,10 +60,14 @@ export async function* readJsonArray(
   let first = true;
   let opening = true; // the file's first chunk
 
-  /** The element's text, ended by a comma or the closing bracket, parsed. */
-  function element(text: string): unknown {
+  /**
+   * The element's text, ended by a comma or the closing bracket, parsed. One nested too deeply is
+   * always given to the checking parser, which refuses it at its place without building it (a skim
+   * with JSON.parse would build all ten million levels first).
+   */
+  function element(text: string, nesting: number): unknown {
     if (text === '') throw invalid(`/${index}`, `expected a record at position ${index} of the array`);
-    const value = parse(text);
+    const value = nesting > RECORD_DEPTH ? parseRecord(text) : parse(text);
     if (value instanceof MalformedBody)
       throw invalid(`/${index}${value.path}`, value.reason.replace('the body', `record ${index}`));
     index++;
@@ -88,8 +96,10 @@ export async function* readJsonArray(
         else if (byte === BACKSLASH) escaped = true;
         else if (byte === QUOTE) inString = false;
       } else if (byte === QUOTE) inString = true;
-      else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) depth++;
-      else if ((byte === CLOSE_BRACE || byte === CLOSE_BRACKET) && depth > 0) depth--;
+      else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+        depth++;
+        if (depth > deepest) deepest = depth;
+      } else if ((byte === CLOSE_BRACE || byte === CLOSE_BRACKET) && depth > 0) depth--;
       else if (depth === 0 && (byte === COMMA || byte === CLOSE_BRACKET)) {
         const text = (
           carried.length === 0
@@ -99,7 +109,9 @@ export async function* readJsonArray(
         carried = [];
         start = i + 1;
         // `[]` holds no element; `[1,]` and `[,1]` hold an empty one.
-        if (!(byte === CLOSE_BRACKET && first && text === '')) yield element(text);
+        const nesting = deepest;
+        deepest = 0;
+        if (!(byte === CLOSE_BRACKET && first && text === '')) yield element(text, nesting);
         first = false;
         if (byte === CLOSE_BRACKET) state = 'after';
       }
