@@ -79,10 +79,9 @@ export function preparedLint(
       ]),
     ];
     // Where the rules findings start with stand: a lint of one rule scans for its few, a batch's maps all.
-    const position =
-      ++runs > 1
-        ? (positions ??= new Map(rules.map((rule, index) => [rule.id, index])))
-        : positionsOf(rules, new Set(findings.map((f) => f.ruleIds[0] as string)));
+    runs++;
+    if (runs > 1) positions ??= new Map(rules.map((rule, index) => [rule.id, index]));
+    const position = positions ?? positionsOf(rules, new Set(findings.map((f) => f.ruleIds[0] as string)));
     const order = (f: Finding) => [
       SEVERITIES.indexOf(f.severity),
       FINDING_CODES.indexOf(f.code),
