@@ -107,3 +107,34 @@ test('recently deleted rules are listed with who deleted them, and restored as t
       .sort(),
   ).toEqual([kept.id, first.id, back.id].sort());
 });
+
+test('recently deleted reads a page at a time: "Show more" reads on, oldest last', async ({
+  page,
+  workspace,
+}) => {
+  // One more than a page: the 51st most recent deletion is on the second page.
+  const names = Array.from({ length: 51 }, (_, i) => `gone ${String(i + 1).padStart(2, '0')}`);
+  for (const name of names) {
+    const rule = ok(
+      await workspace.api.POST('/v1/rules', {
+        body: {
+          name,
+          ruleType: 'Cancel',
+          status: 'Active',
+          pairs: [{ source: { key: 'host', operator: 'Equals', value: 'ads.example.com' } }],
+        },
+      }),
+    ).data;
+    ok(await workspace.api.DELETE('/v1/rules/{ruleId}', { params: { path: { ruleId: rule.id } } }));
+  }
+  await signIn(page, workspace.key);
+  await page.getByRole('link', { name: 'Recently deleted' }).click();
+  const rows = page.getByRole('listitem').filter({ has: page.getByRole('button', { name: /^Restore/ }) });
+  await expect(rows).toHaveCount(50);
+  await expect(rows.first()).toContainText('gone 51');
+  await expect(page.getByRole('button', { name: 'Restore gone 01' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Show more (50 of 51 shown)' }).click();
+  await expect(rows).toHaveCount(51);
+  await expect(rows.last()).toContainText('gone 01');
+  await expect(page.getByRole('button', { name: /^Show more/ })).toHaveCount(0);
+});

@@ -14,6 +14,7 @@ import * as changes from './migrations/0003-changes.js';
 import * as keyScopes from './migrations/0005-key-scopes.js';
 import * as idOwners from './migrations/0006-id-owners.js';
 import * as ruleSearch from './migrations/0007-rule-search.js';
+import * as deletedIndex from './migrations/0008-deleted-index.js';
 import { announcedByBatch, BatchingPostgresDialect } from './postgres-write-batches.js';
 import { checkpointInBackground } from './sqlite-checkpoints.js';
 import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0005-key-scopes': keyScopes,
   '0006-id-owners': idOwners,
   '0007-rule-search': ruleSearch,
+  '0008-deleted-index': deletedIndex,
 };
 
 // PostgreSQL returns BIGINT as a string to protect precision; our timestamps fit a JS number.

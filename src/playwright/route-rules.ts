@@ -30,6 +30,8 @@ export interface RouteHooks {
   upstream?: (request: Request, sent: SentRequest) => Promise<UpstreamAnswer>;
   /** Told which rules acted on each request, cancelled ones included (a redirect's, by its first). */
   acted?: (request: Request, ruleIds: string[]) => void;
+  /** Told of each request the rules cancel (a redirect's, by its first). */
+  cancelled?: (request: Request) => void;
 }
 
 /** The request a redirect led to, as the engine sees it: the redirected one's type and page. */
@@ -79,12 +81,21 @@ export async function routeRules(
     return { outcome: result.outcome, acted };
   };
 
+  /** The exchange, telling the hooks when the rules cancel it. */
+  const told = (exchange: Exchange, request: Request): Exchange => ({
+    ...exchange,
+    block: () => {
+      hooks.cancelled?.(request);
+      return exchange.block();
+    },
+  });
+
   // The request a rule's redirect led to, held by Chromium (see redirect-follows.ts).
   const follows = await RedirectFollows.open<RequestInput>(
     context,
     async (followed, from, exchangeFor) => {
       const input = followedInput(followed, from.input);
-      const exchange = exchangeFor(input);
+      const exchange = told(exchangeFor(input), from.request);
       const decided = evaluate(input, from.request);
       await (decided ? act(exchange, decided.outcome, decided.acted) : exchange.pass());
     },
@@ -104,7 +115,10 @@ export async function routeRules(
     const exchange: Exchange = {
       isDocument: request.resourceType() === 'document',
       pass: (sent) => route.fallback(sent),
-      block: () => route.abort('blockedbyclient'),
+      block: () => {
+        hooks.cancelled?.(request);
+        return route.abort('blockedbyclient');
+      },
       answer: (answer) => route.fulfill(answer),
       fetch: (sent) => (upstream ? upstream(request, sent) : route.fetch({ ...sent, maxRedirects: 0 })),
       async redirect(location, headers) {

@@ -1,9 +1,9 @@
 // runRuleTests: the cases of a `rulekeeper test` file run in real pages of a Playwright context, through
-// the same routing as applyRules. Each case's request is loaded as a page's document; the helper
-// answers as the upstream itself (a case's hosts need not exist, and nothing leaves the machine), and
+// the same routing as applyRules. Each case's request is made by a page, as its document's load or as
+// a fetch (case-request.ts); the helper answers as the upstream itself (a case's hosts need not exist, and nothing leaves the machine), and
 // what the browser observed is compared by `rulekeeper test`'s own code and reported in its words.
 // What a page cannot show is reported as not checked, never passed.
-import type { BrowserContext, Page, Request, Response, Route } from '@playwright/test';
+import type { BrowserContext, Page, Request, Route } from '@playwright/test';
 import {
   CaseRefused,
   type CaseRun,
@@ -14,6 +14,7 @@ import {
   runCases,
 } from '../cli/rule-tests.js';
 import type { Runtime, RuntimeOptions } from '../runtime/index.js';
+import { type CasePlan, fetchIn, planOf, type Shown } from './case-request.js';
 import { MAX_REDIRECTS } from './redirect-follows.js';
 import { type AppliedRules, routeRules } from './route-rules.js';
 
@@ -30,14 +31,15 @@ export interface RunRuleTestsOptions extends RuntimeOptions {
 const UPSTREAM_TITLE = '<title>rulekeeper test upstream</title>';
 const UPSTREAM = {
   status: 200,
-  headers: { 'content-type': 'text/html; charset=utf-8' },
+  // Readable by a fetch from any origin, as a rule's cross-origin redirect leads it elsewhere.
+  headers: { 'content-type': 'text/html; charset=utf-8', 'access-control-allow-origin': '*' },
   body: `<!doctype html><html><head>${UPSTREAM_TITLE}</head><body></body></html>`,
 };
 
 /** Why an expectation cannot be seen in a page, by the outcome's key. */
 const UNOBSERVABLE: Record<string, string> = {
   delayMs: "a Delay's exact time is not measured in a page",
-  requestBody: 'a page load sends no body to compare',
+  requestBody: 'the page sees the answer, not what the rules did to the body sent',
   responseHeaders: 'the page sees the headers, not the list of changes',
   scripts: 'the page runs the scripts, it does not list them',
 };
@@ -46,17 +48,6 @@ const UNOBSERVABLE: Record<string, string> = {
 const RESPONSE_SEEN = new Set(['statusCode', 'value']);
 
 const unchecked = (path: string, why: string) => `not checked in a browser: ${path} (${why})`;
-
-/** Why a case's request cannot be made as a page load, or nothing when it can. */
-function notAPageLoad(request: Record<string, unknown>): string | undefined {
-  const method = typeof request.method === 'string' ? request.method.toUpperCase() : 'GET';
-  if (method !== 'GET') return `a page load is a GET, the case's request is a ${method}`;
-  if (request.body !== undefined) return 'a page load sends no body';
-  if (request.resourceType !== undefined && request.resourceType !== 'main_frame')
-    return `the page loads the URL as its document (main_frame), not as ${String(request.resourceType)}`;
-  if (request.pageUrl !== undefined) return 'a new page loading its document has no page URL';
-  return undefined;
-}
 
 /** Header values as Playwright sends them: one string each. */
 function headerStrings(headers: unknown): Record<string, string> {
@@ -80,12 +71,33 @@ function activeRules(runtime: Runtime, acted: Set<string>): CaseTrace['rules'] {
     .map((rule) => ({ ruleId: rule.id, name: rule.name, acted: acted.has(rule.id) }));
 }
 
-/** What one page load showed: the chain of document URLs, the rules that acted, what the upstream got. */
+/** What the page showed of a case's request: its URLs, the rules that acted, what the upstream got. */
 interface Observed {
   page: Page;
+  /** Whether a request of the context is the case's own, or one its redirects led to. */
+  isCase: (request: Request) => boolean;
+  /** The blank page a fetch case is made from, answered by the helper. */
+  blank?: string;
   chain: string[];
   acted: Set<string>;
+  cancelled: boolean;
   reached?: Record<string, string>;
+}
+
+/** The page a fetch case is made from: empty, never seen by the rules. */
+const BLANK = {
+  status: 200,
+  headers: { 'content-type': 'text/html' },
+  body: '<!doctype html><title></title>',
+};
+
+/** A request's frame, or none (a service worker's request has no frame). */
+function frameOf(request: Request) {
+  try {
+    return request.frame();
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -102,22 +114,20 @@ export async function runRuleTests(
   const list = cases ?? readCases(file as string);
 
   let watched: Observed | undefined;
-  /** The watched page's document requests (its own subresources and other pages are not the case's). */
-  const watchedDocument = (request: Request) => {
-    try {
-      return request.isNavigationRequest() && request.frame() === watched?.page.mainFrame();
-    } catch {
-      return false; // a service worker's request has no frame
-    }
-  };
+  const isCase = (request: Request) => watched?.isCase(request) === true;
   const answerAsUpstream = (request: Request, headers: Record<string, string>) => {
-    if (watched && watchedDocument(request)) watched.reached = headers;
+    if (watched && isCase(request)) watched.reached = headers;
     return UPSTREAM;
   };
   // Registered before the rules' route, so that it answers what they pass on (Playwright runs the
   // latest route first; a fallback goes to the one before, with the rules' changes to the request).
   const upstreamRoute = async (route: Route, request: Request) => {
     await route.fulfill(answerAsUpstream(request, await request.allHeaders()));
+  };
+  // Registered after it: the blank page of a fetch case is the helper's, not a request of the case.
+  const blankRoute = async (route: Route, request: Request) => {
+    if (request.url() === watched?.blank && request.isNavigationRequest()) return route.fulfill(BLANK);
+    return route.fallback();
   };
   await context.route('**/*', upstreamRoute);
   let applied: AppliedRules;
@@ -132,30 +142,59 @@ export async function runRuleTests(
         };
       },
       acted: (request, ruleIds) => {
-        if (watched && watchedDocument(request)) for (const id of ruleIds) watched.acted.add(id);
+        if (watched && isCase(request)) for (const id of ruleIds) watched.acted.add(id);
+      },
+      cancelled: (request) => {
+        if (watched && isCase(request)) watched.cancelled = true;
       },
     });
+    await context.route('**/*', blankRoute);
   } catch (error) {
     await context.unroute('**/*', upstreamRoute);
     throw error;
   }
 
-  async function load(testCase: RuleTestCase): Promise<{ observed: Observed; response?: Response | null }> {
+  /** The case's request made in a new page, and what the page showed of it. */
+  async function make(
+    testCase: RuleTestCase,
+    plan: Exclude<CasePlan, { as: 'skip' }>,
+  ): Promise<{ shown: Shown; observed: Observed }> {
     const page = await context.newPage();
-    const observed: Observed = { page, chain: [], acted: new Set() };
+    const observed: Observed = { page, isCase: () => false, chain: [], acted: new Set(), cancelled: false };
     watched = observed;
     page.on('request', (request) => {
-      if (watchedDocument(request)) observed.chain.push(request.url());
+      if (observed.isCase(request)) observed.chain.push(request.url());
     });
     const { url, headers } = testCase.request;
     if (headers !== undefined) await page.setExtraHTTPHeaders(headerStrings(headers));
+    if (plan.as === 'fetch') {
+      observed.blank = plan.from;
+      await page.goto(plan.from);
+      observed.isCase = (request) =>
+        request.resourceType() === 'fetch' && frameOf(request) === page.mainFrame();
+      const got = await fetchIn(page, String(url), plan);
+      if (!('error' in got)) return { shown: { ...got, cancelled: false }, observed };
+      // Cancel fails the fetch as the browser's own blocking does; anything else is the case's problem.
+      if (observed.cancelled)
+        return { shown: { redirected: observed.chain.length > 1, cancelled: true }, observed };
+      throw new CaseRefused(`the fetch failed: ${got.error}`);
+    }
+    observed.isCase = (request) => request.isNavigationRequest() && frameOf(request) === page.mainFrame();
     try {
       // A rule's redirect is followed by the browser itself, through the rules (see redirect-follows.ts).
-      return { observed, response: await page.goto(String(url)) };
+      const response = await page.goto(String(url), plan.referer ? { referer: plan.referer } : {});
+      const shown: Shown = {
+        url: page.url(),
+        // The helper's upstream never redirects: a redirect is a rule's.
+        redirected: observed.chain.length > 1,
+        cancelled: false,
+        ...(response ? { status: response.status(), body: await response.text() } : {}),
+      };
+      return { shown, observed };
     } catch (error) {
       const message = (error as Error).message.split('\n')[0] ?? '';
-      // Cancel fails the load as the browser's own blocking does; anything else is the case's problem.
-      if (/net::ERR_BLOCKED_BY_CLIENT/.test(message)) return { observed };
+      if (/net::ERR_BLOCKED_BY_CLIENT/.test(message))
+        return { shown: { redirected: observed.chain.length > 1, cancelled: true }, observed };
       if (/net::ERR_TOO_MANY_REDIRECTS/.test(message))
         throw new CaseRefused(`the page load failed: more than ${MAX_REDIRECTS} redirects`);
       throw new CaseRefused(`the page load failed: ${message}`);
@@ -163,35 +202,33 @@ export async function runRuleTests(
   }
 
   async function runCase(testCase: RuleTestCase): Promise<CaseRun> {
-    const why = notAPageLoad(testCase.request);
-    if (why) {
+    const plan = planOf(testCase.request);
+    if (plan.as === 'skip') {
       return {
         trace: { outcome: {}, rules: activeRules(applied.runtime, new Set()) },
         expect: {},
-        unchecked: [unchecked('the whole case', why)],
+        unchecked: [unchecked('the whole case', plan.why)],
       };
     }
-    let observed: Observed;
-    let response: Response | null | undefined;
-    let body = '';
+    let made: { shown: Shown; observed: Observed };
     try {
-      ({ observed, response } = await load(testCase));
-      body = response ? await response.text() : '';
+      made = await make(testCase, plan);
     } finally {
       await watched?.page.close();
       watched = undefined;
     }
-    const cancelled = response === undefined;
+    const { shown, observed } = made;
+    const { cancelled } = shown;
     const outcome: Record<string, unknown> = {
-      url: cancelled ? (observed.chain.at(-1) ?? testCase.request.url) : observed.page.url(),
-      // The helper's upstream never redirects: a redirect is a rule's.
-      redirected: observed.chain.length > 1,
+      url: shown.url ?? observed.chain.at(-1) ?? testCase.request.url,
+      redirected: shown.redirected,
       cancelled,
       requestHeaders: observed.reached ?? {},
       response:
-        !response || (response.status() === UPSTREAM.status && body.includes(UPSTREAM_TITLE))
+        shown.status === undefined ||
+        (shown.status === UPSTREAM.status && (shown.body ?? '').includes(UPSTREAM_TITLE))
           ? null
-          : { statusCode: response.status(), value: body },
+          : { statusCode: shown.status, value: shown.body ?? '' },
     };
     const expect: Record<string, unknown> = {};
     const notes: string[] = [];
@@ -219,6 +256,7 @@ export async function runRuleTests(
     return await runCases(list, runCase, out);
   } finally {
     await applied.close();
+    await context.unroute('**/*', blankRoute);
     await context.unroute('**/*', upstreamRoute);
   }
 }

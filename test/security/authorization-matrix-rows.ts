@@ -56,6 +56,7 @@ export const ROWS: Row[] = [
   { method: 'DELETE', title: '/rules/:missing', path: () => `/v1/rules/${MISSING_RULE}`, expect: same(RNF) },
   { method: 'GET', title: '/rules/:undecodable', path: () => '/v1/rules/%zz', expect: same(RNF) },
   { method: 'PUT', title: '/rules/:undecodable', path: () => '/v1/rules/%zz', body: () => ({ name: 'x' }), expect: same(RNF) },
+  { method: 'GET', title: '/rules/deleted', path: () => '/v1/rules/deleted', expect: same(200) },
   { method: 'GET', title: '/rules/:ours/versions', path: (w) => `/v1/rules/${w.ourRule}/versions`, expect: [200, F] },
   { method: 'GET', title: '/rules/:theirs/versions', path: (w) => `/v1/rules/${w.theirRule}/versions`, expect: [F, 200] },
   { method: 'GET', title: '/rules/:missing/versions', path: () => `/v1/rules/${MISSING_RULE}/versions`, expect: same(RNF) },

@@ -171,6 +171,12 @@ forEachDatabase((db) => {
       expect(body.data.length).toBeGreaterThan(0);
       return;
     }
+    if (row.title === '/rules/deleted') {
+      // The caller's deleted rules (earlier cells' deletions among them), never another workspace's.
+      const ids = (body.data as { id: string }[]).map((item) => item.id);
+      expect(ids).not.toContain(mine([w.ourRule, w.theirRule])[1]);
+      return;
+    }
     if (row.title.endsWith('/versions')) {
       const objectId = (v: { object: { id: string } }) => v.object.id;
       const id = row.title.startsWith('/rules')

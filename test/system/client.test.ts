@@ -130,6 +130,9 @@ describe('rulekeeper/client', () => {
     expect(whoami.data?.data.key.scope).toBe('write');
 
     note('deleteRule', (await client.DELETE('/v1/rules/{ruleId}', path)).response.status, 200);
+    const deleted = await client.GET('/v1/rules/deleted', { params: { query: { pageSize: '10' } } });
+    note('listDeletedRules', deleted.response.status, 200);
+    expect(deleted.data?.data.map((item) => [item.id, item.rule.name])).toEqual([[ruleId, 'block ads']]);
     note(
       'deleteGroup',
       (await client.DELETE('/v1/groups/{id}', { params: { path: { id: groupId } } })).response.status,

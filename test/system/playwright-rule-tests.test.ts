@@ -1,7 +1,8 @@
 // runRuleTests from rulekeeper/playwright in Debian's Chromium: one case file, with passing and failing
-// cases for Redirect, Cancel, Headers, Response and QueryParam, run in real pages and by the compiled
-// `rulekeeper test` against the same server; each case must be judged and worded alike, and what a page
-// cannot show (a Delay's time, a POST's body) must be said to be not checked.
+// cases for Redirect, Cancel, Headers, Response and QueryParam, page loads and (POST, PUT, xmlhttprequest)
+// fetches from a page, run in real pages and by the compiled `rulekeeper test` against the same server;
+// each case must be judged and worded alike, and what a page cannot show (a Delay's time, an image's
+// answer) must be said to be not checked.
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -67,6 +68,21 @@ beforeAll(async () => {
     },
   ]);
   ids.slow = await rule('slow API', 'Delay', [{ source: source('Url', 'Contains', '/slow'), delay: 50 }]);
+  ids.posted = await rule('mark posts to staging', 'Headers', [
+    {
+      source: { ...source('host', 'Equals', 'staging.example.com'), filters: [{ requestMethod: ['POST'] }] },
+      modifications: { Request: [{ header: 'X-Posted', type: 'Add', value: 'yes' }] },
+    },
+  ]);
+  ids.blog = await rule('mark visits from the blog', 'Headers', [
+    {
+      source: {
+        ...source('host', 'Equals', 'www.example.org'),
+        filters: [{ pageDomains: ['blog.example.org'] }],
+      },
+      modifications: { Request: [{ header: 'X-From-Blog', type: 'Add', value: 'yes' }] },
+    },
+  ]);
   ids.idle = await rule('block trackers', 'Cancel', [
     { source: source('host', 'Equals', 'tracker.example.net') },
   ]);
@@ -107,6 +123,28 @@ beforeAll(async () => {
       '- name: a form post is left alone',
       '  request: { url: "https://www.example.org/form", method: POST, body: "a=1" }',
       '  expect: { redirected: false }',
+      '- name: a posted cart goes to staging with the debug header',
+      '  request: { url: "https://shop.example.com/cart", method: POST, body: "item=1" }',
+      '  expect:',
+      '    url: https://staging.example.com/cart',
+      '    redirected: true',
+      '    requestHeaders: { x-debug: "1", x-posted: "yes" }',
+      `    acted: [${ids.redirect}, ${ids.debug}, ${ids.posted}]`,
+      '- name: a visit from the blog is marked',
+      '  request: { url: "https://www.example.org/article", pageUrl: "https://blog.example.org/post" }',
+      '  expect: { requestHeaders: { x-from-blog: "yes" } }',
+      '- name: the mocked API answers a fetch',
+      '  request: { url: "https://api.example.org/api/mocked", resourceType: xmlhttprequest }',
+      `  expect: { response: { statusCode: 404, value: "{\\"mock\\":1}" }, acted: [${ids.mock}] }`,
+      '- name: a fetch of the API answers 200',
+      '  request: { url: "https://api.example.org/api/mocked", resourceType: xmlhttprequest, method: PUT, body: "{}" }',
+      '  expect: { response: { statusCode: 200 } }',
+      '- name: a beacon to the ad server is blocked',
+      '  request: { url: "https://ads.example.net/collect", method: POST, body: "x", pageUrl: "https://www.example.org/" }',
+      '  expect: { cancelled: true }',
+      '- name: the banner image is blocked',
+      '  request: { url: "https://ads.example.net/banner.png", resourceType: image }',
+      '  expect: { cancelled: true }',
     ].join('\n'),
   );
   if (CHROMIUM) browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
@@ -172,20 +210,30 @@ describe.skipIf(!CHROMIUM)('runRuleTests(context): rulekeeper test cases in a re
       'other sites get the debug header': 'FAIL',
       'the slow API keeps its URL': 'ok',
       'a form post is left alone': 'ok',
+      'a posted cart goes to staging with the debug header': 'ok',
+      'a visit from the blog is marked': 'ok',
+      'the mocked API answers a fetch': 'ok',
+      'a fetch of the API answers 200': 'FAIL',
+      'a beacon to the ad server is blocked': 'ok',
+      'the banner image is blocked': 'ok',
     });
-    // The browser's: the same, but for the case a page load cannot make.
+    // The browser's: the same (POST and fetch cases made by a page's fetch()), but for the case of a
+    // request whose answer a page cannot read.
     for (const [name, { status, lines }] of engine) {
       const seen = browserCases.get(name);
       const checked = seen?.lines.filter((line) => !line.startsWith('not checked in a browser'));
-      if (name === 'a form post is left alone') {
+      if (name === 'the banner image is blocked') {
         expect(seen).toEqual({
           status: 'skip',
           lines: [
-            "not checked in a browser: the whole case (a page load is a GET, the case's request is a POST)",
+            "not checked in a browser: the whole case (an image's load shows the page only whether it decoded, not its status or body)",
           ],
         });
       } else expect({ name, status: seen?.status, lines: checked }).toEqual({ name, status, lines });
     }
+    expect(engine.get('a fetch of the API answers 200')?.lines).toEqual([
+      'outcome.response.statusCode: expected 200, got 404',
+    ]);
     expect(engine.get('checkout goes to production')?.lines).toEqual([
       'outcome.url: expected "https://www.example.com/checkout", got "https://staging.example.com/checkout"',
     ]);
@@ -209,15 +257,15 @@ describe.skipIf(!CHROMIUM)('runRuleTests(context): rulekeeper test cases in a re
       'Active rules no case exercised (1):',
       `  ${ids.idle}  block trackers`,
       '',
-      '5 passed, 3 failed, 1 not checked',
+      '10 passed, 4 failed, 1 not checked',
     ]);
     expect(tail(cli.stdout.trimEnd().split('\n'))).toEqual([
       'Active rules no case exercised (1):',
       `  ${ids.idle}  block trackers`,
       '',
-      '6 passed, 3 failed',
+      '11 passed, 4 failed',
     ]);
-    expect(report).toMatchObject({ passed: 5, failed: 3, skipped: 1, unexercised: [{ ruleId: ids.idle }] });
+    expect(report).toMatchObject({ passed: 10, failed: 4, skipped: 1, unexercised: [{ ruleId: ids.idle }] });
   });
 
   it('takes the cases themselves, and leaves the context as it found it', async () => {

@@ -2,8 +2,9 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { AppError, pointerToken } from '../../errors.js';
 import { MAX_STORED_INTEGER, Timestamp } from '../../model/common.js';
+import { Rule, RuleTypeSchema } from '../../model/rule.js';
 import { compile, schemaErrors } from '../../validation.js';
-import { countParameter } from '../shared/schemas.js';
+import { countParameter, pageQuery } from '../shared/schemas.js';
 
 export const MAX_FEED_LIMIT = 1000;
 export const DEFAULT_FEED_LIMIT = 100;
@@ -91,6 +92,34 @@ export function versionsOf<T extends TSchema>(object: T) {
     { additionalProperties: false },
   );
 }
+
+/** The query of the deleted lists: paging only, as documented or as checked (`checked`: see pageQuery). */
+const deletedQuery = (checked: boolean) => Type.Object(pageQuery(checked), { additionalProperties: false });
+export const DeletedListQuery = deletedQuery(false);
+export const checkDeletedListQuery = compile(deletedQuery(true));
+
+/** A deleted rule that can be restored, as `GET /v1/rules/deleted` lists it. */
+export const DeletedRule = Type.Object(
+  {
+    id: Type.String({ description: 'The rule id, still its workspace’s.' }),
+    name: Type.String({ description: 'Its name when it was deleted.' }),
+    ruleType: RuleTypeSchema,
+    deletedAt: Timestamp,
+    deletedBy: Type.String({ description: 'User id of the key that deleted it.' }),
+    deletedByName: ByName,
+    version: Type.Integer({
+      description:
+        'The version to restore (`POST /v1/rules/{ruleId}/restore`): the rule as it was when deleted.',
+    }),
+    // The rule's own schema, not a copy: a named schema (an $id) must have one content.
+    rule: Rule,
+  },
+  {
+    $id: 'DeletedRule',
+    description: 'A deleted rule that can be restored; `rule` is the rule as it was when deleted.',
+    additionalProperties: false,
+  },
+);
 
 export const RestoreBody = Type.Object(
   {

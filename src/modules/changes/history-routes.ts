@@ -1,17 +1,46 @@
-// HTTP routes of history and restore: /v1/rules/:ruleId/versions|restore, /v1/groups/:id/versions|restore.
+// HTTP routes of history and restore: /v1/rules/deleted, /v1/rules/:ruleId/versions|restore,
+// /v1/groups/:id/versions|restore.
 import type { FastifyInstance } from 'fastify';
 import { Group } from '../../model/group.js';
 import { Rule } from '../../model/rule.js';
 import { GroupParams } from '../groups/groups-schemas.js';
 import { RuleParams } from '../rules/rules-schemas.js';
-import { one } from '../shared/replies.js';
+import { one, paged } from '../shared/replies.js';
 import { ALWAYS, BODY, errorResponses, notModified, success } from '../shared/responses.js';
-import { IfNoneMatch, single } from '../shared/schemas.js';
-import { RestoreBody, versionsOf } from './changes-schemas.js';
+import { IfNoneMatch, page, single } from '../shared/schemas.js';
+import { DeletedListQuery, DeletedRule, RestoreBody, versionsOf } from './changes-schemas.js';
 import type { HistoryService } from './history-service.js';
 
 export function registerHistoryRoutes(app: FastifyInstance, history: HistoryService): void {
   const security = [{ apiKey: [] }];
+
+  // A path of its own beside /rules/:ruleId: "deleted" is no rule id's form, and a static path wins.
+  app.get(
+    '/rules/deleted',
+    {
+      config: { scope: 'read', revisionEtag: true },
+      schema: {
+        tags: ['rules'],
+        security,
+        operationId: 'listDeletedRules',
+        summary: "The workspace's deleted rules that can be restored, most recently deleted first",
+        description:
+          'Each with the version that restores it as it was when deleted (`POST /v1/rules/{ruleId}/restore`). ' +
+          'A rule restored or created again under its id is not listed; a deleted rule is listed while its ' +
+          'deletion is kept (`HISTORY_RETENTION_DAYS`).',
+        querystring: DeletedListQuery,
+        headers: IfNoneMatch,
+        response: {
+          200: success('A page of deleted rules, most recently deleted first.', page(DeletedRule), {
+            etag: true,
+          }),
+          ...notModified,
+          ...errorResponses('INVALID_QUERY', ...ALWAYS),
+        },
+      },
+    },
+    async (request) => paged(await history.deletedRules(request.principal, request.query)),
+  );
 
   app.get<{ Params: { ruleId: string } }>(
     '/rules/:ruleId/versions',

@@ -13,8 +13,10 @@ import type { GroupsStore } from '../groups/groups-store.js';
 import type { RulesStore } from '../rules/rules-store.js';
 import { checkInOrder, GROUPS, RULES, readNowThrowLater, type StoredKind } from '../shared/checks.js';
 import { idOwner } from '../shared/id-owners-store.js';
+import { readListQuery } from '../shared/list.js';
 import { readPayload } from '../shared/payload.js';
-import { checkRestoreBody } from './changes-schemas.js';
+import type { Page } from '../shared/replies.js';
+import { checkDeletedListQuery, checkRestoreBody } from './changes-schemas.js';
 import type { ChangesService } from './changes-service.js';
 import type { ChangesStore, ObjectType } from './changes-store.js';
 
@@ -26,6 +28,18 @@ export interface Version {
   by: string;
   byName: string | null;
   object: unknown;
+}
+
+/** A deleted rule that can be restored, and the version that restores it as it was. */
+export interface DeletedRule {
+  id: string;
+  name: string;
+  ruleType: Rule['ruleType'];
+  deletedAt: number;
+  deletedBy: string;
+  deletedByName: string | null;
+  version: number;
+  rule: Rule;
 }
 
 const KINDS = {
@@ -105,6 +119,29 @@ export function createHistoryService(deps: {
         byName: row.by_name,
         object: JSON.parse(row.object),
       }));
+    },
+
+    /** The workspace's deleted rules that can be restored, most recently deleted first, a page at a time. */
+    async deletedRules(principal: Principal, query: unknown): Promise<Page<DeletedRule>> {
+      const { offset, pageSize } = readListQuery(query, checkDeletedListQuery);
+      const [rows, total] = await Promise.all([
+        store.deleted(principal.workspaceId, 'rule', offset, pageSize),
+        store.deletedCount(principal.workspaceId, 'rule'),
+      ]);
+      const items = rows.map((row) => {
+        const rule = JSON.parse(row.object) as Rule;
+        return {
+          id: row.object_id,
+          name: rule.name,
+          ruleType: rule.ruleType,
+          deletedAt: Number(row.at),
+          deletedBy: row.by_user,
+          deletedByName: row.by_name,
+          version: row.version,
+          rule,
+        };
+      });
+      return { items, total, offset };
     },
 
     /** Makes a rule's version current; a group it was in that is gone (or not ours) leaves it ungrouped. */
