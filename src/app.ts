@@ -27,6 +27,7 @@ import { createListedRulesStore } from './modules/shared/listed-rules-store.js';
 import { createTracePool } from './modules/trace/trace-pool.js';
 import { registerTraceRoutes } from './modules/trace/trace-routes.js';
 import { createTraceService } from './modules/trace/trace-service.js';
+import { createImportPool } from './modules/transfer/import-pool.js';
 import { registerTransferRoutes } from './modules/transfer/transfer-routes.js';
 import { createTransferService } from './modules/transfer/transfer-service.js';
 import { createTransferStore } from './modules/transfer/transfer-store.js';
@@ -112,6 +113,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     changes,
     config,
   });
+  // Imports run on a worker with a connection of its own; an in-memory database has no other.
+  const importPool =
+    config.databaseUrl === 'sqlite::memory:' ? undefined : createImportPool(database, config);
+  if (importPool) app.addHook('onClose', () => importPool.close());
   const tracePool =
     config.traceWorkers > 0
       ? createTracePool({
@@ -182,7 +187,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       registerTraceRoutes(api, traceService);
       registerLintRoutes(api, lintService);
       registerBrowserRulesRoutes(api, browserRulesService);
-      registerTransferRoutes(api, transferService, config, lintService.findingsAfterImport);
+      registerTransferRoutes(api, transferService, config, lintService.findingsAfterImport, importPool?.run);
     },
     { prefix: '/v1' },
   );

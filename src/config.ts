@@ -60,6 +60,8 @@ export interface Config {
   browserRulesTimeLimitMs: number;
   /** Heap of each browser rules worker, in MiB. */
   browserRulesWorkerMemoryMb: number;
+  /** Heap of the worker that runs imports, in MiB (a 100,000-record import and its lint take ~600). */
+  importWorkerMemoryMb: number;
 }
 
 export class ConfigError extends Error {}
@@ -122,5 +124,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     browserRulesWorkers: integer(env, 'BROWSER_RULES_WORKERS', 2, 0, 64),
     browserRulesTimeLimitMs: integer(env, 'BROWSER_RULES_TIME_LIMIT_MS', 60_000, 10, 3_600_000),
     browserRulesWorkerMemoryMb: integer(env, 'BROWSER_RULES_WORKER_MEMORY_MB', 512, 64, 16_384),
+    importWorkerMemoryMb: integer(env, 'IMPORT_WORKER_MEMORY_MB', 2048, 64, 16_384),
   };
 }

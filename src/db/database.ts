@@ -33,6 +33,12 @@ export interface Database {
   dataVersion?: () => number;
   /** How other connections' commits are announced and heard on this backend. */
   signals: ChangeSignals;
+  /**
+   * Runs `work`, which writes through a connection of its own (an import's worker), so that it never
+   * waits on this one's write lock: on SQLite, this connection's writes wait meanwhile; PostgreSQL
+   * locks rows, not the database, and runs it as it is.
+   */
+  writingElsewhere<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -63,6 +69,8 @@ function openSqlite(file: string): SQLite.Database {
 
 export function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dbPoolSize' | 'dbStatementTimeoutMs' | 'dbConnectTimeoutMs'>,
+  /** `worker`: one connection, for a worker thread's transactions (no reader, no checkpointer). */
+  options: { worker?: boolean } = {},
 ): Database {
   const url = config.databaseUrl;
   if (url.startsWith('sqlite:')) {
@@ -70,21 +78,24 @@ export function openDatabase(
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     const writer = openSqlite(file);
     // A second connection for reads outside transactions: it sees only committed data (WAL).
-    const reader = file === ':memory:' ? writer : openSqlite(file);
-    const db = new Kysely<Tables>({
-      dialect: guardedAgainstAbandon(new GroupCommitSqliteDialect(writer, reader)),
-    });
+    const reader = file === ':memory:' || options.worker ? writer : openSqlite(file);
+    const dialect = new GroupCommitSqliteDialect(writer, reader);
+    const db = new Kysely<Tables>({ dialect: guardedAgainstAbandon(dialect) });
     // On the reader, which counts the commits of every other connection (the writer's included).
     // Asked directly and synchronously: it is checked before every cached read, and through Kysely it
     // would cost several times the pragma itself.
     const pragma = reader.prepare('pragma data_version').pluck();
     const dataVersion = () => pragma.get() as number;
-    const checkpoints = file === ':memory:' ? undefined : checkpointInBackground(writer, file);
+    // A worker's connection leaves checkpoints to the service's checkpointer, as its writer does.
+    if (options.worker) writer.pragma('wal_autocheckpoint = 0');
+    const checkpoints =
+      file === ':memory:' || options.worker ? undefined : checkpointInBackground(writer, file);
     return {
       db,
       dialect: 'sqlite',
       ...(reader === writer ? {} : { dataVersion }),
       signals: sqliteSignals(reader === writer ? undefined : dataVersion),
+      writingElsewhere: (work) => dialect.exclusively(work),
       close: async () => {
         await checkpoints?.stop();
         await db.destroy();
@@ -93,7 +104,7 @@ export function openDatabase(
   }
   const pool = new pg.Pool({
     connectionString: url,
-    max: config.dbPoolSize,
+    max: options.worker ? 1 : config.dbPoolSize,
     statement_timeout: config.dbStatementTimeoutMs,
     // While the server is unreachable, requests fail fast with 503 instead of queueing for long.
     connectionTimeoutMillis: config.dbConnectTimeoutMs,
@@ -108,6 +119,7 @@ export function openDatabase(
     db,
     dialect: 'postgres',
     signals: postgresSignals(url, announcedByBatch),
+    writingElsewhere: (work) => work(),
     close: () => db.destroy(),
   };
 }

@@ -104,6 +104,21 @@ class GroupCommitDriver implements Driver {
 
   async releaseConnection(): Promise<void> {}
 
+  /**
+   * Runs `work` while no transaction of this connection runs or waits to commit: for a transaction
+   * that another connection (an import's worker) holds, which would otherwise find the write lock
+   * taken and fail after the busy timeout. Transactions arriving meanwhile wait their turn.
+   */
+  async exclusively<T>(work: () => Promise<T>): Promise<T> {
+    await this.#lock();
+    this.#commit();
+    try {
+      return await work();
+    } finally {
+      this.#unlock();
+    }
+  }
+
   async destroy(): Promise<void> {
     await this.#lock();
     this.#commit();
@@ -208,8 +223,17 @@ export class GroupCommitSqliteDialect extends SqliteDialect {
     super({ database: writer });
   }
 
+  #driver: GroupCommitDriver | undefined;
+
   override createDriver(): Driver {
-    return new GroupCommitDriver(this.writer, this.reader);
+    this.#driver = new GroupCommitDriver(this.writer, this.reader);
+    return this.#driver;
+  }
+
+  /** See GroupCommitDriver.exclusively. */
+  exclusively<T>(work: () => Promise<T>): Promise<T> {
+    if (!this.#driver) throw new Error('the dialect has no driver yet');
+    return this.#driver.exclusively(work);
   }
 
   override createQueryCompiler() {

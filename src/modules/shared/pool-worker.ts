@@ -5,9 +5,14 @@ import { parentPort, type TransferListItem } from 'node:worker_threads';
 
 const WORKER_NICENESS = 10;
 
-/** `transferOf`: what of an outcome to move back to the caller, not copy (large encoded answers). */
+/**
+ * Serves the pool's jobs with `run`; `transferOf` says what of an outcome to move back to the caller,
+ * not copy (large encoded answers). A job may be asynchronous (an import waits on its database): its
+ * signal is aborted when the pool says the job was abandoned, and the job then ends as it should
+ * (rolled back), answering as usual.
+ */
 export function serveJobs<Job, Outcome>(
-  run: (job: Job) => Outcome,
+  run: (job: Job, signal: AbortSignal) => Outcome | Promise<Outcome>,
   transferOf: (outcome: Outcome) => TransferListItem[] = () => [],
 ): void {
   // Jobs yield the CPU to the event loop: on Linux a thread's nice value is its own, so this lowers the
@@ -17,13 +22,23 @@ export function serveJobs<Job, Outcome>(
   } catch {}
   const port = parentPort;
   if (!port) return;
-  port.on('message', ({ id, job }: { id: number; job: Job }) => {
+  const running = new Map<number, AbortController>();
+  // Nothing of a failure crosses back (messages may name internals): the pool answers INTERNAL.
+  const failed = (id: number) => port.postMessage({ id, failed: true });
+  port.on('message', ({ id, job, abort }: { id: number; job?: Job; abort?: true }) => {
+    if (abort) return running.get(id)?.abort();
+    const controller = new AbortController();
     try {
-      const outcome = run(job);
-      port.postMessage({ id, outcome }, transferOf(outcome));
+      const answer = (outcome: Outcome) => port.postMessage({ id, outcome }, transferOf(outcome));
+      const result = run(job as Job, controller.signal);
+      if (!(result instanceof Promise)) return answer(result);
+      running.set(id, controller);
+      result
+        .then(answer)
+        .catch(() => failed(id))
+        .finally(() => running.delete(id));
     } catch {
-      // Nothing of the failure crosses back (messages may name internals): the pool answers INTERNAL.
-      port.postMessage({ id, failed: true });
+      failed(id);
     }
   });
   // Loaded: the pool starts a job's clock only now (loading is not the job's time).

@@ -33,6 +33,11 @@ export interface RunOptions {
   transfer?: TransferListItem[];
   /** Jobs with the same affinity go to the worker that ran the last of them when it is free (its caches). */
   affinity?: string;
+  /**
+   * Once aborted, a waiting job is dropped and a running one told (it ends as it should, rolled
+   * back): the job's promise is rejected with the signal's reason either way.
+   */
+  signal?: AbortSignal;
 }
 
 export interface JobRunner<Job, Outcome> {
@@ -120,7 +125,11 @@ export function createWorkerPool<Job, Outcome>(options: WorkerPoolOptions): JobR
   function start(slot: S): void {
     const { task, worker } = slot;
     if (!task || !worker) return;
-    worker.postMessage({ id: ++nextId, job: task.job }, task.options.transfer ?? []);
+    const id = ++nextId;
+    worker.postMessage({ id, job: task.job }, task.options.transfer ?? []);
+    task.options.signal?.addEventListener('abort', () => worker.postMessage({ id, abort: true }), {
+      once: true,
+    });
     slot.timer = setTimeout(() => {
       drop(slot);
       const seconds = options.timeLimitMs / 1000;
@@ -211,9 +220,24 @@ export function createWorkerPool<Job, Outcome>(options: WorkerPoolOptions): JobR
         );
       if (waiting.length >= options.maxWaiting)
         return Promise.reject(refused('UNAVAILABLE', `too many ${options.jobs} are waiting`));
+      const signal = runOptions.signal;
+      if (signal?.aborted) return Promise.reject(signal.reason);
       return new Promise<Outcome>((resolve, reject) => {
-        waiting.push({ key, job, options: runOptions, resolve, reject });
+        const task: T = { key, job, options: runOptions, resolve, reject };
+        waiting.push(task);
+        signal?.addEventListener(
+          'abort',
+          () => {
+            const at = waiting.indexOf(task);
+            if (at < 0) return; // running: the worker was told
+            waiting.splice(at, 1);
+            reject(signal.reason);
+          },
+          { once: true },
+        );
         dispatch();
+      }).catch((error: unknown) => {
+        throw signal?.aborted ? signal.reason : error;
       });
     },
     async close() {

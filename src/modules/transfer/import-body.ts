@@ -12,7 +12,7 @@ import { readJsonArray, skimRecord } from './json-array-reader.js';
 /** An import's bytes, and their digest (what a retry with its Idempotency-Key is matched by). */
 export class ImportFile {
   constructor(
-    private readonly chunks: readonly Buffer[],
+    readonly chunks: readonly Uint8Array[],
     readonly digest: string,
   ) {}
 
@@ -21,7 +21,7 @@ export class ImportFile {
     return readJsonArray(this.#chunks(), pass === 'first' ? skimRecord : undefined);
   }
 
-  async *#chunks(): AsyncGenerator<Buffer> {
+  async *#chunks(): AsyncGenerator<Uint8Array> {
     yield* this.chunks;
   }
 }
@@ -35,7 +35,7 @@ function readChunks(request: FastifyRequest, payload: Readable): Promise<ImportF
   const declared = Number(request.headers['content-length']);
   if (declared > limit) return Promise.reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    const chunks: Uint8Array[] = [];
     const digest: Hash = createHash('sha256');
     let received = 0;
     const stop = (error: Error) => {
@@ -44,8 +44,9 @@ function readChunks(request: FastifyRequest, payload: Readable): Promise<ImportF
       reject(error);
     };
     payload.on('data', (chunk: Buffer | string) => {
-      // A copy: the socket's chunk may be a view of memory it reuses.
-      const bytes = Buffer.from(chunk);
+      // A copy in memory of its own: the socket's chunk may be a view of memory it reuses, and an
+      // import's worker takes the chunks moved, not copied.
+      const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : new Uint8Array(chunk);
       received += bytes.length;
       if (received > limit) return stop(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
       chunks.push(bytes);

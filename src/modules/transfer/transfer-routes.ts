@@ -8,6 +8,7 @@ import { header, jsonArrayPieces, successPieces } from '../shared/replies.js';
 import { ALWAYS, BODY, errorResponses, header as responseHeader, success } from '../shared/responses.js';
 import { IdempotencyKey } from '../shared/schemas.js';
 import { useImportBodyParser } from './import-body.js';
+import type { ImportRunner } from './import-pool.js';
 import { withFindings } from './import-warnings.js';
 import { ExportFile, ExportQuery, ImportBody, ImportQuery, ImportReport } from './transfer-schemas.js';
 import { readExportFormat, readImportOptions, type TransferService } from './transfer-service.js';
@@ -24,11 +25,13 @@ export function registerTransferRoutes(
   transfer: TransferService,
   options: Pick<Config, 'maxImportBytes' | 'importTimeLimitMs' | 'exportTimeLimitMs'>,
   lint: WorkspaceFindings,
+  /** Where imports run when not on the event loop (import-pool.ts). */
+  importer?: ImportRunner,
 ): void {
-  // Its own scope: only this route reads its JSON body a slice at a time (import-body.ts).
+  // Its own scope: only this route keeps its JSON body as bytes (import-body.ts).
   app.register(async (scope) => {
     useImportBodyParser(scope);
-    registerImportRoute(scope, transfer, options, lint);
+    registerImportRoute(scope, transfer, options, lint, importer);
   });
   registerExportRoute(app, transfer, options);
 }
@@ -38,6 +41,7 @@ function registerImportRoute(
   transfer: TransferService,
   options: Pick<Config, 'maxImportBytes' | 'importTimeLimitMs'>,
   lint: WorkspaceFindings,
+  importer: ImportRunner | undefined,
 ): void {
   app.post(
     '/import',
@@ -80,13 +84,17 @@ function registerImportRoute(
     async (request, reply) => {
       const importOptions = readImportOptions(request.query);
       const key = header(request, 'idempotency-key');
+      reply.type('application/json; charset=utf-8');
+      if (importer) {
+        const answer = await importer(request.principal, request.body, importOptions, key, request.abandoned);
+        if (answer.replayed) reply.header('idempotent-replayed', 'true');
+        return reply.send(Readable.from(answer.report));
+      }
       const result = await transfer.import(request.principal, request.body, importOptions, key);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       const wrote = !result.data.dryRun && result.data.created + result.data.updated > 0;
       const data = wrote ? withFindings(result.data, (await lint(request.principal)).findings) : result.data;
-      return reply
-        .type('application/json; charset=utf-8')
-        .send(Readable.from(successPieces(data as unknown as Record<string, unknown>, 'items')));
+      return reply.send(Readable.from(successPieces(data as unknown as Record<string, unknown>, 'items')));
     },
   );
 }

@@ -90,7 +90,7 @@ function tooManyRecords(count: string): AppError {
  * A request body as its records (and what a retry is matched by: the bytes' digest when the body was
  * kept as a file), or the error a body that is not one deserves.
  */
-function readBody(body: unknown): { records: RecordSource; identity: unknown } {
+export function readBody(body: unknown): { records: RecordSource; identity: unknown } {
   if (body instanceof MalformedBody)
     throw new AppError('IMPORT_INVALID', [{ path: body.path, message: body.reason }]);
   if (body instanceof ImportFile) return { records: (pass) => body.records(pass), identity: body.digest };

@@ -1,0 +1,102 @@
+// An import as a worker's job (import-pool.ts): the records parsed, checked, planned and written, and
+// the workspace linted, in a thread with its own database connection. On the event loop, a
+// 100,000-record import was 30 s of slices between everyone else's requests, and its garbage
+// collection paused them all; now the service's thread only passes bytes in and out.
+import type { Config } from '../../config.js';
+import { abandonableWith } from '../../db/abandon.js';
+import { type Database, openDatabase } from '../../db/database.js';
+import { AppError, type ErrorCode, type ErrorDetail } from '../../errors.js';
+import type { Principal } from '../../model/principal.js';
+import { createChangesService } from '../changes/changes-service.js';
+import { createChangesStore } from '../changes/changes-store.js';
+import { createIdempotencyService } from '../idempotency/idempotency-service.js';
+import { createIdempotencyStore } from '../idempotency/idempotency-store.js';
+import { lintOnThisThread } from '../lint/lint-service.js';
+import { successPieces } from '../shared/replies.js';
+import { ImportFile } from './import-body.js';
+import { withFindings } from './import-warnings.js';
+import { createTransferService, type ImportOptions } from './transfer-service.js';
+import { createTransferStore } from './transfer-store.js';
+
+export type ImportJobConfig = Pick<
+  Config,
+  'databaseUrl' | 'dbPoolSize' | 'dbStatementTimeoutMs' | 'dbConnectTimeoutMs' | 'maxDelayMs'
+>;
+
+export interface ImportJob {
+  config: ImportJobConfig;
+  principal: Principal;
+  /** The body's chunks, moved here (import-body.ts). */
+  chunks: Uint8Array[];
+  digest: string;
+  options: ImportOptions;
+  idempotencyKey: string | undefined;
+}
+
+export type ImportOutcome =
+  /** The whole answer, `{success: true, data: report}`, as UTF-8 pieces. */
+  | { report: Uint8Array[]; replayed: boolean }
+  | { refused: { code: ErrorCode; details: ErrorDetail[] | undefined } }
+  /** Stopped because the pool said it was abandoned: rolled back. */
+  | { abandoned: true };
+
+/** What of an outcome moves back to the service's thread rather than being copied: the report's bytes. */
+export const reportBytes = (outcome: ImportOutcome): ArrayBuffer[] =>
+  'report' in outcome ? outcome.report.map((piece) => piece.buffer as ArrayBuffer) : [];
+
+/** UTF-8 pieces of about this size: moved back to the service's thread, not copied. */
+const PIECE_BYTES = 1 << 20;
+
+async function encoded(pieces: AsyncIterable<string>): Promise<Uint8Array[]> {
+  const out: Uint8Array[] = [];
+  let text = '';
+  for await (const piece of pieces) {
+    text += piece;
+    if (text.length >= PIECE_BYTES) {
+      out.push(Buffer.from(text));
+      text = '';
+    }
+  }
+  if (text !== '') out.push(Buffer.from(text));
+  // Each piece its own memory, so that it can be moved.
+  return out.map((piece) => new Uint8Array(piece));
+}
+
+export function createImportJobs() {
+  let opened: { url: string; database: Database } | undefined;
+  function database(config: ImportJobConfig): Database {
+    if (opened?.url !== config.databaseUrl) {
+      void opened?.database.close();
+      opened = { url: config.databaseUrl, database: openDatabase(config, { worker: true }) };
+    }
+    return opened.database;
+  }
+
+  return async (job: ImportJob, signal: AbortSignal): Promise<ImportOutcome> => {
+    const { db, signals } = database(job.config);
+    const changes = createChangesService({ store: createChangesStore(db), dataVersion: undefined, signals });
+    const idempotency = createIdempotencyService({ db, store: createIdempotencyStore() });
+    const transfer = createTransferService({
+      db,
+      store: createTransferStore(),
+      idempotency,
+      changes,
+      config: job.config,
+    });
+    try {
+      const file = new ImportFile(job.chunks, job.digest);
+      const result = await abandonableWith(signal, () =>
+        transfer.import(job.principal, file, job.options, job.idempotencyKey),
+      );
+      const data = result.data;
+      const wrote = !data.dryRun && data.created + data.updated > 0;
+      const findings = wrote ? (await lintOnThisThread(db, changes).lint(job.principal)).findings : [];
+      const report = await encoded(successPieces(withFindings(data, findings) as never, 'items'));
+      return { report, replayed: result.replayed };
+    } catch (error) {
+      if (signal.aborted) return { abandoned: true };
+      if (error instanceof AppError) return { refused: { code: error.code, details: error.details } };
+      throw error;
+    }
+  };
+}
