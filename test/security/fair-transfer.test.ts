@@ -86,12 +86,107 @@ forEachDatabase((db) => {
     });
 
     it("lets another workspace's reads through while the export runs", async () => {
-      const exported = await readsDuring(
-        whole(fetch(`${base}/v1/export`, { headers: { 'x-api-key': a.key } })),
-      );
+      const b = await t.keysService.issue(uniqueName('b').replace(' ', '-'), 'bob');
+      const exported = await fetch(`${base}/v1/export`, { headers: { 'x-api-key': a.key } });
+      const reader = (exported.body as ReadableStream<Uint8Array>).getReader();
+      // The export has begun and cannot end before its client reads on (10,000 rules are megabytes):
+      // B's reads are answered meanwhile.
+      const first = await reader.read();
+      expect(first.done).toBe(false);
+      for (let n = 0; n < 3; n++) {
+        const reply = await fetch(`${base}/v1/rules`, { headers: { 'x-api-key': b.key } });
+        expect(reply.status).toBe(200);
+        await reply.arrayBuffer();
+      }
+      let text = Buffer.from(first.value as Uint8Array).toString();
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+        text += Buffer.from(chunk.value).toString();
       expect(exported.status).toBe(200);
-      // 10,000 rules are 20 pages: B is served between them.
-      expect(exported.answered).toBeGreaterThanOrEqual(3);
+      expect(JSON.parse(text)).toHaveLength(RECORDS);
     });
+  });
+
+  describe('an import on its worker', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      // Too little heap for what follows: the worker is ended, never the service.
+      t = await buildTestApp({
+        db,
+        env: { IMPORT_WORKER_MEMORY_MB: '64', MAX_IMPORT_BYTES: String(64 * 1024 * 1024) },
+      });
+    });
+    afterAll(() => t?.close());
+
+    it("past its worker's memory before it commits is 503 with nothing written; the next import works", async () => {
+      // Eight responses of 4 MB each: one batch of records, held with their rows, outgrows 64 MiB.
+      const heavy = Array.from({ length: 8 }, (_, n) => ({
+        objectType: 'rule',
+        ruleType: 'Response',
+        name: `heavy ${n}`,
+        status: 'Active',
+        pairs: [
+          {
+            source: { key: 'Url', operator: 'Contains', value: `api${n}.example.com` },
+            response: { type: 'static', value: `${n}`.padEnd(4 * 1024 * 1024, 'x') },
+          },
+        ],
+      }));
+      const refused = await t.call('POST', '/v1/import', { body: heavy });
+      expect(refused.status).toBe(503);
+      expect(refused.body.code).toBe('UNAVAILABLE');
+      expect(refused.body.details[0].message).toMatch(/the import used more than its 64 MiB/);
+      expect((await t.call('GET', '/v1/rules')).body.total).toBe(0);
+      const small = await t.call('POST', '/v1/import', { body: file().slice(0, 10) });
+      expect(small.status).toBe(200);
+      expect((await t.call('GET', '/v1/rules')).body.total).toBe(10);
+    });
+
+    it('past its memory in the lint after it committed, the import stands and says so, without findings', async () => {
+      const before = (await t.call('GET', '/v1/rules')).body.total;
+      // 60,000 rules are written in batches within 64 MiB; linting them all at once is not.
+      const many = Array.from({ length: 6 }, file).flat();
+      const imported = await t.call('POST', '/v1/import', { body: many });
+      expect(imported.status).toBe(200);
+      expect(imported.body.data.created).toBe(many.length);
+      expect((await t.call('GET', '/v1/rules')).body.total).toBe(before + many.length);
+    }, 180_000); // 60,000 records on a loaded machine: the bound only catches a hang
+  });
+
+  describe('writes while an import runs', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await buildTestApp({ db });
+    });
+    afterAll(() => t?.close());
+
+    it("another workspace's write during an import is answered, never refused for the lock", async () => {
+      const importing = t.call('POST', '/v1/import', { body: file() });
+      const writes = await Promise.all(
+        Array.from({ length: 5 }, (_, n) =>
+          t.call('POST', '/v1/rules', {
+            key: t.outsider.key,
+            body: {
+              name: `during ${n}`,
+              ruleType: 'Cancel',
+              pairs: [{ source: { key: 'Url', operator: 'Contains', value: 'x' } }],
+            },
+          }),
+        ),
+      );
+      expect(writes.map((w) => w.status)).toEqual([201, 201, 201, 201, 201]);
+      expect((await importing).body.data.created).toBe(RECORDS);
+      expect((await t.call('GET', '/v1/rules', { key: t.outsider.key })).body.total).toBe(5);
+    });
+
+    it('a key may have two imports under way: a third is 429, and the two are written whole', async () => {
+      const key = (await t.keysService.issue(uniqueName('many').replace(' ', '-'), 'mia')).key;
+      const answers = await Promise.all(
+        Array.from({ length: 3 }, () => t.call('POST', '/v1/import', { key, body: file() })),
+      );
+      const statuses = answers.map((answer) => answer.status).sort();
+      expect(statuses).toEqual([200, 200, 429]);
+      expect(answers.find((answer) => answer.status === 429)?.body.code).toBe('RATE_LIMITED');
+      expect((await t.call('GET', '/v1/rules?pageSize=1', { key })).body.total).toBe(2 * RECORDS);
+    }, 180_000);
   });
 });

@@ -9,10 +9,11 @@ const WORKER_NICENESS = 10;
  * Serves the pool's jobs with `run`; `transferOf` says what of an outcome to move back to the caller,
  * not copy (large encoded answers). A job may be asynchronous (an import waits on its database): its
  * signal is aborted when the pool says the job was abandoned, and the job then ends as it should
- * (rolled back), answering as usual.
+ * (rolled back), answering as usual. `partial` says what stands if the job fails after it (the
+ * pool hands it to the caller's `onPartial`).
  */
 export function serveJobs<Job, Outcome>(
-  run: (job: Job, signal: AbortSignal) => Outcome | Promise<Outcome>,
+  run: (job: Job, signal: AbortSignal, partial: (outcome: Outcome) => void) => Outcome | Promise<Outcome>,
   transferOf: (outcome: Outcome) => TransferListItem[] = () => [],
 ): void {
   // Jobs yield the CPU to the event loop: on Linux a thread's nice value is its own, so this lowers the
@@ -30,7 +31,9 @@ export function serveJobs<Job, Outcome>(
     const controller = new AbortController();
     try {
       const answer = (outcome: Outcome) => port.postMessage({ id, outcome }, transferOf(outcome));
-      const result = run(job as Job, controller.signal);
+      // What stands should the job fail from here on (an import committed, its lint still to run).
+      const partial = (outcome: Outcome) => port.postMessage({ id, partial: outcome }, transferOf(outcome));
+      const result = run(job as Job, controller.signal, partial);
       if (!(result instanceof Promise)) return answer(result);
       running.set(id, controller);
       result

@@ -38,6 +38,8 @@ export interface RunOptions {
    * back): the job's promise is rejected with the signal's reason either way.
    */
   signal?: AbortSignal;
+  /** Told what the job says stands even if it fails later (see pool-worker.ts's `partial`). */
+  onPartial?: (partial: unknown) => void;
 }
 
 export interface JobRunner<Job, Outcome> {
@@ -154,9 +156,11 @@ export function createWorkerPool<Job, Outcome>(options: WorkerPoolOptions): JobR
     worker.unref(); // an idle pool never keeps the process alive
     slot.worker = worker;
     slot.ready = false;
-    worker.on('message', (message: { ready?: true; outcome?: Outcome; failed?: true }) => {
+    worker.on('message', (message: { ready?: true; outcome?: Outcome; partial?: unknown; failed?: true }) => {
       if (slot.worker !== worker) return;
-      if (message.ready) {
+      if (message.partial !== undefined) {
+        slot.task?.options.onPartial?.(message.partial);
+      } else if (message.ready) {
         slot.ready = true;
         start(slot);
       } else if (message.outcome) {

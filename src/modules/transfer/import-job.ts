@@ -6,6 +6,7 @@ import type { Config } from '../../config.js';
 import { abandonableWith } from '../../db/abandon.js';
 import { type Database, openDatabase } from '../../db/database.js';
 import { AppError, type ErrorCode, type ErrorDetail } from '../../errors.js';
+import type { Finding } from '../../model/finding.js';
 import type { Principal } from '../../model/principal.js';
 import { createChangesService } from '../changes/changes-service.js';
 import { createChangesStore } from '../changes/changes-store.js';
@@ -72,7 +73,11 @@ export function createImportJobs() {
     return opened.database;
   }
 
-  return async (job: ImportJob, signal: AbortSignal): Promise<ImportOutcome> => {
+  return async (
+    job: ImportJob,
+    signal: AbortSignal,
+    partial: (outcome: ImportOutcome) => void,
+  ): Promise<ImportOutcome> => {
     const { db, signals } = database(job.config);
     const changes = createChangesService({ store: createChangesStore(db), dataVersion: undefined, signals });
     const idempotency = createIdempotencyService({ db, store: createIdempotencyStore() });
@@ -83,20 +88,30 @@ export function createImportJobs() {
       changes,
       config: job.config,
     });
+    let result: Awaited<ReturnType<typeof transfer.import>>;
     try {
       const file = new ImportFile(job.chunks, job.digest);
-      const result = await abandonableWith(signal, () =>
+      result = await abandonableWith(signal, () =>
         transfer.import(job.principal, file, job.options, job.idempotencyKey),
       );
-      const data = result.data;
-      const wrote = !data.dryRun && data.created + data.updated > 0;
-      const findings = wrote ? (await lintOnThisThread(db, changes).lint(job.principal)).findings : [];
-      const report = await encoded(successPieces(withFindings(data, findings) as never, 'items'));
-      return { report, replayed: result.replayed };
     } catch (error) {
       if (signal.aborted) return { abandoned: true };
       if (error instanceof AppError) return { refused: { code: error.code, details: error.details } };
       throw error;
+    }
+    // Committed: from here on the import stands whatever happens, and its answer says so.
+    const data = result.data;
+    const answer = async (findings: Finding[]) => ({
+      report: await encoded(successPieces(withFindings(data, findings) as never, 'items')),
+      replayed: result.replayed,
+    });
+    if (data.dryRun || data.created + data.updated === 0) return answer([]);
+    // Should the lint fail, or end this worker (its memory), the report without findings stands.
+    partial(await answer([]));
+    try {
+      return answer((await lintOnThisThread(db, changes).lint(job.principal)).findings);
+    } catch {
+      return answer([]);
     }
   };
 }

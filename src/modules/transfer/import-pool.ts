@@ -25,6 +25,13 @@ export type ImportRunner = (
   abandoned: AbortSignal | undefined,
 ) => Promise<ImportAnswer>;
 
+/** Imports one key may have under way (running or waiting), and all keys together. */
+const PER_KEY = 2;
+const IN_ALL = 32;
+
+const refused = (code: 'RATE_LIMITED' | 'UNAVAILABLE', message: string) =>
+  new AppError(code, [{ path: '', message }]);
+
 /** Room for a worker told to stop (its client gone, its time limit past) to roll back and say so. */
 const STOP_GRACE_MS = 30_000;
 
@@ -43,17 +50,45 @@ export function createImportPool(
     timeLimitMs: config.importTimeLimitMs + STOP_GRACE_MS,
     memoryMb: config.importWorkerMemoryMb,
     perKey: 1,
-    perKeyWaiting: 2,
-    maxWaiting: 32,
+    perKeyWaiting: PER_KEY,
+    maxWaiting: IN_ALL,
   });
+  // Counted from the request on: on SQLite an import waits for the service's writes before it reaches
+  // the pool's queue, and each holds its body meanwhile.
+  const underWay = new Map<string, number>();
+  let total = 0;
   const { databaseUrl, dbPoolSize, dbStatementTimeoutMs, dbConnectTimeoutMs, maxDelayMs } = config;
   const jobConfig = { databaseUrl, dbPoolSize, dbStatementTimeoutMs, dbConnectTimeoutMs, maxDelayMs };
 
-  async function run(...[principal, body, options, idempotencyKey, abandoned]: Parameters<ImportRunner>) {
+  const run: ImportRunner = async (principal, body, options, idempotencyKey, abandoned) => {
     if (!(body instanceof ImportFile)) {
       readBody(body); // throws what a body that is not a file deserves
       throw new AppError('INTERNAL'); // (the route's parser makes every JSON body a file)
     }
+    const key = principal.keyId || principal.workspaceId;
+    const mine = underWay.get(key) ?? 0;
+    if (mine >= PER_KEY)
+      throw refused('RATE_LIMITED', `this key has as many imports under way as it may (${PER_KEY})`);
+    if (total >= IN_ALL) throw refused('UNAVAILABLE', 'too many imports are waiting');
+    underWay.set(key, mine + 1);
+    total++;
+    try {
+      return await runFile(principal, body, options, idempotencyKey, abandoned);
+    } finally {
+      total--;
+      const left = (underWay.get(key) ?? 1) - 1;
+      if (left === 0) underWay.delete(key);
+      else underWay.set(key, left);
+    }
+  };
+
+  async function runFile(
+    principal: Principal,
+    body: ImportFile,
+    options: ImportOptions,
+    idempotencyKey: string | undefined,
+    abandoned: AbortSignal | undefined,
+  ): Promise<ImportAnswer> {
     const chunks = [...body.chunks];
     const job: ImportJob = {
       config: jobConfig,
@@ -63,12 +98,22 @@ export function createImportPool(
       options,
       idempotencyKey,
     };
-    const outcome = await database.writingElsewhere(() =>
-      pool.run(principal.workspaceId, job, {
-        transfer: chunks.map((chunk) => chunk.buffer as ArrayBuffer),
-        ...(abandoned ? { signal: abandoned } : {}),
-      }),
-    );
+    // What stands once the import committed, should its worker fail afterwards (in its lint).
+    let committed: ImportOutcome | undefined;
+    const outcome = await database
+      .writingElsewhere(() =>
+        pool.run(principal.workspaceId, job, {
+          transfer: chunks.map((chunk) => chunk.buffer as ArrayBuffer),
+          onPartial: (partial) => {
+            committed = partial as ImportOutcome;
+          },
+          ...(abandoned ? { signal: abandoned } : {}),
+        }),
+      )
+      .catch((error: unknown) => {
+        if (committed) return committed;
+        throw error;
+      });
     if ('refused' in outcome) throw new AppError(outcome.refused.code, outcome.refused.details);
     if ('abandoned' in outcome) throw abandoned?.reason ?? new AppError('INTERNAL');
     return outcome;
