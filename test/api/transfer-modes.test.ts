@@ -1,5 +1,6 @@
 // POST /v1/import and GET /v1/export (decision 12), on both databases: every mode and error mode in detail,
 // ids taken elsewhere, type changes, pointers into older formats, the record limit, idempotency conflicts.
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { at, expectError, type Json, rawJson, uniqueName } from '../helpers/fixtures.js';
 import { olderRecords, requestlyGroup, requestlyRules } from '../helpers/requestly-records.js';
@@ -292,5 +293,29 @@ describe('import body limit', () => {
     expect((await t.call('GET', '/v1/rules')).body.total).toBe(0);
     const small = await t.call('POST', '/v1/import', { body: [requestlyGroup] });
     expect(small.status).toBe(200);
+  });
+
+  it('counts the bytes of a body sent without Content-Length, and checks a declared one', async () => {
+    const groupsBefore = (await t.call('GET', '/v1/groups')).body.total;
+    const text = JSON.stringify(Array.from({ length: 10 }, () => requestlyRules['Script with libraries']));
+    const headers = { 'x-api-key': t.owner.key, 'content-type': 'application/json' };
+    const chunked = await t.app.inject({
+      method: 'POST',
+      url: '/v1/import',
+      headers,
+      payload: Readable.from([text.slice(0, 1000), text.slice(1000)]),
+    });
+    expect(chunked.statusCode).toBe(413);
+    expect(chunked.json().code).toBe('PAYLOAD_TOO_LARGE');
+    const short = JSON.stringify([requestlyGroup]);
+    const wrongLength = await t.app.inject({
+      method: 'POST',
+      url: '/v1/import',
+      headers: { ...headers, 'content-length': String(Buffer.byteLength(short) + 5) },
+      payload: Readable.from([short]),
+    });
+    expect(wrongLength.json().code).toBe('PAYLOAD_TOO_LARGE');
+    expect((await t.call('GET', '/v1/rules')).body.total).toBe(0);
+    expect((await t.call('GET', '/v1/groups')).body.total).toBe(groupsBefore);
   });
 });

@@ -60,11 +60,10 @@ export function createListedRulesStore(db: Db) {
     async rulesPage(workspaceId: string, limit: number, cursor?: RulesCursor): Promise<ListedRuleRow[]> {
       let query = rules(workspaceId);
       if (cursor) {
+        // A row-value comparison: both databases seek the index to it. Spelled as an OR, SQLite
+        // scanned the workspace from its first rule on every page (O(n²): 4 s for 100,000 rules).
         query = query.where((eb) =>
-          eb.or([
-            eb('r.creation_date', '>', cursor.creationDate),
-            eb.and([eb('r.creation_date', '=', cursor.creationDate), eb('r.id', '>', cursor.id)]),
-          ]),
+          eb(eb.refTuple('r.creation_date', 'r.id'), '>', eb.tuple(cursor.creationDate, cursor.id)),
         );
       }
       const rows = await query.orderBy('r.creation_date').orderBy('r.id').limit(limit).execute();

@@ -119,12 +119,8 @@ export function createTransferStore() {
           .selectFrom(table as 'rules')
           .selectAll()
           .where('workspace_id', '=', workspaceId)
-          .where((eb) =>
-            eb.or([
-              eb('creation_date', '>', after[0]),
-              eb.and([eb('creation_date', '=', after[0]), eb('id', '>', after[1])]),
-            ]),
-          )
+          // A row-value comparison, which seeks the index (an OR scanned from the first row each page).
+          .where((eb) => eb(eb.refTuple('creation_date', 'id'), '>', eb.tuple(after[0], after[1])))
           .orderBy('creation_date')
           .orderBy('id')
           .limit(BATCH)
