@@ -1,4 +1,5 @@
 import type { Schemas } from '../../src/client/index.js';
+import { seriousViolations } from './axe.js';
 import { expect, ok, signIn, test, type Workspace } from './fixtures.js';
 
 const cancel = (name: string, host: string, status: 'Active' | 'Inactive' = 'Active') => ({
@@ -191,4 +192,54 @@ test('the search looks in names, descriptions and sources; the list sorts by nam
   );
   await page.getByLabel('Sort by').selectOption({ label: 'Last changed' });
   await expect(names).toHaveText(['alpha', 'Mid', 'zeta']);
+});
+
+test('sorted by name, type or last change, the rules are one list in that order, each naming its group', async ({
+  page,
+  workspace,
+}) => {
+  const group = async (name: string, status: 'Active' | 'Inactive') =>
+    ok(await workspace.api.POST('/v1/groups', { body: { name, status } })).data;
+  const staging = await group('Staging', 'Active');
+  const paused = await group('Paused', 'Inactive');
+  const make = async (name: string, groupId: string) =>
+    ok(await workspace.api.POST('/v1/rules', { body: { ...cancel(name, `${name}.example.com`), groupId } }))
+      .data;
+  const first = await make('first', staging.id);
+  await make('second', paused.id);
+  await make('third', '');
+  await make('fourth', staging.id);
+  // The oldest rule is the one changed last.
+  ok(
+    await workspace.api.PUT('/v1/rules/{ruleId}', {
+      params: { path: { ruleId: first.id } },
+      body: { description: 'touched last' },
+    }),
+  );
+  await signIn(page, workspace.key);
+  const names = page.locator('.rule-name');
+  // The default order keeps the workspace's shape: under each group's heading, ungrouped last.
+  await expect(page.getByRole('region', { name: /^Group / })).toHaveCount(2);
+  await expect(names).toHaveText(['first', 'fourth', 'second', 'third']);
+
+  await page.getByLabel('Sort by').selectOption({ label: 'Last changed' });
+  const list = page.getByRole('list', { name: 'Rules sorted by last changed' });
+  await expect(list.locator('.rule-name')).toHaveText(['first', 'fourth', 'third', 'second']);
+  await expect(page.getByRole('region', { name: /^Group |^Ungrouped/ })).toHaveCount(0);
+  const row = (name: string) => list.getByRole('listitem').filter({ has: page.getByRole('link', { name }) });
+  await expect(row('first').locator('.in-group')).toHaveText('in Staging');
+  await expect(row('second').locator('.in-group')).toHaveText('in Paused group inactive: does not act');
+  await expect(row('third').locator('.in-group')).toHaveCount(0);
+  expect(await seriousViolations(page), 'the list sorted by last change').toEqual([]);
+  await page.screenshot({ path: test.info().outputPath('sorted-flat.png'), fullPage: true });
+
+  await page.getByLabel('Sort by').selectOption({ label: 'Name' });
+  await expect(page.getByRole('list', { name: 'Rules sorted by name' }).locator('.rule-name')).toHaveText([
+    'first',
+    'fourth',
+    'second',
+    'third',
+  ]);
+  await page.getByLabel('Sort by').selectOption({ label: 'Oldest first' });
+  await expect(page.getByRole('region', { name: /^Group / })).toHaveCount(2);
 });

@@ -1,6 +1,7 @@
 // One rule in the list: a box to select it, its name (to open it), its type, what it matches in
-// short, when it last changed, its lint findings and its switch.
-import type { Rule } from '../api.js';
+// short, when it last changed, its lint findings and its switch; in a list sorted across groups, its
+// group too (an inactive group's rules do not act).
+import type { Group, Rule } from '../api.js';
 import { RelativeTime } from '../ui/relative-time.js';
 import { StatusSwitch } from '../ui/status-switch.js';
 import { type Finding, LintBadge } from './lint-findings.js';
@@ -12,8 +13,11 @@ export function RuleRow({
   selected,
   onSelect,
   onSwitch,
+  group,
 }: {
   rule: Rule;
+  /** Shown when the list is not under group headings; left out for an ungrouped rule. */
+  group?: Pick<Group, 'name' | 'status'> | undefined;
   findings: Finding[];
   selected: boolean;
   onSelect: (on: boolean) => void;
@@ -39,6 +43,14 @@ export function RuleRow({
           <span class="changed">
             <RelativeTime at={rule.modificationDate} prefix="changed " />
           </span>
+          {group ? (
+            <span class="in-group">
+              in {group.name}
+              {/* A space of its own: the badge is read as words apart from the name. */}
+              {group.status === 'Active' ? null : ' '}
+              {group.status === 'Active' ? null : <span class="badge off">group inactive: does not act</span>}
+            </span>
+          ) : null}
         </span>
       </div>
       <span class="tag">{rule.ruleType}</span>

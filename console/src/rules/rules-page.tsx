@@ -1,6 +1,8 @@
 // The workspace's rules: the API's filters and search, a page at a time, grouped under their
 // groups (whose status shows, since an inactive group's rules do not act), each switched on or off
-// in place. Follows the change stream: a change made elsewhere shows up without a reload.
+// in place. Sorted by name, type or last change, they are one list in that order, each row naming
+// its group: under headings, the newest change could be last on the page, below other groups' rules.
+// Follows the change stream: a change made elsewhere shows up without a reload.
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import type { Group, paths, Rule } from '../api.js';
 import { RULE_TYPES } from '../forms/schema.js';
@@ -33,6 +35,8 @@ const SORTS: { sort: RuleSort; label: string }[] = [
   { sort: 'ruleType', label: 'Type' },
   { sort: '-modificationDate', label: 'Last changed' },
 ];
+
+const labelOf = (sort: RuleSort) => SORTS.find((option) => option.sort === sort)?.label ?? sort;
 
 interface Page {
   rules: Rule[];
@@ -228,6 +232,7 @@ export function RulesPage() {
       {page ? (
         <RuleSections
           page={page}
+          sortLabel={filters.sort === 'creationDate' ? null : labelOf(filters.sort)}
           groups={groups ?? []}
           findings={findings}
           selected={selected}
@@ -266,6 +271,7 @@ export function RulesPage() {
 
 function RuleSections({
   page,
+  sortLabel,
   groups,
   findings,
   selected,
@@ -273,6 +279,8 @@ function RuleSections({
   onSwitch,
 }: {
   page: Page;
+  /** The sort chosen, when it is not the default: one list in its order instead of group headings. */
+  sortLabel: string | null;
   groups: Group[];
   findings: Finding[] | null;
   selected: Map<string, Rule>;
@@ -285,6 +293,25 @@ function RuleSections({
         No rules here. <a href="#/rules/new">Create a rule</a>, start from a{' '}
         <a href="#/templates">template</a> or <a href="#/move">import a Requestly file</a>.
       </p>
+    );
+  }
+  const row = (rule: Rule, group?: Group) => (
+    <RuleRow
+      key={rule.id}
+      rule={rule}
+      group={group}
+      findings={findingsFor(findings, rule.id)}
+      selected={selected.has(rule.id)}
+      onSelect={(on) => onSelect([rule], on)}
+      onSwitch={() => onSwitch(rule)}
+    />
+  );
+  if (sortLabel) {
+    const byId = new Map(groups.map((group) => [group.id, group]));
+    return (
+      <ul class="rule-list" aria-label={`Rules sorted by ${sortLabel.toLowerCase()}`}>
+        {page.rules.map((rule) => row(rule, byId.get(rule.groupId)))}
+      </ul>
     );
   }
   // Sections in the order of the groups list, ungrouped rules last.
@@ -307,18 +334,7 @@ function RuleSections({
               </span>
             ) : null}
           </h2>
-          <ul class="rule-list">
-            {rules.map((rule) => (
-              <RuleRow
-                key={rule.id}
-                rule={rule}
-                findings={findingsFor(findings, rule.id)}
-                selected={selected.has(rule.id)}
-                onSelect={(on) => onSelect([rule], on)}
-                onSwitch={() => onSwitch(rule)}
-              />
-            ))}
-          </ul>
+          <ul class="rule-list">{rules.map((rule) => row(rule))}</ul>
         </section>
       ))}
     </>
