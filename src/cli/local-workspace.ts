@@ -35,7 +35,7 @@ export async function withLocalWorkspace<T>(
     const userId = user === undefined ? found.ownerUserId : (await keys.findUser(user))?.id;
     if (!userId) throw new UsageError(`no user named "${user}"`);
     const changes = createChangesService({
-      store: createChangesStore(database.db),
+      store: createChangesStore(database.db, database.dialect),
       dataVersion: database.dataVersion,
       signals: database.signals,
     });

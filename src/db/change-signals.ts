@@ -17,15 +17,25 @@ export interface ChangeSignals {
   follow(changed: (workspaceId: string) => void, changedAny: () => void): { close(): Promise<void> };
 }
 
-const CHANNEL = 'rulekeeper_changes';
+/** The PostgreSQL channel that wakes every instance's streams; the payload is the workspace id. */
+export const CHANGES_CHANNEL = 'rulekeeper_changes';
 const RECONNECT_MS = 1000;
 /** How often SQLite's data_version is looked at. */
 const DATA_VERSION_CHECK_MS = 50;
 
-export function postgresSignals(url: string): ChangeSignals {
+/**
+ * `announcedByBatch(workspaceId)`: true when the transaction running now is a member of a batch of
+ * writes that announces the workspace's change with its COMMIT (postgres-write-batches.ts), once for
+ * all its members: a round trip less for each.
+ */
+export function postgresSignals(
+  url: string,
+  announcedByBatch: (workspaceId: string) => boolean = () => false,
+): ChangeSignals {
   return {
     async announce(trx, workspaceId) {
-      await sql`select pg_notify(${CHANNEL}, ${workspaceId})`.execute(trx);
+      if (announcedByBatch(workspaceId)) return;
+      await sql`select pg_notify(${CHANGES_CHANNEL}, ${workspaceId})`.execute(trx);
     },
     follow: (changed, changedAny) => listen(url, changed, changedAny),
   };
@@ -81,7 +91,7 @@ function listen(
     });
     try {
       await next.connect();
-      await next.query(`listen ${CHANNEL}`);
+      await next.query(`listen ${CHANGES_CHANNEL}`);
       changedAny();
     } catch {
       retryLater(next);

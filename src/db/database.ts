@@ -15,7 +15,7 @@ import * as keyScopes from './migrations/0005-key-scopes.js';
 import * as idOwners from './migrations/0006-id-owners.js';
 import * as ruleSearch from './migrations/0007-rule-search.js';
 import * as deletedIndex from './migrations/0008-deleted-index.js';
-import { BatchingPostgresDialect } from './postgres-write-batches.js';
+import { announcedByBatch, BatchingPostgresDialect } from './postgres-write-batches.js';
 import { checkpointInBackground } from './sqlite-checkpoints.js';
 import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
 import type { Db, Tables } from './tables.js';
@@ -104,7 +104,12 @@ export function openDatabase(
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Tables>({ dialect: guardedAgainstAbandon(new BatchingPostgresDialect({ pool })) });
-  return { db, dialect: 'postgres', signals: postgresSignals(url), close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'postgres',
+    signals: postgresSignals(url, announcedByBatch),
+    close: () => db.destroy(),
+  };
 }
 
 async function migrateToLatest(db: Db): Promise<void> {

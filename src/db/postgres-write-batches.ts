@@ -5,6 +5,9 @@
 // none is acknowledged before that COMMIT. Each still gets its own revision, in the order they ran.
 // Only work started under `batchedFor` (short API writes) is batched; the rest (imports, the CLI,
 // migrations) runs in transactions of its own, as before.
+// Members run one at a time, so every round trip of a member is waited for by the members behind it:
+// a member's release and the next one's savepoint go as one, and the batch announces its workspace's
+// change once, with its COMMIT, instead of each member doing so (see announcedByBatch).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   CompiledQuery,
@@ -14,28 +17,63 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { CHANGES_CHANNEL } from './change-signals.js';
 
 interface Context {
   workspaceId: string;
   /** A transaction of this work is in a batch now: one it opens inside runs alone (no deadlock). */
-  inBatch: boolean;
+  member: Member | undefined;
+  /** Transactions of this work running alone, opened inside its batched one. */
+  alone: number;
+}
+
+interface Member {
+  lane: Lane;
+  batch: Batch;
+  context: Context;
+  /** Its changes are announced with the batch's COMMIT, if it does not roll back. */
+  announces: boolean;
 }
 
 const current = new AsyncLocalStorage<Context>();
 
 /** Runs `work` (and everything it starts) so that its transactions join its workspace's batch. */
 export function batchedFor<T>(workspaceId: string, work: () => T): T {
-  return current.run({ workspaceId, inBatch: false }, work);
+  return current.run({ workspaceId, member: undefined, alone: 0 }, work);
+}
+
+/**
+ * Whether the transaction running now is a member of `workspaceId`'s batch, which then announces the
+ * workspace's change with its COMMIT (once for all its members, and only if this one does not roll
+ * back): the caller need not announce it itself. False for any other transaction, which announces
+ * its own changes.
+ */
+export function announcedByBatch(workspaceId: string): boolean {
+  const context = current.getStore();
+  const member = context?.member;
+  if (!member || context.alone > 0 || member.lane.workspaceId !== workspaceId) return false;
+  member.announces = true;
+  return true;
 }
 
 const MAX_BATCH = 256;
 const savepoint = CompiledQuery.raw('savepoint member');
 const release = CompiledQuery.raw('release savepoint member');
-const rollbackMember = CompiledQuery.raw('rollback to savepoint member');
+/** A member's release and the next member's savepoint, in one round trip. */
+const releaseAndNext = CompiledQuery.raw('release savepoint member; savepoint member');
+const rollbackMember = CompiledQuery.raw('rollback to savepoint member; release savepoint member');
+const commit = CompiledQuery.raw('commit');
+
+/** Workspace ids as the service makes them (ws_ and letters): safe to write as an SQL literal. */
+const PLAIN_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** One PostgreSQL transaction shared by several of a workspace's transactions. */
 class Batch {
   members = 0;
+  /** A released member made changes to announce at COMMIT. */
+  announce = false;
+  /** A savepoint is open for the next member already (sent with the last one's release). */
+  nextOpened = false;
   readonly done: Promise<void>;
   settle!: (error?: unknown) => void;
 
@@ -60,7 +98,9 @@ class BatchingConnection implements DatabaseConnection {
   /** The pool's connection of a transaction or query of its own (not batched). */
   own: DatabaseConnection | undefined;
   /** Set while this connection's transaction is a member of a batch. */
-  member: { lane: Lane; batch: Batch; context: Context } | undefined;
+  member: Member | undefined;
+  /** Set while this connection's transaction runs alone inside a batched one of the same work. */
+  insideOf: Context | undefined;
 
   constructor(private readonly driver: BatchingDriver) {}
 
@@ -92,9 +132,14 @@ class BatchingDriver implements Driver {
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     const own = connection as BatchingConnection;
     const context = current.getStore();
-    if (!context || context.inBatch || settings.isolationLevel || settings.accessMode) {
+    if (!context || context.member || settings.isolationLevel || settings.accessMode) {
       own.own ??= await this.inner.acquireConnection();
-      return this.inner.beginTransaction(own.own, settings);
+      await this.inner.beginTransaction(own.own, settings);
+      if (context?.member) {
+        own.insideOf = context;
+        context.alone++;
+      }
+      return;
     }
     const lane = this.#lane(context.workspaceId);
     await this.#lock(lane);
@@ -109,41 +154,52 @@ class BatchingDriver implements Driver {
         }
         lane.batch = new Batch(pooled);
       }
-      await lane.batch.connection.executeQuery(savepoint);
+      if (lane.batch.nextOpened) lane.batch.nextOpened = false;
+      else await lane.batch.connection.executeQuery(savepoint);
     } catch (error) {
       if (lane.batch) await this.#abandon(lane, error);
       this.#unlock(lane);
       throw error;
     }
-    own.member = { lane, batch: lane.batch, context };
-    context.inBatch = true;
+    own.member = { lane, batch: lane.batch, context, announces: false };
+    context.member = own.member;
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     const own = connection as BatchingConnection;
     const member = own.member;
-    if (!member) return this.inner.commitTransaction(own.own as DatabaseConnection);
+    if (!member) {
+      this.#leaveAlone(own);
+      return this.inner.commitTransaction(own.own as DatabaseConnection);
+    }
     this.#leave(own);
+    const { lane, batch } = member;
+    // The next member waits already, and this batch takes it: its savepoint goes with this release.
+    const next = lane.waiting.length > 0 && batch.members + 1 < MAX_BATCH;
     try {
-      await member.batch.connection.executeQuery(release);
-      member.batch.members++;
+      await batch.connection.executeQuery(next ? releaseAndNext : release);
+      batch.members++;
+      if (member.announces) batch.announce = true;
+      batch.nextOpened = next;
     } catch (error) {
-      await this.#abandon(member.lane, error);
+      await this.#abandon(lane, error);
       throw error;
     } finally {
-      this.#unlock(member.lane);
+      this.#unlock(lane);
     }
-    await member.batch.done;
+    await batch.done;
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     const own = connection as BatchingConnection;
     const member = own.member;
-    if (!member) return this.inner.rollbackTransaction(own.own as DatabaseConnection);
+    if (!member) {
+      this.#leaveAlone(own);
+      return this.inner.rollbackTransaction(own.own as DatabaseConnection);
+    }
     this.#leave(own);
     try {
       await member.batch.connection.executeQuery(rollbackMember);
-      await member.batch.connection.executeQuery(release);
     } catch (error) {
       // The connection is gone or the transaction is lost: so is every member that ran in it.
       await this.#abandon(member.lane, error);
@@ -173,8 +229,13 @@ class BatchingDriver implements Driver {
   }
 
   #leave(own: BatchingConnection): void {
-    if (own.member) own.member.context.inBatch = false;
+    if (own.member) own.member.context.member = undefined;
     own.member = undefined;
+  }
+
+  #leaveAlone(own: BatchingConnection): void {
+    if (own.insideOf) own.insideOf.alone--;
+    own.insideOf = undefined;
   }
 
   /** Commits the lane's batch: one COMMIT for all its members, then each of them is answered. */
@@ -183,7 +244,19 @@ class BatchingDriver implements Driver {
     if (!batch) return;
     lane.batch = undefined; // the next arrivals open another batch, which waits for this one's locks
     try {
-      await this.inner.commitTransaction(batch.connection);
+      if (batch.nextOpened) throw new Error('a batch committed with a member still to come');
+      if (!batch.announce) await batch.connection.executeQuery(commit);
+      else if (PLAIN_ID.test(lane.workspaceId)) {
+        // One round trip: heard by every instance once the COMMIT is done, as a member's own would be.
+        await batch.connection.executeQuery(
+          CompiledQuery.raw(`select pg_notify('${CHANGES_CHANNEL}', '${lane.workspaceId}'); commit`),
+        );
+      } else {
+        await batch.connection.executeQuery(
+          CompiledQuery.raw('select pg_notify($1, $2)', [CHANGES_CHANNEL, lane.workspaceId]),
+        );
+        await batch.connection.executeQuery(commit);
+      }
       batch.settle();
     } catch (error) {
       batch.settle(error);

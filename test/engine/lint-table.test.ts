@@ -9,6 +9,7 @@ import {
   lintRule,
   lint as lintWithOptions,
   lintWorkspace,
+  preparedLint,
 } from '../../src/engine/lint/index.js';
 import { cancel, headers, type Json, queryParam, redirect, replace, rule, src } from './engine-helpers.js';
 
@@ -463,6 +464,10 @@ describe.each([
     expect(brief(findings)).toEqual(expected);
     // What a write of one rule answers: the same findings about it, found from that rule alone.
     for (const { id } of rules) expect(lintRule(rules, groups ?? [], id)).toEqual(findingsOf(findings, id));
+    // And what a batch of writes answers, each rule in turn against one preparation of the workspace.
+    const batch = preparedLint(rules, groups ?? []);
+    for (const { id } of rules)
+      expect(findingsOf(batch({ focus: id }).findings, id)).toEqual(findingsOf(findings, id));
   });
 });
 

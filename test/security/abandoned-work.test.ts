@@ -84,15 +84,19 @@ forEachDatabase((db) => {
     }
 
     /**
-     * On PostgreSQL, until a write waits for the held workspace row, so that it is cut off inside its
-     * transaction. (On SQLite its transaction waits for the held one, which cannot be seen from here;
-     * the body is read at once there, so the cut lands in the handler either way.)
+     * On PostgreSQL, until a write waits for the held workspace row (its revision bump, alone or with
+     * its change row), so that it is cut off inside its transaction. (On SQLite its transaction waits
+     * for the held one, which cannot be seen from here; the body is read at once there, so the cut
+     * lands in the handler either way.)
      */
     async function waitingForWorkspace(): Promise<void> {
       if (db !== 'postgres') return;
       await until(async () => {
         const rows = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-          where wait_event_type = 'Lock' and query like 'update "workspaces"%'`.execute(t.database.db);
+          where wait_event_type = 'Lock'
+          and (query like 'update "workspaces"%' or query like 'with bumped as (%update workspaces%')`.execute(
+          t.database.db,
+        );
         return (rows.rows[0]?.n ?? 0) > 0;
       });
     }

@@ -2,8 +2,10 @@
 // together share one transaction and one COMMIT, each in a savepoint of its own; one that fails rolls
 // back alone; none is answered before the COMMIT; other workspaces and unbatched work keep their own.
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { CHANGES_CHANNEL } from '../../src/db/change-signals.js';
 import { type Database, migrate, openDatabase } from '../../src/db/database.js';
 import { batchedFor } from '../../src/db/postgres-write-batches.js';
 import { createTestDatabase, TEST_POSTGRES_URL } from '../helpers/test-app.js';
@@ -15,9 +17,11 @@ describe.skipIf(!TEST_POSTGRES_URL)(
   () => {
     let database: Database;
     let drop: () => Promise<void>;
+    let url: string;
     beforeAll(async () => {
       const created = await createTestDatabase('postgres');
       drop = created.drop;
+      url = created.url;
       database = openDatabase(loadConfig({ DATABASE_URL: created.url }));
       await migrate(database);
       await sql`create table batch_probe (n integer primary key, workspace text, txid bigint)`.execute(
@@ -91,6 +95,52 @@ describe.skipIf(!TEST_POSTGRES_URL)(
         return rows[0]?.txid;
       });
       expect([a, b]).not.toContain(alone);
+    });
+
+    it("announces a batch's changes with its COMMIT, and never those of a member that rolled back", async () => {
+      const listener = new pg.Client({ connectionString: url });
+      const heard: string[] = [];
+      listener.on('notification', (message) => heard.push(message.payload ?? ''));
+      await listener.connect();
+      try {
+        await listener.query(`listen ${CHANGES_CHANNEL}`);
+        /** A write that announces its workspace's change, as every writer does. */
+        const announcing = (workspace: string, n: number, fail = false) =>
+          batchedFor(workspace, () =>
+            database.db.transaction().execute(async (trx) => {
+              await database.signals.announce(trx, workspace);
+              await sql`insert into batch_probe values (${n}, ${workspace}, 0)`.execute(trx);
+              if (fail) throw new Error(`member ${n} fails`);
+            }),
+          );
+        await Promise.allSettled([announcing('ws_a1', 400), announcing('ws_a1', 401, true)]);
+        await Promise.allSettled([announcing('ws_a2', 410, true)]);
+        // An id not written as a literal is announced all the same.
+        await Promise.allSettled([announcing("it's", 420), announcing("it's", 421)]);
+        // A transaction opened alone inside a batched one announces its own change, which commits
+        // even though the batched one rolls back.
+        await batchedFor('ws_a3', () =>
+          database.db
+            .transaction()
+            .execute(async () => {
+              await database.db.transaction().execute(async (inner) => {
+                await database.signals.announce(inner, 'ws_a3');
+                await sql`insert into batch_probe values (430, 'ws_a3', 0)`.execute(inner);
+              });
+              throw new Error('the batched one fails');
+            })
+            .catch(() => {}),
+        );
+        await announcing('ws_a4', 440);
+        // Notifications arrive in the order of their commits: once the last is heard, all are.
+        await vi.waitFor(() => expect(heard).toContain('ws_a4'), { timeout: 10_000 });
+        expect(heard).toEqual(['ws_a1', "it's", 'ws_a3', 'ws_a4']);
+        expect(await stored('ws_a1')).toEqual([400]);
+        expect(await stored('ws_a2')).toEqual([]);
+        expect(await stored('ws_a3')).toEqual([430]);
+      } finally {
+        await listener.end();
+      }
     });
 
     it('runs a transaction opened inside a batched one on its own, instead of waiting for itself', async () => {

@@ -1,6 +1,7 @@
 // The rule lint: what a workspace's rules do wrong as a whole (rules that can never act, loop, or
 // change nothing), before a request finds out. Pure: rules and groups in, findings out.
 import { noOps } from './no-op.js';
+import { positionsIn } from './positions.js';
 import { redirectLoops } from './redirect-loop.js';
 import {
   browserUnsupported,
@@ -34,43 +35,68 @@ export function lint(
   groups: readonly LintGroup[],
   options: { focus?: string; comparisons?: number } = {},
 ): { findings: Finding[]; complete: boolean } {
-  const { focus } = options;
-  const budget = new Budget(options.comparisons ?? DEFAULT_COMPARISONS);
+  return preparedLint(rules, groups)(options);
+}
+
+/**
+ * `lint` of one workspace, to be run for several focuses (a batch of writes' rules, each against the
+ * others): what the checks read of the whole list (the rules that act, where they stand, their forms,
+ * the rule sets redirects are followed through) is made once, when first needed, instead of once per
+ * rule. Each run answers what `lint` would, with a budget of its own.
+ */
+export function preparedLint(
+  rules: readonly LintRule[],
+  groups: readonly LintGroup[],
+): (options?: { focus?: string; comparisons?: number }) => { findings: Finding[]; complete: boolean } {
   const byId = new Map(groups.map((group) => [group.id, group]));
   const active: LintRule[] = [];
   for (const rule of rules) {
     if (rule.status === 'Active' && (!rule.groupId || byId.get(rule.groupId)?.status !== 'Inactive'))
       active.push(rule);
   }
-  const focused = focus === undefined ? undefined : rules.find((rule) => rule.id === focus);
-  const alone = focus === undefined ? rules : focused ? [focused] : [];
-  const findings = [
-    ...redirectLoops(active, budget, focus),
-    ...shadowed(active, budget, focus),
-    ...duplicates(rules, focus),
-    ...alone.flatMap((rule) => [
-      ...noOps(rule),
-      ...matchesEverythingFindings(rule),
-      ...browserUnsupported(rule),
-      ...codeNeedsAllow(rule),
-      ...groupStatus(rule, byId),
-    ]),
-  ];
-  const position = positionsOf(rules, new Set(findings.map((f) => f.ruleIds[0] as string)));
-  const order = (f: Finding) => [
-    SEVERITIES.indexOf(f.severity),
-    FINDING_CODES.indexOf(f.code),
-    position.get(f.ruleIds[0] as string) ?? 0,
-  ];
-  findings.sort((a, b) => {
-    const [x, y] = [order(a), order(b)];
-    return (
-      (x[0] as number) - (y[0] as number) ||
-      (x[1] as number) - (y[1] as number) ||
-      (x[2] as number) - (y[2] as number)
-    );
-  });
-  return { findings, complete: !budget.exhausted };
+  const loops = redirectLoops(active);
+  const shadows = shadowed(active);
+  const same = duplicates(rules);
+  const positionOf = positionsIn(rules);
+  let runs = 0;
+  let positions: Map<string, number> | undefined;
+
+  return (options = {}) => {
+    const { focus } = options;
+    const budget = new Budget(options.comparisons ?? DEFAULT_COMPARISONS);
+    const focused = focus === undefined ? undefined : rules[positionOf(focus)];
+    const alone = focus === undefined ? rules : focused ? [focused] : [];
+    const findings = [
+      ...loops(budget, focus),
+      ...shadows(budget, focus),
+      ...same(focus),
+      ...alone.flatMap((rule) => [
+        ...noOps(rule),
+        ...matchesEverythingFindings(rule),
+        ...browserUnsupported(rule),
+        ...codeNeedsAllow(rule),
+        ...groupStatus(rule, byId),
+      ]),
+    ];
+    // Where the rules findings start with stand: a lint of one rule scans for its few, a batch's maps all.
+    runs++;
+    if (runs > 1) positions ??= new Map(rules.map((rule, index) => [rule.id, index]));
+    const position = positions ?? positionsOf(rules, new Set(findings.map((f) => f.ruleIds[0] as string)));
+    const order = (f: Finding) => [
+      SEVERITIES.indexOf(f.severity),
+      FINDING_CODES.indexOf(f.code),
+      position.get(f.ruleIds[0] as string) ?? 0,
+    ];
+    findings.sort((a, b) => {
+      const [x, y] = [order(a), order(b)];
+      return (
+        (x[0] as number) - (y[0] as number) ||
+        (x[1] as number) - (y[1] as number) ||
+        (x[2] as number) - (y[2] as number)
+      );
+    });
+    return { findings, complete: !budget.exhausted };
+  };
 }
 
 /** Where the rules `ids` stand in the list: only those a finding starts with (a write's lint has few). */

@@ -4,7 +4,7 @@
 // real for that request, whatever the patterns; a loop only some other request would enter is missed.
 import { type CompiledRule, compileRule } from '../evaluate.js';
 import { type EngineRequest, type RequestInput, toEngineRequest } from '../request.js';
-import { ruleSetOf } from '../rule-set.js';
+import { type RuleSet, ruleSetOf } from '../rule-set.js';
 import { sampleTexts } from './samples.js';
 import type { Source } from './sources.js';
 import type { Budget, Finding, LintRule } from './types.js';
@@ -79,21 +79,45 @@ function compiledOf(rule: LintRule): CompiledRule {
   return made;
 }
 
-/**
- * `active`: the rules that act, in list order. With `focus`, only the loops that rule's own pairs
- * lead into (the ones it is part of).
- */
-export function redirectLoops(active: LintRule[], budget: Budget, focus?: string): Finding[] {
-  const redirects = new Map(active.filter((r) => r.ruleType === 'Redirect').map((r) => [r.id, r]));
-  if (redirects.size === 0 || (focus !== undefined && !redirects.has(focus))) return [];
-  // Only the rules that can change where a request goes (or stop it) decide where it is redirected.
-  const routeChanging = active.filter((rule) => ROUTE_CHANGING.has(rule.ruleType));
-  const set = ruleSetOf(routeChanging.map(compiledOf), { keep: true });
-  // The Redirects alone, to tell which of them redirected to the very URL asked for (no_change): a
-  // trace explains every rule it holds, and the others cannot be that one.
-  const redirectsOnly = ruleSetOf([...redirects.values()].map(compiledOf), { keep: true });
-  const order = new Map(active.map((rule, index) => [rule.id, index]));
+/** The rule sets the loops are followed through, built once per workspace and lint. */
+interface Route {
+  set: RuleSet;
+  redirectsOnly: RuleSet;
+  order: Map<string, number>;
+}
 
+/**
+ * `active`: the rules that act, in list order. The answer finds the loops; with `focus`, only the
+ * loops that rule's own pairs lead into (the ones it is part of). The rule sets are built once, when
+ * first needed, for every focus of one lint (a batch of writes' rules).
+ */
+export function redirectLoops(active: LintRule[]): (budget: Budget, focus?: string) => Finding[] {
+  const redirects = new Map(active.filter((r) => r.ruleType === 'Redirect').map((r) => [r.id, r]));
+  let route: Route | undefined;
+  const routeOf = (): Route => {
+    // Only the rules that can change where a request goes (or stop it) decide where it is redirected.
+    const routeChanging = active.filter((rule) => ROUTE_CHANGING.has(rule.ruleType));
+    return {
+      set: ruleSetOf(routeChanging.map(compiledOf), { keep: true }),
+      // The Redirects alone, to tell which of them redirected to the very URL asked for (no_change):
+      // a trace explains every rule it holds, and the others cannot be that one.
+      redirectsOnly: ruleSetOf([...redirects.values()].map(compiledOf), { keep: true }),
+      order: new Map(active.map((rule, index) => [rule.id, index])),
+    };
+  };
+  return (budget, focus) => {
+    if (redirects.size === 0 || (focus !== undefined && !redirects.has(focus))) return [];
+    route ??= routeOf();
+    return loopsFound(route, redirects, budget, focus);
+  };
+}
+
+function loopsFound(
+  { set, redirectsOnly, order }: Route,
+  redirects: Map<string, LintRule>,
+  budget: Budget,
+  focus: string | undefined,
+): Finding[] {
   /** Follows the request from redirect to redirect until it stops, comes back, or never ends. */
   function follow(start: EngineRequest): Followed {
     const urls = [start.url];
@@ -134,8 +158,8 @@ export function redirectLoops(active: LintRule[], budget: Budget, focus?: string
   }
 
   const found = new Map<string, Finding>();
-  for (const rule of redirects.values()) {
-    if (focus !== undefined && rule.id !== focus) continue;
+  const followed = focus === undefined ? [...redirects.values()] : [redirects.get(focus) as LintRule];
+  for (const rule of followed) {
     for (const pair of rule.pairs) {
       for (const start of startingRequests(pair.source as Source)) {
         // Each hop evaluates the request with the rule index: about as costly as one comparison.

@@ -3,6 +3,7 @@
 // same (duplicate).
 import { isPatternLiteral } from '../../model/patterns.js';
 import { compileRegex } from '../regex.js';
+import { positionsIn } from './positions.js';
 import { matchesEverything, type Source } from './sources.js';
 import type { Finding, LintGroup, LintRule } from './types.js';
 
@@ -120,30 +121,49 @@ function formOf(rule: LintRule): string {
   return form;
 }
 
-/** The rules that are the same; with `focus`, only the rules the same as that one. */
-export function duplicates(rules: readonly LintRule[], focus?: string): Finding[] {
-  if (focus !== undefined) {
-    // One rule's duplicates (what a write answers): only rules of its type and number of pairs can be.
-    const target = rules.find((rule) => rule.id === focus);
+/**
+ * The rules that are the same; with `focus`, only the rules the same as that one: only rules of its
+ * type and number of pairs can be. The first focus of a lint compares with every rule; from the second
+ * (a batch of writes linted together), the rules are sorted by that kind once and each focus compares
+ * with its kind only.
+ */
+export function duplicates(rules: readonly LintRule[]): (focus?: string) => Finding[] {
+  const kindOf = (rule: LintRule) => `${rule.ruleType} ${rule.pairs.length}`;
+  const positionOf = positionsIn(rules);
+  let asked = 0;
+  let byKind: Map<string, LintRule[]> | undefined;
+  const sameKind = (target: LintRule): readonly LintRule[] => {
+    if (!byKind && ++asked > 1) {
+      byKind = new Map();
+      for (const rule of rules) {
+        const kind = kindOf(rule);
+        const same = byKind.get(kind);
+        if (same) same.push(rule);
+        else byKind.set(kind, [rule]);
+      }
+    }
+    if (byKind) return byKind.get(kindOf(target)) ?? [];
+    return rules.filter(
+      (rule) => rule.ruleType === target.ruleType && rule.pairs.length === target.pairs.length,
+    );
+  };
+  return (focus) => {
+    if (focus === undefined) {
+      const byForm = new Map<string, LintRule[]>();
+      for (const rule of rules) {
+        const form = formOf(rule);
+        const same = byForm.get(form);
+        if (same) same.push(rule);
+        else byForm.set(form, [rule]);
+      }
+      return [...byForm.values()].filter((same) => same.length > 1).map(duplicateFinding);
+    }
+    const target = rules[positionOf(focus)];
     if (!target) return [];
     const form = formOf(target);
-    const same = rules.filter(
-      (rule) =>
-        rule === target ||
-        (rule.ruleType === target.ruleType &&
-          rule.pairs.length === target.pairs.length &&
-          formOf(rule) === form),
-    );
+    const same = sameKind(target).filter((rule) => formOf(rule) === form);
     return same.length > 1 ? [duplicateFinding(same)] : [];
-  }
-  const byForm = new Map<string, LintRule[]>();
-  for (const rule of rules) {
-    const form = formOf(rule);
-    const same = byForm.get(form);
-    if (same) same.push(rule);
-    else byForm.set(form, [rule]);
-  }
-  return [...byForm.values()].filter((same) => same.length > 1).map(duplicateFinding);
+  };
 }
 
 function duplicateFinding(same: LintRule[]): Finding {

@@ -2,6 +2,7 @@
 // earlier rule of the same first-one-wins type, or an earlier Cancel, matches every request it matches.
 // A pair of a first-one-wins rule behind an earlier pair of the same rule that covers it never acts either.
 import { ruleEffects } from '../effects/index.js';
+import { positionsIn } from './positions.js';
 import { covers, type Decided, SAMPLES, type Source } from './sources.js';
 import type { Budget, Finding, LintRule } from './types.js';
 
@@ -91,13 +92,30 @@ function finding(later: LintRule, { rule, kind, covered }: Shadower): Finding {
   };
 }
 
-/** With `focus`, only the findings about that rule: shadowed by another, or shadowing another. */
-function betweenRules(active: LintRule[], budget: Budget, focus?: string): Finding[] {
-  const from = firstCandidates(active);
-  const lastChange = lastUrlChanges(active);
+/** Where each rule's candidates stand in the list of rules that act: the same for every focus of a lint. */
+interface Layout {
+  from: number[];
+  lastChange: number[];
+  cancels: number[];
+  at: (id: string) => number;
+}
+
+function layoutOf(active: LintRule[]): Layout {
   const cancels: number[] = [];
-  for (let index = 0; index < active.length; index++)
-    if ((active[index] as LintRule).ruleType === 'Cancel') cancels.push(index);
+  active.forEach((rule, index) => {
+    if (rule.ruleType === 'Cancel') cancels.push(index);
+  });
+  return {
+    from: firstCandidates(active),
+    lastChange: lastUrlChanges(active),
+    cancels,
+    at: positionsIn(active),
+  };
+}
+
+/** With `focus`, only the findings about that rule: shadowed by another, or shadowing another. */
+function betweenRules(active: LintRule[], layout: Layout, budget: Budget, focus?: string): Finding[] {
+  const { from, lastChange, cancels } = layout;
   const compare = (wide: LintRule, narrow: LintRule) =>
     budget.spend(wide.pairs.length * narrow.pairs.length) ? coveredPairs(wide, narrow) : undefined;
 
@@ -147,7 +165,7 @@ function betweenRules(active: LintRule[], budget: Budget, focus?: string): Findi
     for (let j = 0; j < active.length && !budget.exhausted; j++) check(j);
     return findings;
   }
-  const focusAt = active.findIndex((rule) => rule.id === focus);
+  const focusAt = layout.at(focus);
   if (focusAt < 0) return findings;
   const focused = active[focusAt] as LintRule;
   // Rules before the focus can be shadowed by it only when it is a Cancel (a create's rule is last).
@@ -159,10 +177,9 @@ function betweenRules(active: LintRule[], budget: Budget, focus?: string): Findi
 }
 
 /** Within one first-one-wins rule (other than Cancel, whose pairs all do the same), pairs behind a covering pair. */
-function withinRules(active: LintRule[], budget: Budget, focus?: string): Finding[] {
+function withinRules(rules: LintRule[], budget: Budget): Finding[] {
   const findings: Finding[] = [];
-  for (const rule of active) {
-    if (focus !== undefined && rule.id !== focus) continue;
+  for (const rule of rules) {
     if (effectOf(rule)?.combine !== 'first' || rule.ruleType === 'Cancel') continue;
     if (!budget.spend((rule.pairs.length * (rule.pairs.length - 1)) / 2)) break;
     rule.pairs.forEach((pair, j) => {
@@ -187,7 +204,16 @@ function withinRules(active: LintRule[], budget: Budget, focus?: string): Findin
   return findings;
 }
 
-/** `active`: the rules that act, in list order; with `focus`, only the findings about that rule. */
-export function shadowed(active: LintRule[], budget: Budget, focus?: string): Finding[] {
-  return [...betweenRules(active, budget, focus), ...withinRules(active, budget, focus)];
+/**
+ * `active`: the rules that act, in list order. The answer finds the shadowed rules; with `focus`, only
+ * the findings about that rule. Where the rules stand is worked out once for every focus of one lint.
+ */
+export function shadowed(active: LintRule[]): (budget: Budget, focus?: string) => Finding[] {
+  let layout: Layout | undefined;
+  return (budget, focus) => {
+    layout ??= layoutOf(active);
+    const at = focus === undefined ? -1 : layout.at(focus);
+    const within = focus === undefined ? active : at < 0 ? [] : [active[at] as LintRule];
+    return [...betweenRules(active, layout, budget, focus), ...withinRules(within, budget)];
+  };
 }

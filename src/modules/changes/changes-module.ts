@@ -23,7 +23,7 @@ export function createChangesModule(
   stores: { rulesStore: RulesStore; groupsStore: GroupsStore },
 ) {
   const { db, dataVersion, signals } = database;
-  const store = createChangesStore(db);
+  const store = createChangesStore(db, database.dialect);
   const service = createChangesService({ store, dataVersion, signals });
   const hub = createChangeHub({
     changes: service,

@@ -126,10 +126,8 @@ export function createChangesService({
           versions.set(`${objectType} ${id}`, version);
         }
       }
-      if (revision === undefined) {
-        await signals.announce(trx, actor.workspaceId); // heard once it commits
-        revision = await store.bump(trx, actor.workspaceId);
-      }
+      const first = revision === undefined;
+      if (first) await signals.announce(trx, actor.workspaceId); // heard once it commits
       const at = Date.now();
       const rows = changes.map((c): ChangeRow => {
         const key = `${c.objectType} ${c.id}`;
@@ -137,7 +135,7 @@ export function createChangesService({
         versions.set(key, version);
         return {
           workspace_id: actor.workspaceId,
-          revision: revision as number,
+          revision: revision ?? 0, // the first batch's, set as the revision is taken
           seq: seq++,
           object_type: c.objectType,
           object_id: c.id,
@@ -148,9 +146,10 @@ export function createChangesService({
           object: JSON.stringify(c.object),
         };
       });
-      await store.insert(trx, rows);
-      noteRecordedRevision(revision);
-      return revision;
+      if (first) revision = await store.bumpAndInsert(trx, actor.workspaceId, rows);
+      else await store.insert(trx, rows);
+      noteRecordedRevision(revision as number);
+      return revision as number;
     };
   }
 

@@ -3,7 +3,14 @@
 // linted whole or for some rules. Inputs cross as pages of UTF-8 JSON that are moved, not copied, and are
 // parsed here: a workspace of 100,000 rules is never parsed or copied whole on the event loop.
 import { resourceLimits } from 'node:worker_threads';
-import { type Finding, findingsOf, type LintGroup, type LintRule, lint } from '../../engine/lint/index.js';
+import {
+  type Finding,
+  findingsOf,
+  type LintGroup,
+  type LintRule,
+  lint,
+  preparedLint,
+} from '../../engine/lint/index.js';
 import { decodePage } from '../shared/job-pages.js';
 import type { ListedRuleRow } from '../shared/listed-rules-store.js';
 
@@ -154,8 +161,9 @@ export function createLintJobs(
       // A finding about two of the rules is found for each: answered once.
       const found = new Map<string, Finding>();
       let complete = true;
+      const lintOf = preparedLint(ordered, groups);
       for (const id of job.focus) {
-        const each = lint(ordered, groups, { focus: id });
+        const each = lintOf({ focus: id });
         complete &&= each.complete;
         for (const finding of findingsOf(each.findings, id)) found.set(JSON.stringify(finding), finding);
       }
