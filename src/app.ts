@@ -3,9 +3,9 @@ import { createRequire } from 'node:module';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import { createBrowserRulesPool } from './modules/browser-rules/browser-rules-pool.js';
 import { registerBrowserRulesRoutes } from './modules/browser-rules/browser-rules-routes.js';
 import { createBrowserRulesService } from './modules/browser-rules/browser-rules-service.js';
-import { createBrowserRulesStore } from './modules/browser-rules/browser-rules-store.js';
 import { createChangesModule } from './modules/changes/changes-module.js';
 import { registerGroupsRoutes } from './modules/groups/groups-routes.js';
 import { createGroupsService } from './modules/groups/groups-service.js';
@@ -147,7 +147,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     changes,
     ...(lintPool ? { runner: lintPool } : {}),
   });
-  const browserRulesService = createBrowserRulesService({ store: createBrowserRulesStore(db), changes });
+  const browserRulesPool =
+    config.browserRulesWorkers > 0
+      ? createBrowserRulesPool({
+          workers: config.browserRulesWorkers,
+          timeLimitMs: config.browserRulesTimeLimitMs,
+          memoryMb: config.browserRulesWorkerMemoryMb,
+        })
+      : undefined;
+  if (browserRulesPool) app.addHook('onClose', () => browserRulesPool.close());
+  const browserRulesService = createBrowserRulesService({
+    listedRules,
+    changes,
+    ...(browserRulesPool ? { runner: browserRulesPool } : {}),
+  });
 
   errorHandlerPlugin(app);
   abandonedRequestsPlugin(app);

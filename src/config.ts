@@ -54,6 +54,12 @@ export interface Config {
   lintTimeLimitMs: number;
   /** Heap of each lint worker, in MiB: it keeps the workspaces it linted last, within a quarter of it. */
   lintWorkerMemoryMb: number;
+  /** Worker threads that compile GET /v1/browser-rules (0: on the event loop, as the CLI does). */
+  browserRulesWorkers: number;
+  /** Longest one compile may run; past it, its worker is ended and the answer is 503. */
+  browserRulesTimeLimitMs: number;
+  /** Heap of each browser rules worker, in MiB. */
+  browserRulesWorkerMemoryMb: number;
 }
 
 export class ConfigError extends Error {}
@@ -113,5 +119,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     lintWorkers: integer(env, 'LINT_WORKERS', 2, 0, 64),
     lintTimeLimitMs: integer(env, 'LINT_TIME_LIMIT_MS', 60_000, 10, 3_600_000),
     lintWorkerMemoryMb: integer(env, 'LINT_WORKER_MEMORY_MB', 1024, 64, 16_384),
+    browserRulesWorkers: integer(env, 'BROWSER_RULES_WORKERS', 2, 0, 64),
+    browserRulesTimeLimitMs: integer(env, 'BROWSER_RULES_TIME_LIMIT_MS', 60_000, 10, 3_600_000),
+    browserRulesWorkerMemoryMb: integer(env, 'BROWSER_RULES_WORKER_MEMORY_MB', 512, 64, 16_384),
   };
 }

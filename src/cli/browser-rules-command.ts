@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import type { BrowserRuleReport, DnrRule } from '../model/browser-rule.js';
 import { createBrowserRulesService } from '../modules/browser-rules/browser-rules-service.js';
-import { createBrowserRulesStore } from '../modules/browser-rules/browser-rules-store.js';
+import { createListedRulesStore } from '../modules/shared/listed-rules-store.js';
 import { UsageError, withLocalWorkspace } from './local-workspace.js';
 import { readFromServer } from './server-read.js';
 
@@ -26,8 +26,12 @@ function fromServer(server: string): Promise<BrowserRulesData> {
 
 function fromWorkspace(name: string): Promise<BrowserRulesData> {
   return withLocalWorkspace(name, undefined, async ({ database, changes, principal }) => {
-    const service = createBrowserRulesService({ store: createBrowserRulesStore(database.db), changes });
-    return (JSON.parse(await service.browserRules(principal)) as { data: BrowserRulesData }).data;
+    const service = createBrowserRulesService({
+      listedRules: createListedRulesStore(database.db),
+      changes,
+    });
+    const json = (await service.browserRules(principal)).toString('utf8');
+    return (JSON.parse(json) as { data: BrowserRulesData }).data;
   });
 }
 

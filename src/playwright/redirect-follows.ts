@@ -162,25 +162,6 @@ export class RedirectFollows<Input> {
       await session.send('Fetch.continueRequest', { requestId: event.requestId });
       return;
     }
-    const { request } = event;
-    if (request.method === 'OPTIONS' && waiting[0]?.request.method() !== 'OPTIONS') {
-      // A cross-origin redirect's preflight, not the request itself (which still comes): allowed, as
-      // Playwright answers the preflights of the requests it routes.
-      const headers = Object.fromEntries(
-        Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), v]),
-      );
-      await session.send('Fetch.fulfillRequest', {
-        requestId: event.requestId,
-        responseCode: 204,
-        responseHeaders: [
-          { name: 'Access-Control-Allow-Origin', value: headers.origin ?? '*' },
-          { name: 'Access-Control-Allow-Methods', value: headers['access-control-request-method'] ?? 'GET' },
-          { name: 'Access-Control-Allow-Headers', value: headers['access-control-request-headers'] ?? '*' },
-          { name: 'Access-Control-Allow-Credentials', value: 'true' },
-        ],
-      });
-      return;
-    }
     const from = waiting.shift() as RedirectedFrom<Input>;
     if (waiting.length === 0) this.waiting.delete(url);
     void this.updatePatterns(session);

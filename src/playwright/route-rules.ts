@@ -10,7 +10,10 @@ import { type FollowedRequest, type RedirectedFrom, RedirectFollows } from './re
 import { requestInput } from './request-input.js';
 
 export interface ApplyRulesOptions extends RuntimeOptions {
-  /** Which requests go through the rules (a Playwright URL pattern); default all. */
+  /**
+   * Which requests go through the rules (a Playwright URL pattern); default all. The request a rule's
+   * redirect leads to goes through them whatever its URL, as it would through the proxy.
+   */
   url?: string | RegExp;
 }
 
@@ -47,7 +50,8 @@ function followedInput(followed: FollowedRequest, from: RequestInput): RequestIn
 /**
  * Routes the context's requests through the workspace's rules (Redirect, Cancel, Replace, QueryParam,
  * Headers, UserAgent, Delay, Request and Response static bodies, Script injection into HTML) and
- * follows its changes. Settles once the rules are loaded; rejects if the server refuses the key.
+ * follows its changes; in Chromium, the request a rule's redirect leads to goes through them too
+ * (redirect-follows.ts). Settles once the rules are loaded; rejects if the server refuses the key.
  */
 export async function applyRules(context: BrowserContext, options: ApplyRulesOptions): Promise<AppliedRules> {
   return routeRules(context, options, {});

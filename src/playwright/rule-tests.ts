@@ -169,7 +169,9 @@ export async function runRuleTests(
     if (headers !== undefined) await page.setExtraHTTPHeaders(headerStrings(headers));
     if (plan.as === 'fetch') {
       observed.blank = plan.from;
-      await page.goto(plan.from);
+      await page.goto(plan.from).catch((error: Error) => {
+        throw new CaseRefused(`the page to fetch from did not load: ${error.message.split('\n')[0]}`);
+      });
       observed.isCase = (request) =>
         request.resourceType() === 'fetch' && frameOf(request) === page.mainFrame();
       const got = await fetchIn(page, String(url), plan);

@@ -39,7 +39,9 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
       );
       return;
     }
-    res.writeHead(200, { 'content-type': 'application/json', 'x-upstream': 'yes' });
+    // Under /cors/, readable by a page of any origin (a cross-origin redirect's destination).
+    const cors = url.pathname.startsWith('/cors/') ? { 'access-control-allow-origin': '*' } : {};
+    res.writeHead(200, { 'content-type': 'application/json', 'x-upstream': 'yes', ...cors });
     res.end(
       JSON.stringify({
         path: url.pathname,
@@ -197,6 +199,33 @@ describe.skipIf(!CHROMIUM)('applyRules(context): the rules in a real browser', (
       `${origin}/mocked-page.html?hop=2`,
     ]);
     expect(hits).toEqual(['/start.html']);
+  });
+
+  it("a fetch's POST redirected to another origin keeps its method, body and headers, and the destination's rules act", async () => {
+    const other = origin.replace('127.0.0.1', 'localhost');
+    await rule('Redirect', [
+      { source: source('/post-here'), destinationType: 'url', destination: `${other}/cors/landed` },
+    ]);
+    await rule('Headers', [
+      {
+        source: source('/cors/landed'),
+        modifications: { Request: [{ header: 'X-Debug', type: 'Add', value: 'destination' }] },
+      },
+    ]);
+    // A header no simple request has: the browser asks the other origin first (a preflight).
+    const result = await fetchFromPage('/post-here', {
+      method: 'POST',
+      body: 'order=1',
+      headers: { 'X-Custom': 'kept' },
+    });
+    expect(result).toMatchObject({ status: 200 });
+    expect(JSON.parse(result.text ?? '{}')).toMatchObject({
+      path: '/cors/landed',
+      method: 'POST',
+      body: 'order=1',
+      headers: { 'x-custom': 'kept', 'x-debug': 'destination' },
+    });
+    expect(hits).not.toContain('/post-here');
   });
 
   it('a redirect loop of rules fails the load after a bounded number of hops, never reaching the upstream', async () => {

@@ -21,12 +21,14 @@ export function registerBrowserRulesRoutes(app: FastifyInstance, service: Browse
           'declarativeNetRequest rules (MV3), and per rule whether it is `compiled`, `partial` or ' +
           "`not_compiled`, and why. Priorities reproduce the engine's precedence: Cancel above all, then " +
           "earlier rules above later ones. Script and Response bodies are the extension's content " +
-          "scripts' work, not Chrome's rules. The ETag follows the revision.",
+          "scripts' work, not Chrome's rules. The ETag follows the revision; the answer is compiled once per " +
+          'revision, beside the service, for at most `BROWSER_RULES_TIME_LIMIT_MS` (default 60 s); past it, ' +
+          '503 `Time limit exceeded`. A key may have one compile running and four waiting (past that, 429).',
         headers: IfNoneMatch,
         response: {
           200: success("Chrome's rules and the report.", BrowserRulesAnswer, { etag: true }),
           ...notModified,
-          ...errorResponses(...ALWAYS),
+          ...errorResponses('TIME_LIMIT_EXCEEDED', ...ALWAYS),
         },
       },
     },
