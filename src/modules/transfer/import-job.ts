@@ -48,19 +48,21 @@ export const reportBytes = (outcome: ImportOutcome): ArrayBuffer[] =>
 /** UTF-8 pieces of about this size: moved back to the service's thread, not copied. */
 const PIECE_BYTES = 1 << 20;
 
+const encoder = new TextEncoder();
+
+/** The pieces joined into ~1 MiB ones, each encoded into memory of its own (so that it can be moved). */
 async function encoded(pieces: AsyncIterable<string>): Promise<Uint8Array[]> {
   const out: Uint8Array[] = [];
   let text = '';
   for await (const piece of pieces) {
     text += piece;
     if (text.length >= PIECE_BYTES) {
-      out.push(Buffer.from(text));
+      out.push(encoder.encode(text));
       text = '';
     }
   }
-  if (text !== '') out.push(Buffer.from(text));
-  // Each piece its own memory, so that it can be moved.
-  return out.map((piece) => new Uint8Array(piece));
+  if (text !== '') out.push(encoder.encode(text));
+  return out;
 }
 
 export function createImportJobs() {
