@@ -80,8 +80,9 @@ export function createImportJobs() {
     signal: AbortSignal,
     partial: (outcome: ImportOutcome) => void,
   ): Promise<ImportOutcome> => {
-    const { db, signals } = database(job.config);
-    const changes = createChangesService({ store: createChangesStore(db), dataVersion: undefined, signals });
+    const { db, dialect, signals } = database(job.config);
+    const store = createChangesStore(db, dialect);
+    const changes = createChangesService({ store, dataVersion: undefined, signals });
     const idempotency = createIdempotencyService({ db, store: createIdempotencyStore() });
     const transfer = createTransferService({
       db,
