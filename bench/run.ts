@@ -100,6 +100,12 @@ async function main(): Promise<void> {
 
   if (options.noisyOnly) {
     const facts = [await measureNoisyNeighbour(`sqlite:${join(tmp, 'noisy.db')}`, options.serviceEnv, log)];
+    // Then PostgreSQL, one store at a time: each is measured on a machine doing nothing else.
+    const pgDatabase = options.postgres ? await createRunDatabase() : undefined;
+    if (pgDatabase && !('skipped' in pgDatabase)) {
+      cleanups.push(() => pgDatabase.drop());
+      facts.push(await measureNoisyNeighbour(pgDatabase.url, options.serviceEnv, log));
+    } else if (pgDatabase) log(`PostgreSQL skipped: ${pgDatabase.skipped}`);
     process.stdout.write(
       `\ntargets of the issue (information only, never an exit code):\n${targetLines(noisyTargets(facts))}\n`,
     );
