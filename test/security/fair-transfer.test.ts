@@ -3,6 +3,7 @@
 // Checked by what happens, not by timing: another workspace's reads are answered while the import
 // (or export) is still running. (How long B waits is a matter for measurement, not for a test.)
 import type { AddressInfo } from 'node:net';
+import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Json, uniqueName } from '../helpers/fixtures.js';
 import { buildTestApp, forEachDatabase, type TestApp } from '../helpers/test-app.js';
@@ -188,5 +189,32 @@ forEachDatabase((db) => {
       expect(answers.find((answer) => answer.status === 429)?.body.code).toBe('RATE_LIMITED');
       expect((await t.call('GET', '/v1/rules?pageSize=1', { key })).body.total).toBe(2 * RECORDS);
     }, 180_000);
+  });
+});
+
+describe('an import while another process holds SQLite for longer than the busy timeout', () => {
+  let t: TestApp & { config: { databaseUrl: string } };
+  beforeAll(async () => {
+    t = await buildTestApp({ db: 'sqlite' });
+  });
+  afterAll(() => t?.close());
+
+  it('is 503 Service unavailable with nothing written, and works once the lock is gone', async () => {
+    // An operator's script, say, in a write transaction of its own.
+    const other = new SQLite(t.config.databaseUrl.slice('sqlite:'.length));
+    other.exec('begin immediate');
+    try {
+      const refused = await t.call('POST', '/v1/import', { body: file().slice(0, 10) });
+      expect(refused.status).toBe(503);
+      expect(refused.body.code).toBe('UNAVAILABLE');
+      expect(refused.headers['retry-after']).toBeDefined();
+    } finally {
+      other.exec('rollback');
+      other.close();
+    }
+    expect((await t.call('GET', '/v1/rules')).body.total).toBe(0);
+    const imported = await t.call('POST', '/v1/import', { body: file().slice(0, 10) });
+    expect(imported.status).toBe(200);
+    expect((await t.call('GET', '/v1/rules')).body.total).toBe(10);
   });
 });

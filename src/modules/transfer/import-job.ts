@@ -5,6 +5,7 @@
 import type { Config } from '../../config.js';
 import { abandonableWith } from '../../db/abandon.js';
 import { type Database, openDatabase } from '../../db/database.js';
+import { isUnavailable } from '../../db/dialect.js';
 import { AppError, type ErrorCode, type ErrorDetail } from '../../errors.js';
 import type { Finding } from '../../model/finding.js';
 import type { Principal } from '../../model/principal.js';
@@ -100,6 +101,8 @@ export function createImportJobs() {
     } catch (error) {
       if (signal.aborted) return { abandoned: true };
       if (error instanceof AppError) return { refused: { code: error.code, details: error.details } };
+      // The database away or locked by another process: 503, as on the service's own connection.
+      if (isUnavailable(error)) return { refused: { code: 'UNAVAILABLE', details: undefined } };
       throw error;
     }
     // Committed: from here on the import stands whatever happens, and its answer says so.
