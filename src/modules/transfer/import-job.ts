@@ -4,7 +4,7 @@
 // collection paused them all; now the service's thread only passes bytes in and out.
 import type { Config } from '../../config.js';
 import { abandonableWith } from '../../db/abandon.js';
-import { type Database, openDatabase } from '../../db/database.js';
+import { openDatabase } from '../../db/database.js';
 import { isUnavailable } from '../../db/dialect.js';
 import { AppError, type ErrorCode, type ErrorDetail } from '../../errors.js';
 import type { Finding } from '../../model/finding.js';
@@ -66,14 +66,28 @@ async function encoded(pieces: AsyncIterable<string>): Promise<Uint8Array[]> {
   return out;
 }
 
+/** The worker's connection and the services an import uses, made once and kept for every job. */
+function openServices(config: ImportJobConfig) {
+  const database = openDatabase(config, { worker: true });
+  const { db, dialect, signals } = database;
+  const changes = createChangesService({
+    store: createChangesStore(db, dialect),
+    dataVersion: undefined,
+    signals,
+  });
+  const idempotency = createIdempotencyService({ db, store: createIdempotencyStore() });
+  const transfer = createTransferService({ db, store: createTransferStore(), idempotency, changes, config });
+  return { database, db, changes, transfer };
+}
+
 export function createImportJobs() {
-  let opened: { url: string; database: Database } | undefined;
-  function database(config: ImportJobConfig): Database {
+  let opened: { url: string; services: ReturnType<typeof openServices> } | undefined;
+  function services(config: ImportJobConfig) {
     if (opened?.url !== config.databaseUrl) {
-      void opened?.database.close();
-      opened = { url: config.databaseUrl, database: openDatabase(config, { worker: true }) };
+      void opened?.services.database.close();
+      opened = { url: config.databaseUrl, services: openServices(config) };
     }
-    return opened.database;
+    return opened.services;
   }
 
   return async (
@@ -81,17 +95,7 @@ export function createImportJobs() {
     signal: AbortSignal,
     partial: (outcome: ImportOutcome) => void,
   ): Promise<ImportOutcome> => {
-    const { db, dialect, signals } = database(job.config);
-    const store = createChangesStore(db, dialect);
-    const changes = createChangesService({ store, dataVersion: undefined, signals });
-    const idempotency = createIdempotencyService({ db, store: createIdempotencyStore() });
-    const transfer = createTransferService({
-      db,
-      store: createTransferStore(),
-      idempotency,
-      changes,
-      config: job.config,
-    });
+    const { db, changes, transfer } = services(job.config);
     let result: Awaited<ReturnType<typeof transfer.import>>;
     try {
       const file = new ImportFile(job.chunks, job.digest);
@@ -112,12 +116,9 @@ export function createImportJobs() {
       replayed: result.replayed,
     });
     if (data.dryRun || data.created + data.updated === 0) return answer([]);
-    // Should the lint fail, or end this worker (its memory), the report without findings stands.
+    // Should the lint fail, or end this worker (its memory), this report without findings stands: the
+    // pool hands it to the caller in place of the failure (import-pool.ts).
     partial(await answer([]));
-    try {
-      return answer((await lintOnThisThread(db, changes).lint(job.principal)).findings);
-    } catch {
-      return answer([]);
-    }
+    return answer((await lintOnThisThread(db, changes).lint(job.principal)).findings);
   };
 }
