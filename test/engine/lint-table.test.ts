@@ -418,6 +418,21 @@ const others: Case[] = [
     [['duplicate', 'warning', ['h2', 'h1']]],
   ],
   [
+    'duplicates: each later copy against the first, one finding the size of two rules',
+    ['q1', 'q2', 'q3'].map((id) =>
+      rule(id, 'QueryParam', [
+        {
+          source: contains('x.test'),
+          modifications: [{ actionWhenParamExists: 'Overwrite', param: 'a', type: 'Add', value: '1' }],
+        },
+      ]),
+    ),
+    [
+      ['duplicate', 'warning', ['q2', 'q1']],
+      ['duplicate', 'warning', ['q3', 'q1']],
+    ],
+  ],
+  [
     'a duplicate Cancel is also shadowed by the first',
     [cancel('c1', url('https://a.test/')), cancel('c2', url('https://a.test/'))],
     [

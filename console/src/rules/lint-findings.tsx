@@ -34,14 +34,12 @@ export function useLint(): Finding[] | null {
 }
 
 /**
- * The findings a rule shows: those about it (it is named first), and every loop or set of duplicates
- * it is part of. A rule that shadows another is not at fault: the shadowed one shows it.
+ * The findings a rule shows: those about it (it is named first), and every loop it is part of. A rule
+ * that shadows another, or that later copies repeat, is not at fault: the later one shows it.
  */
 export function findingsFor(findings: readonly Finding[] | null, ruleId: string): Finding[] {
   return (findings ?? []).filter(
-    (f) =>
-      f.ruleIds[0] === ruleId ||
-      ((f.code === 'redirect_loop' || f.code === 'duplicate') && f.ruleIds.includes(ruleId)),
+    (f) => f.ruleIds[0] === ruleId || (f.code === 'redirect_loop' && f.ruleIds.includes(ruleId)),
   );
 }
 

@@ -97,15 +97,6 @@ function actingForm(value: unknown): unknown {
   );
 }
 
-/** A few names, and how many more: a workspace may hold thousands of copies of one rule. */
-function namesOf(rules: LintRule[]): string {
-  const shown = rules.slice(0, 3).map((rule) => `"${rule.name}"`);
-  const more = rules.length - shown.length;
-  return more > 0
-    ? `${shown.join(', ')} and ${more} more ${more === 1 ? 'rule' : 'rules'}`
-    : shown.join(', ');
-}
-
 /**
  * A rule's type and acting form as one text, made once per rule object: a write's lint compares its
  * rule with every rule of the same type, and the lint service hands the same (never changed) rule
@@ -122,10 +113,12 @@ function formOf(rule: LintRule): string {
 }
 
 /**
- * The rules that are the same; with `focus`, only the rules the same as that one: only rules of its
- * type and number of pairs can be. The first focus of a lint compares with every rule; from the second
- * (a batch of writes linted together), the rules are sorted by that kind once and each focus compares
- * with its kind only.
+ * The rules that are the same: each later copy against the first of them in the list, as `shadowed`
+ * names a rule and the earlier one it stands behind. A finding so stays one size however many copies a
+ * workspace holds (a write of a copy answers one). With `focus`, the findings it is among: its own as
+ * a copy, or every copy's as the first. Only rules of its type and number of pairs can be the same:
+ * the first focus of a lint compares with every rule; from the second (a batch of writes linted
+ * together), the rules are sorted by that kind once and each focus compares with its kind only.
  */
 export function duplicates(rules: readonly LintRule[]): (focus?: string) => Finding[] {
   const kindOf = (rule: LintRule) => `${rule.ruleType} ${rule.pairs.length}`;
@@ -133,48 +126,52 @@ export function duplicates(rules: readonly LintRule[]): (focus?: string) => Find
   let asked = 0;
   let byKind: Map<string, LintRule[]> | undefined;
   const sameKind = (target: LintRule): readonly LintRule[] => {
-    if (!byKind && ++asked > 1) {
-      byKind = new Map();
-      for (const rule of rules) {
-        const kind = kindOf(rule);
-        const same = byKind.get(kind);
-        if (same) same.push(rule);
-        else byKind.set(kind, [rule]);
-      }
-    }
+    if (!byKind && ++asked > 1) byKind = groupedBy(rules, kindOf);
     if (byKind) return byKind.get(kindOf(target)) ?? [];
     return rules.filter(
       (rule) => rule.ruleType === target.ruleType && rule.pairs.length === target.pairs.length,
     );
   };
   return (focus) => {
-    if (focus === undefined) {
-      const byForm = new Map<string, LintRule[]>();
-      for (const rule of rules) {
-        const form = formOf(rule);
-        const same = byForm.get(form);
-        if (same) same.push(rule);
-        else byForm.set(form, [rule]);
-      }
-      return [...byForm.values()].filter((same) => same.length > 1).map(duplicateFinding);
-    }
+    if (focus === undefined) return [...groupedBy(rules, formOf).values()].flatMap(copiesFound);
     const target = rules[positionOf(focus)];
     if (!target) return [];
     const form = formOf(target);
     const same = sameKind(target).filter((rule) => formOf(rule) === form);
-    return same.length > 1 ? [duplicateFinding(same)] : [];
+    if (same[0] === target) return copiesFound(same);
+    return same.length > 1 ? [duplicateFinding(target, same[0] as LintRule)] : [];
   };
 }
 
-function duplicateFinding(same: LintRule[]): Finding {
-  const [first, ...others] = same as [LintRule, ...LintRule[]];
+/** `rules` by `key`, each list in the order of `rules`. */
+function groupedBy(rules: readonly LintRule[], key: (rule: LintRule) => string): Map<string, LintRule[]> {
+  const groups = new Map<string, LintRule[]>();
+  for (const rule of rules) {
+    const k = key(rule);
+    const same = groups.get(k);
+    if (same) same.push(rule);
+    else groups.set(k, [rule]);
+  }
+  return groups;
+}
+
+/** The findings of rules that are the same, in list order: each copy against the first. */
+function copiesFound(same: readonly LintRule[]): Finding[] {
+  const [first, ...copies] = same as [LintRule, ...LintRule[]];
+  return copies.map((copy) => duplicateFinding(copy, first));
+}
+
+function duplicateFinding(copy: LintRule, first: LintRule): Finding {
   return {
     code: 'duplicate',
     severity: 'warning',
-    ruleIds: [...others.map((r) => r.id), first.id],
-    pointers: same.map((r) => ({ ruleId: r.id, path: '/pairs' })),
-    message: `${namesOf(others)} ${others.length === 1 ? 'has' : 'have'} the same type and pairs as "${first.name}".`,
-    hint: 'Keep one of them (activate it where needed) and delete the others.',
+    ruleIds: [copy.id, first.id],
+    pointers: [
+      { ruleId: copy.id, path: '/pairs' },
+      { ruleId: first.id, path: '/pairs' },
+    ],
+    message: `"${copy.name}" has the same type and pairs as "${first.name}", earlier in the list.`,
+    hint: 'Keep one of them (activate it where needed) and delete the other.',
   };
 }
 
