@@ -21,6 +21,8 @@ export interface RuleSet {
   trace(request: EngineRequest, includeInactive?: boolean): TraceResult;
   /** The outcome, and only the rules that acted explained: the fast path, with explanations. */
   traceActed(request: EngineRequest): TraceResult;
+  /** The outcome, and the rules the URL can match explained (the others matched no pair). */
+  traceMatching(request: EngineRequest): TraceResult;
 }
 
 function gramsOf(text: string): Set<string> {
@@ -141,6 +143,10 @@ export function ruleSetOf(rules: readonly CompiledRule[], { keep = false } = {})
     traceActed(request) {
       const { outcome, verdicts } = evaluateRules(active, request, candidates, true);
       return { outcome, rules: verdicts.filter((verdict) => verdict.reason === 'acted') };
+    },
+    traceMatching(request) {
+      const { outcome, verdicts } = evaluateRules(active, request, candidates, true);
+      return { outcome, rules: verdicts };
     },
   };
 }

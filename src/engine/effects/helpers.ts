@@ -5,15 +5,32 @@ import type { EngineRequest, HeaderMap } from '../request.js';
 import { parseUrl, tryUrl } from '../request.js';
 import type { Check, EvaluationState } from '../types.js';
 
+/**
+ * `fn` of two texts, with its last answer kept: rules that repeat one destination (copies of a rule,
+ * evaluated one after another) ask the same and parse URLs once, not once each.
+ */
+function keepingLast<T>(fn: (a: string, b: string) => T): (a: string, b: string) => T {
+  let last: { a: string; b: string; answer: T } | undefined;
+  return (a, b) => {
+    if (last?.a !== a || last.b !== b) last = { a, b, answer: fn(a, b) };
+    return last.answer;
+  };
+}
+
+/** `next` resolved against `base`, serialised, when it is a URL the engine can send the request to. */
+const sendableHref = keepingLast((next: string, base: string): string | undefined => {
+  const absolute = tryUrl(next, base);
+  return absolute ? parseUrl(absolute.href)?.href : undefined;
+});
+
 /** Moves the request to `next` (resolved against the current URL); a URL that cannot be sent is not applied. */
 export function changeUrl(state: EvaluationState, next: string): Record<string, unknown> {
-  const absolute = tryUrl(next, state.url);
-  const resolved = absolute ? parseUrl(absolute.href) : undefined;
-  if (!resolved)
+  const href = sendableHref(next, state.url);
+  if (href === undefined)
     return { error: `the new URL ${JSON.stringify(next)} is not an absolute http(s) or ws(s) URL` };
-  if (resolved.href === state.url) return { url: state.url, unchanged: 'the new URL is the URL requested' };
-  state.url = resolved.href;
-  return { url: resolved.href };
+  if (href === state.url) return { url: state.url, unchanged: 'the new URL is the URL requested' };
+  state.url = href;
+  return { url: href };
 }
 
 export interface HeaderModification {
@@ -97,6 +114,8 @@ function fileUrl(destination: string): string {
   return url.href;
 }
 
+const isWebUrl = keepingLast((destination: string) => parseUrl(destination) !== undefined);
+
 /**
  * A Redirect's destination: a URL (resolved against the current one), or for `map_local` a local file,
  * as a file: URL (served only by a runtime allowed to read files). URL changes stop after it.
@@ -106,8 +125,7 @@ export function redirectTo(
   type: string,
   destination: string,
 ): Record<string, unknown> {
-  const isWebUrl = parseUrl(destination) !== undefined;
-  if (type === 'url' || isWebUrl) return changeUrl(state, destination);
+  if (type === 'url' || isWebUrl(destination, '')) return changeUrl(state, destination);
   const file = fileUrl(destination);
   state.url = file;
   return { url: file, localFile: destination };

@@ -1,7 +1,7 @@
 // The rule lint: what a workspace's rules do wrong as a whole (rules that can never act, loop, or
 // change nothing), before a request finds out. Pure: rules and groups in, findings out.
 import { noOps } from './no-op.js';
-import { positionsIn } from './positions.js';
+import { positionMapOf, positionsIn } from './positions.js';
 import { redirectLoops } from './redirect-loop.js';
 import {
   browserUnsupported,
@@ -80,7 +80,7 @@ export function preparedLint(
     ];
     // Where the rules findings start with stand: a lint of one rule scans for its few, a batch's maps all.
     runs++;
-    if (runs > 1) positions ??= new Map(rules.map((rule, index) => [rule.id, index]));
+    if (runs > 1) positions ??= positionMapOf(rules);
     const position = positions ?? positionsOf(rules, new Set(findings.map((f) => f.ruleIds[0] as string)));
     const order = (f: Finding) => [
       SEVERITIES.indexOf(f.severity),

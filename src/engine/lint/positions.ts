@@ -2,12 +2,24 @@
 // one rule (a write's) scans the list once, as cheap as it gets; from the second rule asked about (a
 // batch of writes linted together), a map of the whole list answers instead.
 
+/** The maps made so far, per list: the checks of one lint each ask where rules stand in the same list. */
+const maps = new WeakMap<readonly { id: string }[], Map<string, number>>();
+
+/** Every item's position by id, made once per list. */
+export function positionMapOf(items: readonly { id: string }[]): Map<string, number> {
+  let index = maps.get(items);
+  if (!index) {
+    index = new Map(items.map((item, position) => [item.id, position]));
+    maps.set(items, index);
+  }
+  return index;
+}
+
 /** The position of the item with an id in `items`, or -1. */
 export function positionsIn(items: readonly { id: string }[]): (id: string) => number {
   let asked = 0;
-  let index: Map<string, number> | undefined;
   return (id) => {
-    if (!index && ++asked > 1) index = new Map(items.map((item, position) => [item.id, position]));
+    const index = ++asked > 1 ? positionMapOf(items) : maps.get(items);
     return index ? (index.get(id) ?? -1) : items.findIndex((item) => item.id === id);
   };
 }

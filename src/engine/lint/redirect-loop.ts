@@ -3,6 +3,7 @@
 // request is evaluated, redirected, evaluated again, as a browser would follow it. A loop found so is
 // real for that request, whatever the patterns; a loop only some other request would enter is missed.
 import { type CompiledRule, compileRule } from '../evaluate.js';
+import type { MatcherCache } from '../match.js';
 import { type EngineRequest, type RequestInput, toEngineRequest } from '../request.js';
 import { type RuleSet, ruleSetOf } from '../rule-set.js';
 import { sampleTexts } from './samples.js';
@@ -66,13 +67,19 @@ type Followed = { kind: 'loop' | 'endless' | 'fixed'; ruleIds: string[]; urls: s
  */
 const MAX_COMPILED = 10_000;
 const compiled = new Map<LintRule, CompiledRule>();
+/**
+ * Their matchers, shared by source: rules that repeat a source (copies, the same host in twenty
+ * rules) test a URL once, not once each. Begun again past the bound, as the rules are.
+ */
+let matchers: MatcherCache = new Map();
 
 function compiledOf(rule: LintRule): CompiledRule {
   let made = compiled.get(rule);
   if (made) compiled.delete(rule);
   else {
     const { id, name, ruleType, status, pairs } = rule;
-    made = compileRule({ id, name, ruleType, status, pairs });
+    if (matchers.size >= MAX_COMPILED) matchers = new Map();
+    made = compileRule({ id, name, ruleType, status, pairs }, matchers);
     if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as LintRule);
   }
   compiled.set(rule, made);
@@ -128,10 +135,11 @@ function loopsFound(
       const by = acted.find((id) => redirects.has(id));
       if (by === undefined && !outcome.cancelled && outcome.url === request.url) {
         // A redirect to the very URL requested does not act (no_change): the trace still names it.
+        // Only a Redirect the URL can match can have redirected to it: the others are not explained.
         const fixed =
           budget.spend(redirects.size) &&
           redirectsOnly
-            .trace(request)
+            .traceMatching(request)
             .rules.find(
               (v) => v.reason === 'no_change' && redirects.has(v.ruleId) && v.pairs.some(isSameUrl),
             );
