@@ -1,12 +1,13 @@
 // The rule lint: what a workspace's rules do wrong as a whole (rules that can never act, loop, or
 // change nothing), before a request finds out. Pure: rules and groups in, findings out.
 import { noOps } from './no-op.js';
-import { positionMapOf, positionsIn } from './positions.js';
+import { extendPositions, positionMapOf, positionsIn } from './positions.js';
 import { redirectLoops } from './redirect-loop.js';
 import {
   browserUnsupported,
   codeNeedsAllow,
   duplicates,
+  extendKinds,
   groupStatus,
   matchesEverythingFindings,
 } from './rule-checks.js';
@@ -107,6 +108,15 @@ function positionsOf(rules: readonly LintRule[], ids: Set<string>): Map<string, 
     if (ids.has(rule.id)) position.set(rule.id, index);
   });
   return position;
+}
+
+/**
+ * Says that `longer` is `shorter` with rules added at its end (a workspace after creates): what the
+ * lint made of `shorter` that only grows with the list is carried over instead of made again.
+ */
+export function extendList(shorter: readonly LintRule[], longer: readonly LintRule[]): void {
+  extendPositions(shorter, longer);
+  extendKinds(shorter, longer);
 }
 
 /** Every finding (see lint), with the default budget. */

@@ -15,6 +15,19 @@ export function positionMapOf(items: readonly { id: string }[]): Map<string, num
   return index;
 }
 
+/**
+ * `longer` is `shorter` with items added at its end (a workspace after creates): a map made for
+ * `shorter` is moved to it and extended, instead of made again for the whole list.
+ */
+export function extendPositions(shorter: readonly { id: string }[], longer: readonly { id: string }[]): void {
+  const index = maps.get(shorter);
+  if (!index) return;
+  maps.delete(shorter);
+  for (let position = shorter.length; position < longer.length; position++)
+    index.set((longer[position] as { id: string }).id, position);
+  maps.set(longer, index);
+}
+
 /** The position of the item with an id in `items`, or -1. */
 export function positionsIn(items: readonly { id: string }[]): (id: string) => number {
   let asked = 0;

@@ -121,12 +121,10 @@ function formOf(rule: LintRule): string {
  * together), the rules are sorted by that kind once and each focus compares with its kind only.
  */
 export function duplicates(rules: readonly LintRule[]): (focus?: string) => Finding[] {
-  const kindOf = (rule: LintRule) => `${rule.ruleType} ${rule.pairs.length}`;
   const positionOf = positionsIn(rules);
   let asked = 0;
-  let byKind: Map<string, LintRule[]> | undefined;
   const sameKind = (target: LintRule): readonly LintRule[] => {
-    if (!byKind && ++asked > 1) byKind = groupedBy(rules, kindOf);
+    const byKind = ++asked > 1 ? kindsOf(rules) : kinds.get(rules);
     if (byKind) return byKind.get(kindOf(target)) ?? [];
     return rules.filter(
       (rule) => rule.ruleType === target.ruleType && rule.pairs.length === target.pairs.length,
@@ -141,6 +139,34 @@ export function duplicates(rules: readonly LintRule[]): (focus?: string) => Find
     if (same[0] === target) return copiesFound(same);
     return same.length > 1 ? [duplicateFinding(target, same[0] as LintRule)] : [];
   };
+}
+
+/** What rules can be the same: their type and number of pairs. */
+const kindOf = (rule: LintRule) => `${rule.ruleType} ${rule.pairs.length}`;
+
+/** The rules of each list by kind, made once per list. */
+const kinds = new WeakMap<readonly LintRule[], Map<string, LintRule[]>>();
+
+function kindsOf(rules: readonly LintRule[]): Map<string, LintRule[]> {
+  let byKind = kinds.get(rules);
+  if (!byKind) {
+    byKind = groupedBy(rules, kindOf);
+    kinds.set(rules, byKind);
+  }
+  return byKind;
+}
+
+/** As extendPositions (positions.ts), for the rules by kind. */
+export function extendKinds(shorter: readonly LintRule[], longer: readonly LintRule[]): void {
+  const byKind = kinds.get(shorter);
+  if (!byKind) return;
+  kinds.delete(shorter);
+  for (const rule of longer.slice(shorter.length)) {
+    const same = byKind.get(kindOf(rule));
+    if (same) same.push(rule);
+    else byKind.set(kindOf(rule), [rule]);
+  }
+  kinds.set(longer, byKind);
 }
 
 /** `rules` by `key`, each list in the order of `rules`. */

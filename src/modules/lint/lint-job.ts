@@ -4,6 +4,7 @@
 // parsed here: a workspace of 100,000 rules is never parsed or copied whole on the event loop.
 import { resourceLimits } from 'node:worker_threads';
 import {
+  extendList,
   type Finding,
   findingsOf,
   type LintGroup,
@@ -65,20 +66,22 @@ function byListOrder(a: ListedRule, b: ListedRule): number {
   return a.id < b.id ? -1 : 1;
 }
 
-/** The rows of `pages` into `held`; answers the rules among them. */
-function absorb(held: Held, pages: Uint8Array[]): ListedRule[] {
+/** The rows of `pages` into `held`; answers the rules among them, and whether all of them are new. */
+function absorb(held: Held, pages: Uint8Array[]): { rules: ListedRule[]; allNew: boolean } {
   const rules: ListedRule[] = [];
+  let allNew = true;
   for (const bytes of pages) {
     const page = decodePage<InputPage>(bytes);
     for (const row of page.rules ?? []) {
       const rule = listed(row);
+      if (held.rules.has(row.id)) allNew = false;
       held.rules.set(row.id, rule);
       rules.push(rule);
     }
     for (const group of page.groups ?? []) held.groups.set(group.id, group);
     held.bytes += bytes.byteLength;
   }
-  return rules;
+  return { rules, allNew };
 }
 
 /**
@@ -123,7 +126,7 @@ export function createLintJobs(
     if (job.whole) {
       const held: Held = { version: job.version, rules: new Map(), groups: new Map(), bytes: 0 };
       // Pages come in list order; a rule read twice (moved while the pages were read) counts once.
-      held.ordered = absorb(held, job.whole).filter((rule) => held.rules.get(rule.id) === rule);
+      held.ordered = absorb(held, job.whole).rules.filter((rule) => held.rules.get(rule.id) === rule);
       return held;
     }
     const held = kept.get(job.workspaceId);
@@ -135,14 +138,23 @@ export function createLintJobs(
       held.groups.delete(id);
     }
     const before = held.ordered;
-    const changed = absorb(held, job.changes.pages);
-    const replaced = new Set([...job.changes.gone, ...changed.map((rule) => rule.id)]);
-    held.ordered =
-      before &&
-      merged(
-        before.filter((rule) => !replaced.has(rule.id)),
-        changed,
-      );
+    const { rules, allNew } = absorb(held, job.changes.pages);
+    const changed = rules.sort(byListOrder);
+    const last = before?.[before.length - 1];
+    const appended = allNew && job.changes.gone.length === 0;
+    if (before && appended && (!last || !changed[0] || byListOrder(last, changed[0]) < 0)) {
+      // Only new rules, after the others (creates): the list grows at its end.
+      held.ordered = before.concat(changed);
+      extendList(before, held.ordered);
+    } else {
+      const replaced = new Set([...job.changes.gone, ...changed.map((rule) => rule.id)]);
+      held.ordered =
+        before &&
+        merged(
+          before.filter((rule) => !replaced.has(rule.id)),
+          changed,
+        );
+    }
     held.version = job.version;
     return held;
   }
