@@ -118,7 +118,8 @@ function formOf(rule: LintRule): string {
  * workspace holds (a write of a copy answers one). With `focus`, the findings it is among: its own as
  * a copy, or every copy's as the first. Only rules of its type and number of pairs can be the same:
  * the first focus of a lint compares with every rule; from the second (a batch of writes linted
- * together), the rules are sorted by that kind once and each focus compares with its kind only.
+ * together), the rules are grouped by that kind once per list (kept as creates extend the list) and
+ * each focus compares with its kind only.
  */
 export function duplicates(rules: readonly LintRule[]): (focus?: string) => Finding[] {
   const positionOf = positionsIn(rules);
