@@ -160,6 +160,16 @@ export async function signIn(page: Page, key: string): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Rules', level: 1 })).toBeVisible();
 }
 
+/** Opens Import & export and chooses a file holding `text`, as a person picks one from disk. */
+export async function chooseImportFile(page: Page, name: string, text: string): Promise<void> {
+  await page.getByRole('link', { name: 'Import & export' }).click();
+  await page.locator('input[type=file]').setInputFiles({
+    name,
+    mimeType: 'application/json',
+    buffer: Buffer.from(text),
+  });
+}
+
 /** The data of a successful call, failing the test with the error body otherwise. */
 export function ok<T>(answer: { data?: T; error?: unknown; response: Response }): T {
   if (!answer.response.ok || answer.data === undefined) {

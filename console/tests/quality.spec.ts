@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { seriousViolations } from './axe.js';
-import { expect, ok, signIn, test, type Workspace } from './fixtures.js';
+import { chooseImportFile, expect, ok, signIn, test, type Workspace } from './fixtures.js';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 
@@ -57,12 +57,7 @@ async function visitScreens(page: Page, check: (screen: string) => Promise<void>
   await page.getByRole('button', { name: 'Try it' }).click();
   await expect(page.getByTestId('trace-outcome')).toBeVisible();
   await check('try it');
-  await page.getByRole('link', { name: 'Import & export' }).click();
-  await page.locator('input[type=file]').setInputFiles({
-    name: 'export.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify([{ objectType: 'group', name: 'imported' }])),
-  });
+  await chooseImportFile(page, 'export.json', JSON.stringify([{ objectType: 'group', name: 'imported' }]));
   await expect(page.getByRole('region', { name: /Checked export.json/ })).toBeVisible();
   await check('import report');
 }

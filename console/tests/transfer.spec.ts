@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, ok, signIn, test } from './fixtures.js';
+import { chooseImportFile, expect, ok, signIn, test } from './fixtures.js';
 
 // A Requestly export as Requestly writes it: a group, a rule in it, and a rule that is not valid.
 const REQUESTLY_FILE = [
@@ -81,12 +81,7 @@ test('a file that is not JSON is refused with the place of the fault, and nothin
   workspace,
 }) => {
   await signIn(page, workspace.key);
-  await page.getByRole('link', { name: 'Import & export' }).click();
-  await page.locator('input[type=file]').setInputFiles({
-    name: 'broken.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from('[{"objectType": "rule", '),
-  });
+  await chooseImportFile(page, 'broken.json', '[{"objectType": "rule", ');
   await expect(page.getByRole('alert')).toContainText('The file was not imported.');
   expect(ok(await workspace.api.GET('/v1/rules', {})).total).toBe(0);
 });

@@ -3,7 +3,7 @@
 // the form and its header rows (never the JSON view), and see it act in Try it.
 import { requestlyGroup, requestlyRules } from '../../test/helpers/requestly-records.js';
 import { seriousViolations } from './axe.js';
-import { expect, ok, signIn, test } from './fixtures.js';
+import { chooseImportFile, expect, ok, signIn, test } from './fixtures.js';
 
 // The shapes of real Requestly exports (test/helpers/requestly-records.ts): a group and ten rules.
 const EXPORT = [requestlyGroup, ...Object.values(requestlyRules)];
@@ -19,12 +19,7 @@ test('a new user imports a Requestly file, finds why a rule does not fire, fixes
   await signIn(page, workspace.key);
 
   // 1. Import the file: a dry run first, then the import.
-  await page.getByRole('link', { name: 'Import & export' }).click();
-  await page.locator('input[type=file]').setInputFiles({
-    name: 'requestly_rules.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(EXPORT)),
-  });
+  await chooseImportFile(page, 'requestly_rules.json', JSON.stringify(EXPORT));
   const rules = EXPORT.length - 1;
   const checked = page.getByRole('region', { name: /Checked requestly_rules.json/ });
   await expect(checked).toContainText(`${EXPORT.length} would be created, 0 would be updated, 0 failed.`);
