@@ -44,3 +44,13 @@ export function jsonObjectText(
     ? sql<string>`json_build_object(${sql.join(parts)})::text`
     : sql<string>`json_object(${sql.join(parts)})`;
 }
+
+/**
+ * `column` as an expression no index is sought by: for `workspace_id` beside `id IN (…)`, a check on
+ * each of the few rows the primary key finds. Given a plain `workspace_id = ?`, SQLite (which keeps no
+ * statistics) seeks the workspace's index instead and reads all of its rows: 1.4 ms for twelve ids in a
+ * workspace of 16,000 rules, against 0.03 ms by the key.
+ */
+export function unindexed(column: string): RawBuilder<string> {
+  return sql<string>`(${sql.ref(column)} || '')`;
+}

@@ -1,4 +1,5 @@
 // SQL for the lint: a workspace's groups (its rules are read by listed-rules-store.ts).
+import { unindexed } from '../../db/dialect.js';
 import type { Db } from '../../db/tables.js';
 import type { LintGroup } from '../../engine/lint/index.js';
 
@@ -20,8 +21,8 @@ export function createLintStore(db: Db) {
       return db
         .selectFrom('groups')
         .select(['id', 'name', 'status'])
-        .where('workspace_id', '=', workspaceId)
         .where('id', 'in', ids)
+        .where(unindexed('workspace_id'), '=', workspaceId)
         .execute();
     },
   };

@@ -1,6 +1,7 @@
 // SQL for the jobs that read a workspace's rules whole (traces, the lint): its rules in list order, each
 // with its group's status, a page at a time and with their pairs still JSON text (the job's worker
 // parses them, not the event loop).
+import { unindexed } from '../../db/dialect.js';
 import type { Db } from '../../db/tables.js';
 
 /** A rule as a job takes it: stored fields, its group's status, its pairs as JSON text. */
@@ -19,7 +20,7 @@ export interface ListedRuleRow {
 export type RulesCursor = { creationDate: number; id: string };
 
 export function createListedRulesStore(db: Db) {
-  const rules = (workspaceId: string) =>
+  const rules = () =>
     db
       .selectFrom('rules as r')
       .leftJoin('groups as g', 'g.id', 'r.group_id')
@@ -32,8 +33,7 @@ export function createListedRulesStore(db: Db) {
         'r.group_id',
         'r.creation_date',
         'g.status as group_status',
-      ])
-      .where('r.workspace_id', '=', workspaceId);
+      ]);
 
   const row = (r: {
     id: string;
@@ -58,7 +58,7 @@ export function createListedRulesStore(db: Db) {
   return {
     /** Up to `limit` of the workspace's rules in list order (oldest first), after `cursor`. */
     async rulesPage(workspaceId: string, limit: number, cursor?: RulesCursor): Promise<ListedRuleRow[]> {
-      let query = rules(workspaceId);
+      let query = rules().where('r.workspace_id', '=', workspaceId);
       if (cursor) {
         // A row-value comparison: both databases seek the index to it. Spelled as an OR, SQLite
         // scanned the workspace from its first rule on every page (O(n²): 4 s for 100,000 rules).
@@ -73,8 +73,9 @@ export function createListedRulesStore(db: Db) {
     /** Those of `ids` that are the workspace's rules, in list order. */
     async someRules(workspaceId: string, ids: string[]): Promise<ListedRuleRow[]> {
       if (ids.length === 0) return [];
-      const rows = await rules(workspaceId)
+      const rows = await rules()
         .where('r.id', 'in', ids)
+        .where(unindexed('r.workspace_id'), '=', workspaceId)
         .orderBy('r.creation_date')
         .orderBy('r.id')
         .execute();
