@@ -1,7 +1,9 @@
 // A workspace's rules compiled once, with an index that finds the few rules a URL can match: each
 // source's required literal text (an Equals or Contains value, the longest literal part of a wildcard
 // or regular expression) is filed under its rarest 4-character piece, and a URL looks up its own.
-// Rules with a source that has no such text are gated by their sources instead (see gates.ts).
+// Rules with a source that has no such text are gated by their sources instead (see gates.ts). The
+// lint's sets grow as a workspace does (growingRuleSet): rules added at the end are filed, not the
+// whole set indexed again.
 import { type CompiledRule, compileRule, evaluateRules, type TraceResult, traceRules } from './evaluate.js';
 import { compileGates } from './gates.js';
 import type { MatcherCache } from './match.js';
@@ -65,68 +67,109 @@ export function compileRuleSet(input: readonly EngineRule[]): RuleSet {
 }
 
 /**
- * The set of rules compiled already. `keep`: the rules are kept compiled for other sets (the lint's,
- * from one write to the next), so what the index needs of each is kept with it too.
+ * Gated rules added after the gates were compiled, tried one by one until there are this many (or a
+ * quarter of those compiled): then the gates are compiled again with them.
  */
-export function ruleSetOf(rules: readonly CompiledRule[], { keep = false } = {}): RuleSet {
-  const active = rules.filter((rule) => !rule.inactive);
-  const literals = active.map((rule) => literalsOf(rule, keep));
+const LOOSE_GATED = 32;
 
+/**
+ * The index of `active`, which may grow at its end: `file()` files the rules added since the last
+ * call. A rule is filed under the rarest piece of its literal as counted when it is filed; any piece
+ * finds it (a URL it matches holds the whole literal), the rarest only keeps look-ups short.
+ */
+function literalIndex(active: readonly CompiledRule[], keep: boolean) {
   const frequency = new Map<string, number>();
-  for (const list of literals) {
-    for (const grams of list ?? []) {
-      for (const gram of grams) frequency.set(gram, (frequency.get(gram) ?? 0) + 1);
+  const byGram = new Map<string, number[]>();
+  let gated: number[] = [];
+  let gates = compileGates([]);
+  /** Gated positions filed after the gates were compiled. */
+  let loose: number[] = [];
+  let filed = 0;
+  // Marks of the current look-up, by generation: no clearing between look-ups.
+  let seen = new Uint32Array(0);
+  let generation = 0;
+
+  function file(): void {
+    const from = filed;
+    const literals = active.slice(from).map((rule) => literalsOf(rule, keep));
+    for (const list of literals) {
+      for (const grams of list ?? []) {
+        for (const gram of grams) frequency.set(gram, (frequency.get(gram) ?? 0) + 1);
+      }
+    }
+    literals.forEach((list, k) => {
+      const position = from + k;
+      if (!list) {
+        loose.push(position);
+        return;
+      }
+      for (const grams of list) {
+        let rarest = '';
+        let lowest = Number.POSITIVE_INFINITY;
+        for (const gram of grams) {
+          const count = frequency.get(gram) ?? 0;
+          if (count < lowest) [rarest, lowest] = [gram, count];
+        }
+        const filedHere = byGram.get(rarest) ?? [];
+        if (filedHere.at(-1) !== position) filedHere.push(position);
+        byGram.set(rarest, filedHere);
+      }
+    });
+    filed = active.length;
+    if (from === 0 || loose.length > Math.max(LOOSE_GATED, gated.length / 4)) {
+      gated = gated.concat(loose);
+      loose = [];
+      gates = compileGates(gated.map((position) => ({ position, rule: active[position] as CompiledRule })));
+    }
+    if (seen.length < active.length) {
+      const larger = new Uint32Array(Math.max(active.length, seen.length * 2));
+      larger.set(seen);
+      seen = larger;
     }
   }
-  const byGram = new Map<string, number[]>();
-  const gated: number[] = [];
-  literals.forEach((list, position) => {
-    if (!list) {
-      gated.push(position);
-      return;
-    }
-    for (const grams of list) {
-      let rarest = '';
-      let lowest = Number.POSITIVE_INFINITY;
-      for (const gram of grams) {
-        const count = frequency.get(gram) ?? 0;
-        if (count < lowest) [rarest, lowest] = [gram, count];
-      }
-      const filed = byGram.get(rarest) ?? [];
-      if (filed.at(-1) !== position) filed.push(position);
-      byGram.set(rarest, filed);
-    }
-  });
 
-  const gates = compileGates(gated.map((position) => ({ position, rule: active[position] as CompiledRule })));
-
-  // Marks of the current look-up, by generation: no clearing between look-ups.
-  const seen = new Uint32Array(active.length);
-  let generation = 0;
   function candidates(url: string, after: number): number[] {
     generation++;
     const found: number[] = [];
     const partOf = urlParts(url);
-    for (const position of gates.open(partOf)) {
+    const take = (position: number, test: boolean) => {
       if (position > after && seen[position] !== generation) {
         seen[position] = generation;
-        found.push(position);
+        if (!test || sourceMatches(active[position] as CompiledRule, partOf)) found.push(position);
       }
-    }
+    };
+    for (const position of gates.open(partOf)) take(position, false);
+    for (const position of loose) take(position, true);
     for (let i = 0; i + GRAM <= url.length; i++) {
-      const filed = byGram.get(url.slice(i, i + GRAM));
-      if (!filed) continue;
-      for (const position of filed) {
-        if (position > after && seen[position] !== generation) {
-          seen[position] = generation;
-          // A shared literal ("http") files many rules together: keep those whose source matches
-          // (matchers are shared, so twenty rules with one pattern cost one match).
-          if (sourceMatches(active[position] as CompiledRule, partOf)) found.push(position);
-        }
-      }
+      // A shared literal ("http") files many rules together: keep those whose source matches
+      // (matchers are shared, so twenty rules with one pattern cost one match).
+      for (const position of byGram.get(url.slice(i, i + GRAM)) ?? []) take(position, true);
     }
     return found.sort((a, b) => a - b);
   }
+
+  file();
+  return { file, candidates };
+}
+
+/**
+ * The set of rules compiled already. `keep`: the rules are kept compiled for other sets (the lint's,
+ * from one write to the next), so what the index needs of each is kept with it too.
+ */
+export function ruleSetOf(rules: readonly CompiledRule[], { keep = false } = {}): RuleSet {
+  return growingRuleSetOf([...rules], keep);
+}
+
+/** A rule set that rules can be added to at its end (the lint's, as a workspace grows by creates). */
+export interface GrowingRuleSet extends RuleSet {
+  add(more: readonly CompiledRule[]): void;
+}
+
+/** `rules` is the set's own: `add` appends to it. */
+function growingRuleSetOf(rules: CompiledRule[], keep: boolean): GrowingRuleSet {
+  const active = rules.filter((rule) => !rule.inactive);
+  const index = literalIndex(active, keep);
+  const { candidates } = index;
 
   let readsBodies: boolean | undefined;
   return {
@@ -148,5 +191,16 @@ export function ruleSetOf(rules: readonly CompiledRule[], { keep = false } = {})
       const { outcome, verdicts } = evaluateRules(active, request, candidates, true);
       return { outcome, rules: verdicts };
     },
+    add(more) {
+      rules.push(...more);
+      active.push(...more.filter((rule) => !rule.inactive));
+      index.file();
+      readsBodies = undefined;
+    },
   };
+}
+
+/** A set of rules kept compiled (see ruleSetOf) that grows at its end as rules are added. */
+export function growingRuleSet(rules: readonly CompiledRule[]): GrowingRuleSet {
+  return growingRuleSetOf([...rules], true);
 }

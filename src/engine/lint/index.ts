@@ -1,8 +1,8 @@
 // The rule lint: what a workspace's rules do wrong as a whole (rules that can never act, loop, or
 // change nothing), before a request finds out. Pure: rules and groups in, findings out.
 import { noOps } from './no-op.js';
-import { extendPositions, positionMapOf, positionsIn } from './positions.js';
-import { redirectLoops } from './redirect-loop.js';
+import { extendPositions, madePositionMap, positionMapOf, positionsIn } from './positions.js';
+import { extendLoops, redirectLoops } from './redirect-loop.js';
 import {
   browserUnsupported,
   codeNeedsAllow,
@@ -11,7 +11,7 @@ import {
   groupStatus,
   matchesEverythingFindings,
 } from './rule-checks.js';
-import { shadowed } from './shadowed.js';
+import { extendLayout, shadowed } from './shadowed.js';
 import {
   Budget,
   DEFAULT_COMPARISONS,
@@ -50,11 +50,7 @@ export function preparedLint(
   groups: readonly LintGroup[],
 ): (options?: { focus?: string; comparisons?: number }) => { findings: Finding[]; complete: boolean } {
   const byId = new Map(groups.map((group) => [group.id, group]));
-  const active: LintRule[] = [];
-  for (const rule of rules) {
-    if (rule.status === 'Active' && (!rule.groupId || byId.get(rule.groupId)?.status !== 'Inactive'))
-      active.push(rule);
-  }
+  const active = actingRules(rules, groups);
   const loops = redirectLoops(active);
   const shadows = shadowed(active);
   const same = duplicates(rules);
@@ -79,10 +75,14 @@ export function preparedLint(
         ...groupStatus(rule, byId),
       ]),
     ];
-    // Where the rules findings start with stand: a lint of one rule scans for its few, a batch's maps all.
+    // Where the rules findings start with stand: a lint of one rule scans for its few, unless the list
+    // has its map already (the worker's list carries it from write to write); a batch's maps all.
     runs++;
     if (runs > 1) positions ??= positionMapOf(rules);
-    const position = positions ?? positionsOf(rules, new Set(findings.map((f) => f.ruleIds[0] as string)));
+    const position =
+      positions ??
+      madePositionMap(rules) ??
+      positionsOf(rules, new Set(findings.map((f) => f.ruleIds[0] as string)));
     const order = (f: Finding) => [
       SEVERITIES.indexOf(f.severity),
       FINDING_CODES.indexOf(f.code),
@@ -110,13 +110,43 @@ function positionsOf(rules: readonly LintRule[], ids: Set<string>): Map<string, 
   return position;
 }
 
+/** The rules that act, per list, with the groups they were picked with (by their inactive ones). */
+const acting = new WeakMap<readonly LintRule[], { inactive: Set<string>; key: string; active: LintRule[] }>();
+
+const acts = (rule: LintRule, inactive: Set<string>) =>
+  rule.status === 'Active' && !(rule.groupId && inactive.has(rule.groupId));
+
+/** The rules that act (active, in no group or an active one), in list order: picked once per list. */
+function actingRules(rules: readonly LintRule[], groups: readonly LintGroup[]): LintRule[] {
+  const inactive = new Set(groups.filter((group) => group.status === 'Inactive').map((group) => group.id));
+  const key = [...inactive].sort().join(' ');
+  const kept = acting.get(rules);
+  if (kept?.key === key) return kept.active;
+  const active = rules.filter((rule) => acts(rule, inactive));
+  acting.set(rules, { inactive, key, active });
+  return active;
+}
+
 /**
  * Says that `longer` is `shorter` with rules added at its end (a workspace after creates): what the
- * lint made of `shorter` that only grows with the list is carried over instead of made again.
+ * lint made of `shorter` that only grows with the list (where rules stand, the rules that act, the
+ * rule sets and layout made of those) is carried over instead of made again. Had a group changed
+ * meanwhile, the rules that act are picked again (and the rest made again) when next asked.
  */
 export function extendList(shorter: readonly LintRule[], longer: readonly LintRule[]): void {
   extendPositions(shorter, longer);
   extendKinds(shorter, longer);
+  const kept = acting.get(shorter);
+  if (!kept) return;
+  acting.delete(shorter);
+  const added = longer.slice(shorter.length).filter((rule) => acts(rule, kept.inactive));
+  const active = added.length > 0 ? kept.active.concat(added) : kept.active;
+  if (active !== kept.active) {
+    extendPositions(kept.active, active);
+    extendLoops(kept.active, active);
+    extendLayout(kept.active, active);
+  }
+  acting.set(longer, { ...kept, active });
 }
 
 /** Every finding (see lint), with the default budget. */

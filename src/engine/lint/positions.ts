@@ -15,6 +15,9 @@ export function positionMapOf(items: readonly { id: string }[]): Map<string, num
   return index;
 }
 
+/** The map of the list's positions if one was made (or carried over), else undefined. */
+export const madePositionMap = (items: readonly { id: string }[]) => maps.get(items);
+
 /**
  * `longer` is `shorter` with items added at its end (a workspace after creates): a map made for
  * `shorter` is moved to it and extended, instead of made again for the whole list.

@@ -5,7 +5,8 @@
 import { type CompiledRule, compileRule } from '../evaluate.js';
 import type { MatcherCache } from '../match.js';
 import { type EngineRequest, type RequestInput, toEngineRequest } from '../request.js';
-import { type RuleSet, ruleSetOf } from '../rule-set.js';
+import { type GrowingRuleSet, growingRuleSet } from '../rule-set.js';
+import { positionMapOf } from './positions.js';
 import { sampleTexts } from './samples.js';
 import type { Source } from './sources.js';
 import type { Budget, Finding, LintRule } from './types.js';
@@ -86,37 +87,83 @@ function compiledOf(rule: LintRule): CompiledRule {
   return made;
 }
 
-/** The rule sets the loops are followed through, built once per workspace and lint. */
+/** The rule sets the loops are followed through, built once per list of rules that act. */
 interface Route {
-  set: RuleSet;
-  redirectsOnly: RuleSet;
+  set: GrowingRuleSet;
+  redirectsOnly: GrowingRuleSet;
   order: Map<string, number>;
+}
+
+/** What the check made of a list of rules that act: carried over to the list creates extend it to. */
+interface Made {
+  redirects: Map<string, LintRule>;
+  route?: Route;
+}
+
+/**
+ * Kept for the lists linted last only: a workspace's rule sets hold its compiled rules (a few KB each),
+ * which a worker keeping many large workspaces' inputs would otherwise keep all of.
+ */
+const MAX_MADE = 2;
+const made = new Map<readonly LintRule[], Made>();
+
+function keepMade(active: readonly LintRule[], found: Made): void {
+  made.delete(active);
+  if (made.size >= MAX_MADE) made.delete(made.keys().next().value as readonly LintRule[]);
+  made.set(active, found);
+}
+
+function madeOf(active: readonly LintRule[]): Made {
+  const found = made.get(active) ?? {
+    redirects: new Map(active.filter((r) => r.ruleType === 'Redirect').map((r) => [r.id, r])),
+  };
+  keepMade(active, found);
+  return found;
+}
+
+function routeOf(active: readonly LintRule[], redirects: Map<string, LintRule>): Route {
+  // Only the rules that can change where a request goes (or stop it) decide where it is redirected.
+  const routeChanging = active.filter((rule) => ROUTE_CHANGING.has(rule.ruleType));
+  return {
+    set: growingRuleSet(routeChanging.map(compiledOf)),
+    // The Redirects alone, to tell which of them redirected to the very URL asked for (no_change):
+    // a trace explains every rule it holds, and the others cannot be that one.
+    redirectsOnly: growingRuleSet([...redirects.values()].map(compiledOf)),
+    order: positionMapOf(active),
+  };
 }
 
 /**
  * `active`: the rules that act, in list order. The answer finds the loops; with `focus`, only the
  * loops that rule's own pairs lead into (the ones it is part of). The rule sets are built once, when
- * first needed, for every focus of one lint (a batch of writes' rules).
+ * first needed, for every focus of one lint (a batch of writes' rules), and grow with the list.
  */
-export function redirectLoops(active: LintRule[]): (budget: Budget, focus?: string) => Finding[] {
-  const redirects = new Map(active.filter((r) => r.ruleType === 'Redirect').map((r) => [r.id, r]));
-  let route: Route | undefined;
-  const routeOf = (): Route => {
-    // Only the rules that can change where a request goes (or stop it) decide where it is redirected.
-    const routeChanging = active.filter((rule) => ROUTE_CHANGING.has(rule.ruleType));
-    return {
-      set: ruleSetOf(routeChanging.map(compiledOf), { keep: true }),
-      // The Redirects alone, to tell which of them redirected to the very URL asked for (no_change):
-      // a trace explains every rule it holds, and the others cannot be that one.
-      redirectsOnly: ruleSetOf([...redirects.values()].map(compiledOf), { keep: true }),
-      order: new Map(active.map((rule, index) => [rule.id, index])),
-    };
-  };
+export function redirectLoops(active: readonly LintRule[]): (budget: Budget, focus?: string) => Finding[] {
+  const found = madeOf(active);
   return (budget, focus) => {
+    const { redirects } = found;
     if (redirects.size === 0 || (focus !== undefined && !redirects.has(focus))) return [];
-    route ??= routeOf();
-    return loopsFound(route, redirects, budget, focus);
+    found.route ??= routeOf(active, redirects);
+    return loopsFound(found.route, redirects, budget, focus);
   };
+}
+
+/**
+ * `longer` is `shorter` with rules added at its end: what was made for `shorter` is moved to it and
+ * the new rules added, instead of every rule set made again (its positions are moved by extendPositions).
+ */
+export function extendLoops(shorter: readonly LintRule[], longer: readonly LintRule[]): void {
+  const found = made.get(shorter);
+  if (!found) return;
+  made.delete(shorter);
+  const added = longer.slice(shorter.length);
+  const redirects = added.filter((rule) => rule.ruleType === 'Redirect');
+  for (const rule of redirects) found.redirects.set(rule.id, rule);
+  if (found.route) {
+    found.route.set.add(added.filter((rule) => ROUTE_CHANGING.has(rule.ruleType)).map(compiledOf));
+    found.route.redirectsOnly.add(redirects.map(compiledOf));
+  }
+  keepMade(longer, found);
 }
 
 function loopsFound(

@@ -38,34 +38,6 @@ function eligible(earlier: LintRule, later: LintRule): 'slot' | 'cancel' | undef
   return earlier.ruleType === 'Cancel' && later.ruleType !== 'Cancel' ? 'cancel' : undefined;
 }
 
-/**
- * Where the earlier rule may stand for each later one: after the last rule that changes the URL
- * before it, since that rule would make the later one see another URL than the earlier one saw (then
- * nothing is claimed). A Redirect between two Redirects changes nothing of that (when it acts, the
- * earlier one did not, and it takes the effect itself).
- */
-function firstCandidates(active: LintRule[]): number[] {
-  let chain = -1;
-  let redirect = -1;
-  return active.map((rule, index) => {
-    const from = Math.max(chain, rule.ruleType === 'Redirect' ? -1 : redirect, 0);
-    const url = effectOf(rule)?.url;
-    if (url === 'chain') chain = index;
-    if (url === 'redirect') redirect = index;
-    return from;
-  });
-}
-
-/** The position of the last rule before each that changes the URL (Replace, QueryParam, Redirect). */
-function lastUrlChanges(active: LintRule[]): number[] {
-  let last = -1;
-  return active.map((rule, index) => {
-    const before = last;
-    if (effectOf(rule)?.url) last = index;
-    return before;
-  });
-}
-
 interface Shadower {
   rule: LintRule;
   kind: 'slot' | 'cancel' | 'later cancel';
@@ -92,29 +64,69 @@ function finding(later: LintRule, { rule, kind, covered }: Shadower): Finding {
   };
 }
 
-/** Where each rule's candidates stand in the list of rules that act: the same for every focus of a lint. */
+/**
+ * Where each rule's candidates stand in the list of rules that act: the same for every focus of a lint,
+ * and grown, not made again, as creates extend the list.
+ *
+ * `from`: where the earlier rule may stand for each later one: after the last rule that changes the URL
+ * before it, since that rule would make the later one see another URL than the earlier one saw (then
+ * nothing is claimed). A Redirect between two Redirects changes nothing of that (when it acts, the
+ * earlier one did not, and it takes the effect itself). `lastChange`: the position of the last rule
+ * before each that changes the URL (Replace, QueryParam, Redirect).
+ */
 interface Layout {
   from: number[];
   lastChange: number[];
   cancels: number[];
-  at: (id: string) => number;
+  /** The last rule so far that chains a URL change, that redirects, that changes the URL at all. */
+  chain: number;
+  redirect: number;
+  last: number;
 }
 
-function layoutOf(active: LintRule[]): Layout {
-  const cancels: number[] = [];
-  active.forEach((rule, index) => {
-    if (rule.ruleType === 'Cancel') cancels.push(index);
-  });
-  return {
-    from: firstCandidates(active),
-    lastChange: lastUrlChanges(active),
-    cancels,
-    at: positionsIn(active),
-  };
+const layouts = new WeakMap<readonly LintRule[], Layout>();
+
+/** Lays out the rules of `active` after those `layout` holds. */
+function grow(layout: Layout, active: readonly LintRule[]): void {
+  for (let index = layout.from.length; index < active.length; index++) {
+    const rule = active[index] as LintRule;
+    layout.from.push(Math.max(layout.chain, rule.ruleType === 'Redirect' ? -1 : layout.redirect, 0));
+    layout.lastChange.push(layout.last);
+    const url = effectOf(rule)?.url;
+    if (url === 'chain') layout.chain = index;
+    if (url === 'redirect') layout.redirect = index;
+    if (url) layout.last = index;
+    if (rule.ruleType === 'Cancel') layout.cancels.push(index);
+  }
+}
+
+function layoutOf(active: readonly LintRule[]): Layout {
+  let layout = layouts.get(active);
+  if (!layout) {
+    layout = { from: [], lastChange: [], cancels: [], chain: -1, redirect: -1, last: -1 };
+    grow(layout, active);
+    layouts.set(active, layout);
+  }
+  return layout;
+}
+
+/** As extendLoops (redirect-loop.ts), for the layout. */
+export function extendLayout(shorter: readonly LintRule[], longer: readonly LintRule[]): void {
+  const layout = layouts.get(shorter);
+  if (!layout) return;
+  layouts.delete(shorter);
+  grow(layout, longer);
+  layouts.set(longer, layout);
 }
 
 /** With `focus`, only the findings about that rule: shadowed by another, or shadowing another. */
-function betweenRules(active: LintRule[], layout: Layout, budget: Budget, focus?: string): Finding[] {
+function betweenRules(
+  active: readonly LintRule[],
+  layout: Layout,
+  at: (id: string) => number,
+  budget: Budget,
+  focus?: string,
+): Finding[] {
   const { from, lastChange, cancels } = layout;
   const compare = (wide: LintRule, narrow: LintRule) =>
     budget.spend(wide.pairs.length * narrow.pairs.length) ? coveredPairs(wide, narrow) : undefined;
@@ -165,7 +177,7 @@ function betweenRules(active: LintRule[], layout: Layout, budget: Budget, focus?
     for (let j = 0; j < active.length && !budget.exhausted; j++) check(j);
     return findings;
   }
-  const focusAt = layout.at(focus);
+  const focusAt = at(focus);
   if (focusAt < 0) return findings;
   const focused = active[focusAt] as LintRule;
   // Rules before the focus can be shadowed by it only when it is a Cancel (a create's rule is last).
@@ -177,7 +189,7 @@ function betweenRules(active: LintRule[], layout: Layout, budget: Budget, focus?
 }
 
 /** Within one first-one-wins rule (other than Cancel, whose pairs all do the same), pairs behind a covering pair. */
-function withinRules(rules: LintRule[], budget: Budget): Finding[] {
+function withinRules(rules: readonly LintRule[], budget: Budget): Finding[] {
   const findings: Finding[] = [];
   for (const rule of rules) {
     if (effectOf(rule)?.combine !== 'first' || rule.ruleType === 'Cancel') continue;
@@ -208,12 +220,12 @@ function withinRules(rules: LintRule[], budget: Budget): Finding[] {
  * `active`: the rules that act, in list order. The answer finds the shadowed rules; with `focus`, only
  * the findings about that rule. Where the rules stand is worked out once for every focus of one lint.
  */
-export function shadowed(active: LintRule[]): (budget: Budget, focus?: string) => Finding[] {
-  let layout: Layout | undefined;
+export function shadowed(active: readonly LintRule[]): (budget: Budget, focus?: string) => Finding[] {
+  const at = positionsIn(active);
   return (budget, focus) => {
-    layout ??= layoutOf(active);
-    const at = focus === undefined ? -1 : layout.at(focus);
-    const within = focus === undefined ? active : at < 0 ? [] : [active[at] as LintRule];
-    return [...betweenRules(active, layout, budget, focus), ...withinRules(within, budget)];
+    const layout = layoutOf(active);
+    const focusAt = focus === undefined ? -1 : at(focus);
+    const within = focus === undefined ? active : focusAt < 0 ? [] : [active[focusAt] as LintRule];
+    return [...betweenRules(active, layout, at, budget, focus), ...withinRules(within, budget)];
   };
 }
