@@ -129,7 +129,10 @@ function literalIndex(active: readonly CompiledRule[], keep: boolean) {
   }
 
   function candidates(url: string, after: number): number[] {
-    generation++;
+    if (++generation === 0xffffffff) {
+      seen.fill(0); // the marks wrapped round: begun again
+      generation = 1;
+    }
     const found: number[] = [];
     const partOf = urlParts(url);
     const take = (position: number, test: boolean) => {

@@ -101,15 +101,25 @@ interface Made {
 }
 
 /**
- * Kept for the lists linted last only: a workspace's rule sets hold its compiled rules (a few KB each),
- * which a worker keeping many large workspaces' inputs would otherwise keep all of.
+ * Kept for the lists linted last only, and besides the list linted now for no more than
+ * MAX_KEPT_COMPILED rules in all: a rule set holds its compiled rules (about 1.5 KB each), which a
+ * worker keeping many large workspaces' inputs would otherwise keep all of between jobs.
  */
 const MAX_MADE = 2;
+const MAX_KEPT_COMPILED = 50_000;
 const made = new Map<readonly LintRule[], Made>();
+
+const compiledIn = ({ route }: Made) =>
+  route ? route.set.rules.length + route.redirectsOnly.rules.length : 0;
 
 function keepMade(active: readonly LintRule[], found: Made): void {
   made.delete(active);
-  if (made.size >= MAX_MADE) made.delete(made.keys().next().value as readonly LintRule[]);
+  let [room, kept] = [MAX_KEPT_COMPILED, 1];
+  for (const [list, other] of [...made].reverse()) {
+    room -= compiledIn(other);
+    if (room < 0 || kept >= MAX_MADE) made.delete(list);
+    else kept++;
+  }
   made.set(active, found);
 }
 
