@@ -23,6 +23,8 @@ interface Gate {
 /** The rules whose sources match at a URL, among those given. */
 export interface Gates {
   open(partOf: (key: Key) => string): readonly number[];
+  /** Gates rules added after the others (positions after theirs). */
+  add(rules: { position: number; rule: CompiledRule }[]): void;
 }
 
 const ALTERNATION_SIZE = 64;
@@ -40,38 +42,68 @@ function alternation(patterns: Pattern[]): RE2JS | undefined {
   }
 }
 
+/**
+ * Sources first gated after the alternations were made (rules added to a growing set), each tried
+ * alone until there are this many: then the alternations are made again with them.
+ */
+const LOOSE_SOURCES = 32;
+
+interface Group {
+  key: Key;
+  together: RE2JS | undefined;
+  gates: Gate[];
+}
+
 export function compileGates(rules: { position: number; rule: CompiledRule }[]): Gates {
   const byKey = new Map<string, Gate>();
-  for (const { position, rule } of rules) {
-    for (const { pair, source } of rule.pairs) {
-      const { operator, value } = pair.source as { operator: string; value: string };
-      const id = `${source.key}\u0000${operator}\u0000${value}`;
-      const gate = byKey.get(id) ?? {
-        key: source.key as Key,
-        test: (text: string) => source.matcher.test(text),
-        positions: [],
-        pattern: source.matcher.pattern,
-      };
-      if (gate.positions.at(-1) !== position) gate.positions.push(position);
-      byKey.set(id, gate);
+  let used: Group[] = [];
+  let loose: Gate[] = [];
+
+  /** Files the rules under the gates of their sources; answers the gates made for sources met first. */
+  function file(more: { position: number; rule: CompiledRule }[]): Gate[] {
+    const made: Gate[] = [];
+    for (const { position, rule } of more) {
+      for (const { pair, source } of rule.pairs) {
+        const { operator, value } = pair.source as { operator: string; value: string };
+        const id = `${source.key}\u0000${operator}\u0000${value}`;
+        let gate = byKey.get(id);
+        if (!gate) {
+          gate = {
+            key: source.key as Key,
+            test: (text: string) => source.matcher.test(text),
+            positions: [],
+            pattern: source.matcher.pattern,
+          };
+          byKey.set(id, gate);
+          made.push(gate);
+        }
+        if (gate.positions.at(-1) !== position) gate.positions.push(position);
+      }
     }
+    return made;
   }
+
   // Per URL part, the gates with a regular expression behind alternations of up to ALTERNATION_SIZE
   // patterns (each program stays small however many rules there are); the rest stay alone.
-  const groups: { key: Key; together: RE2JS | undefined; gates: Gate[] }[] = [];
-  for (const key of ['Url', 'host', 'path'] as const) {
-    const gates = [...byKey.values()].filter((gate) => gate.key === key);
-    const regexGates = gates.filter((gate) => gate.pattern);
-    for (let i = 0; i < regexGates.length; i += ALTERNATION_SIZE) {
-      const chunk = regexGates.slice(i, i + ALTERNATION_SIZE);
-      const together =
-        chunk.length > 1 ? alternation(chunk.map((gate) => gate.pattern as Pattern)) : undefined;
-      groups.push({ key, together, gates: chunk });
+  function group(): void {
+    const groups: Group[] = [];
+    for (const key of ['Url', 'host', 'path'] as const) {
+      const gates = [...byKey.values()].filter((gate) => gate.key === key);
+      const regexGates = gates.filter((gate) => gate.pattern);
+      for (let i = 0; i < regexGates.length; i += ALTERNATION_SIZE) {
+        const chunk = regexGates.slice(i, i + ALTERNATION_SIZE);
+        const together =
+          chunk.length > 1 ? alternation(chunk.map((gate) => gate.pattern as Pattern)) : undefined;
+        groups.push({ key, together, gates: chunk });
+      }
+      groups.push({ key, together: undefined, gates: gates.filter((gate) => !gate.pattern) });
     }
-    groups.push({ key, together: undefined, gates: gates.filter((gate) => !gate.pattern) });
+    used = groups.filter((group) => group.gates.length > 0);
+    loose = [];
   }
-  const used = groups.filter((group) => group.gates.length > 0);
 
+  file(rules);
+  group();
   return {
     open(partOf) {
       const opened: number[] = [];
@@ -80,7 +112,13 @@ export function compileGates(rules: { position: number; rule: CompiledRule }[]):
         if (together && !together.test(text)) continue;
         for (const gate of gates) if (gate.test(text) !== undefined) opened.push(...gate.positions);
       }
+      for (const gate of loose) if (gate.test(partOf(gate.key)) !== undefined) opened.push(...gate.positions);
       return opened;
+    },
+    add(more) {
+      // A source gated already takes the new rules at once: only new sources wait for the alternations.
+      loose.push(...file(more));
+      if (loose.length > LOOSE_SOURCES) group();
     },
   };
 }

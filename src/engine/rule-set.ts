@@ -5,7 +5,7 @@
 // lint's sets grow as a workspace does (growingRuleSet): rules added at the end are filed, not the
 // whole set indexed again.
 import { type CompiledRule, compileRule, evaluateRules, type TraceResult, traceRules } from './evaluate.js';
-import { compileGates } from './gates.js';
+import { compileGates, type Gates } from './gates.js';
 import type { MatcherCache } from './match.js';
 import { type EngineRequest, urlParts } from './request.js';
 import type { EngineRule, Outcome } from './types.js';
@@ -67,12 +67,6 @@ export function compileRuleSet(input: readonly EngineRule[]): RuleSet {
 }
 
 /**
- * Gated rules added after the gates were compiled, tried one by one until there are this many (or a
- * quarter of those compiled): then the gates are compiled again with them.
- */
-const LOOSE_GATED = 32;
-
-/**
  * The index of `active`, which may grow at its end: `file()` files the rules added since the last
  * call. A rule is filed under the rarest piece of its literal as counted when it is filed; any piece
  * finds it (a URL it matches holds the whole literal), the rarest only keeps look-ups short.
@@ -80,10 +74,7 @@ const LOOSE_GATED = 32;
 function literalIndex(active: readonly CompiledRule[], keep: boolean) {
   const frequency = new Map<string, number>();
   const byGram = new Map<string, number[]>();
-  let gated: number[] = [];
-  let gates = compileGates([]);
-  /** Gated positions filed after the gates were compiled. */
-  let loose: number[] = [];
+  let gates: Gates | undefined;
   let filed = 0;
   // Marks of the current look-up, by generation: no clearing between look-ups.
   let seen = new Uint32Array(0);
@@ -91,6 +82,7 @@ function literalIndex(active: readonly CompiledRule[], keep: boolean) {
 
   function file(): void {
     const from = filed;
+    const gated: { position: number; rule: CompiledRule }[] = [];
     const literals = active.slice(from).map((rule) => literalsOf(rule, keep));
     for (const list of literals) {
       for (const grams of list ?? []) {
@@ -100,7 +92,7 @@ function literalIndex(active: readonly CompiledRule[], keep: boolean) {
     literals.forEach((list, k) => {
       const position = from + k;
       if (!list) {
-        loose.push(position);
+        gated.push({ position, rule: active[position] as CompiledRule });
         return;
       }
       for (const grams of list) {
@@ -116,11 +108,8 @@ function literalIndex(active: readonly CompiledRule[], keep: boolean) {
       }
     });
     filed = active.length;
-    if (from === 0 || loose.length > Math.max(LOOSE_GATED, gated.length / 4)) {
-      gated = gated.concat(loose);
-      loose = [];
-      gates = compileGates(gated.map((position) => ({ position, rule: active[position] as CompiledRule })));
-    }
+    if (gates) gates.add(gated);
+    else gates = compileGates(gated);
     if (seen.length < active.length) {
       const larger = new Uint32Array(Math.max(active.length, seen.length * 2));
       larger.set(seen);
@@ -141,8 +130,7 @@ function literalIndex(active: readonly CompiledRule[], keep: boolean) {
         if (!test || sourceMatches(active[position] as CompiledRule, partOf)) found.push(position);
       }
     };
-    for (const position of gates.open(partOf)) take(position, false);
-    for (const position of loose) take(position, true);
+    for (const position of gates?.open(partOf) ?? []) take(position, false);
     for (let i = 0; i + GRAM <= url.length; i++) {
       // A shared literal ("http") files many rules together: keep those whose source matches
       // (matchers are shared, so twenty rules with one pattern cost one match).

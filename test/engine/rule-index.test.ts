@@ -2,7 +2,10 @@
 // part), rules that share a source share one match, and neither ever loses or adds a rule: `run`
 // checks each case against the full trace.
 import { describe, expect, it } from 'vitest';
-import { headers, run, src, verdict } from './engine-helpers.js';
+import { compileRule } from '../../src/engine/evaluate.js';
+import { type EngineRequest, toEngineRequest } from '../../src/engine/request.js';
+import { growingRuleSet, ruleSetOf } from '../../src/engine/rule-set.js';
+import { headers, type Json, run, src, verdict } from './engine-helpers.js';
 
 const header = (name: string) => [{ type: 'Add', header: name, value: '1' }];
 const acted = (trace: ReturnType<typeof run>) =>
@@ -47,5 +50,47 @@ describe('rules that share a source', () => {
     );
     expect(acted(run(rules, { url: 'https://shop.test/cart' }))).toEqual(rules.map((rule) => rule.id));
     expect(acted(run(rules, { url: 'https://www.shop.test/cart' }))).toEqual([]);
+  });
+});
+
+describe('a rule set grown at its end (the lint keeps one per workspace as creates arrive)', () => {
+  // Sources of every kind the index files: literal pieces, patterns with no literal (sixty distinct,
+  // more than are tried alone before the alternations are made again) and copies of a few of them.
+  const sources = [
+    ...Array.from({ length: 60 }, (_, k) => src('host', 'Matches', `/^[a-z]{${k + 1}}\\.[a-z]{2,3}$/`)),
+    ...Array.from({ length: 5 }, (_, k) => src('path', 'Matches', `/^\\/[a-z]{${k + 1}}$/`)),
+    src('Url', 'Contains', 'shop'),
+    src('host', 'Equals', 'abc.io'),
+    src('Url', 'Wildcard_Matches', '*://*.example.com/*'),
+  ];
+  const rules = Array.from({ length: 240 }, (_, n) =>
+    headers(`h${n}`, sources[(n * 7) % sources.length] as Json, header(`x-h${n}`)),
+  ).map((rule, n) => (n % 9 === 4 ? { ...rule, status: 'Inactive' } : rule));
+  const URLS = [
+    'https://a.io/',
+    'https://abc.io/ab',
+    'https://abcdefghijklmnopqrstuvwxyz.com/abcde',
+    'https://shop.example.com/shopping',
+    'https://ab.co.uk/',
+    'https://1.2.3.4/',
+  ];
+
+  it('answers as a set built whole of the same rules, after every addition', () => {
+    const compiled = rules.map((rule) => compileRule(rule));
+    const grown = growingRuleSet(compiled.slice(0, 10));
+    for (let size = 10; size < compiled.length; ) {
+      const more = compiled.slice(size, size + 1 + (size % 13));
+      grown.add(more);
+      size += more.length;
+      const whole = ruleSetOf(compiled.slice(0, size));
+      for (const url of URLS) {
+        const request = toEngineRequest({ url }) as EngineRequest;
+        expect(grown.evaluate(request), `${size} rules, ${url}`).toEqual(whole.evaluate(request));
+        expect(grown.traceMatching(request)).toEqual(whole.traceMatching(request));
+      }
+    }
+    // The URLs reach rules of every kind: patterns, copies of one, and literal pieces.
+    const acted = URLS.flatMap((url) => grown.evaluate(toEngineRequest({ url }) as EngineRequest).acted);
+    expect(new Set(acted).size).toBeGreaterThan(20);
   });
 });
