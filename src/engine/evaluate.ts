@@ -201,13 +201,15 @@ export type Candidates = (url: string, after: number) => readonly number[];
 /**
  * The evaluation of active `rules` (in list order), without explanations unless `explain`: what the
  * proxy needs. The same verdicts as traceRules, for the rules `candidates` names (with `explain`, the
- * verdicts of those rules, the only ones that can have acted).
+ * verdicts of those rules, the only ones that can have acted). With `until`, explained rules stop at
+ * the first verdict it accepts (the outcome is then only as far as that rule).
  */
 export function evaluateRules(
   rules: readonly CompiledRule[],
   request: EngineRequest,
   candidates: Candidates = (_url, after) => rules.map((_, i) => i).filter((i) => i > after),
   explain = false,
+  until?: (verdict: RuleVerdict) => boolean,
 ): { outcome: Outcome; acted: string[]; verdicts: RuleVerdict[] } {
   const evaluation = new Evaluation(request, explain);
   const verdicts: RuleVerdict[] = [];
@@ -219,6 +221,7 @@ export function evaluateRules(
     if (!rule.inactive) {
       const verdict = evaluation.run(rule);
       if (explain) verdicts.push(verdict);
+      if (until?.(verdict)) break;
     }
     if (evaluation.state.url !== url) {
       url = evaluation.state.url;

@@ -8,7 +8,7 @@ import { type CompiledRule, compileRule, evaluateRules, type TraceResult, traceR
 import { compileGates, type Gates } from './gates.js';
 import type { MatcherCache } from './match.js';
 import { type EngineRequest, urlParts } from './request.js';
-import type { EngineRule, Outcome } from './types.js';
+import type { EngineRule, Outcome, RuleVerdict } from './types.js';
 
 const GRAM = 4;
 
@@ -23,8 +23,11 @@ export interface RuleSet {
   trace(request: EngineRequest, includeInactive?: boolean): TraceResult;
   /** The outcome, and only the rules that acted explained: the fast path, with explanations. */
   traceActed(request: EngineRequest): TraceResult;
-  /** The outcome, and the rules the URL can match explained (the others matched no pair). */
-  traceMatching(request: EngineRequest): TraceResult;
+  /**
+   * The outcome, and the rules the URL can match explained (the others matched no pair); with `until`,
+   * only up to the first verdict it accepts.
+   */
+  traceMatching(request: EngineRequest, until?: (verdict: RuleVerdict) => boolean): TraceResult;
 }
 
 function gramsOf(text: string): Set<string> {
@@ -178,8 +181,8 @@ function growingRuleSetOf(rules: CompiledRule[], keep: boolean): GrowingRuleSet 
       const { outcome, verdicts } = evaluateRules(active, request, candidates, true);
       return { outcome, rules: verdicts.filter((verdict) => verdict.reason === 'acted') };
     },
-    traceMatching(request) {
-      const { outcome, verdicts } = evaluateRules(active, request, candidates, true);
+    traceMatching(request, until) {
+      const { outcome, verdicts } = evaluateRules(active, request, candidates, true, until);
       return { outcome, rules: verdicts };
     },
     add(more) {

@@ -6,6 +6,7 @@ import { type CompiledRule, compileRule } from '../evaluate.js';
 import type { MatcherCache } from '../match.js';
 import { type EngineRequest, type RequestInput, toEngineRequest } from '../request.js';
 import { type GrowingRuleSet, growingRuleSet } from '../rule-set.js';
+import type { RuleVerdict } from '../types.js';
 import { positionMapOf } from './positions.js';
 import { sampleTexts } from './samples.js';
 import type { Source } from './sources.js';
@@ -182,6 +183,10 @@ function loopsFound(
   budget: Budget,
   focus: string | undefined,
 ): Finding[] {
+  /** A Redirect that redirected to the very URL it was asked for, and so did not act. */
+  const isFixed = (verdict: RuleVerdict) =>
+    verdict.reason === 'no_change' && redirects.has(verdict.ruleId) && verdict.pairs.some(isSameUrl);
+
   /** Follows the request from redirect to redirect until it stops, comes back, or never ends. */
   function follow(start: EngineRequest): Followed {
     const urls = [start.url];
@@ -192,14 +197,10 @@ function loopsFound(
       const by = acted.find((id) => redirects.has(id));
       if (by === undefined && !outcome.cancelled && outcome.url === request.url) {
         // A redirect to the very URL requested does not act (no_change): the trace still names it.
-        // Only a Redirect the URL can match can have redirected to it: the others are not explained.
+        // Only a Redirect the URL can match can have redirected to it: the others are not explained,
+        // nor those after the first that did (copies of a rule would each be).
         const fixed =
-          budget.spend(redirects.size) &&
-          redirectsOnly
-            .traceMatching(request)
-            .rules.find(
-              (v) => v.reason === 'no_change' && redirects.has(v.ruleId) && v.pairs.some(isSameUrl),
-            );
+          budget.spend(redirects.size) && redirectsOnly.traceMatching(request, isFixed).rules.find(isFixed);
         if (fixed) return { kind: 'fixed', ruleIds: [fixed.ruleId], urls: [request.url] };
       }
       if (outcome.cancelled || by === undefined || !/^(https?|wss?):/.test(outcome.url)) return undefined;
