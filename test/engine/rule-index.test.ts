@@ -94,3 +94,17 @@ describe('a rule set grown at its end (the lint keeps one per workspace as creat
     expect(new Set(acted).size).toBeGreaterThan(20);
   });
 });
+
+describe('traceMatching until a verdict', () => {
+  it('explains the rules the URL matches up to the first verdict accepted, in list order', () => {
+    const rules = ['a', 'b', 'c', 'd'].map((id) =>
+      headers(id, src('Url', 'Contains', id === 'b' ? 'nowhere' : 'shop'), header(`x-${id}`)),
+    );
+    const set = ruleSetOf(rules.map((rule) => compileRule(rule)));
+    const request = toEngineRequest({ url: 'https://shop.test/' }) as EngineRequest;
+    const ids = (trace: { rules: { ruleId: string }[] }) => trace.rules.map((verdict) => verdict.ruleId);
+    expect(ids(set.traceMatching(request))).toEqual(['a', 'c', 'd']);
+    expect(ids(set.traceMatching(request, (verdict) => verdict.ruleId === 'c'))).toEqual(['a', 'c']);
+    expect(ids(set.traceMatching(request, () => false))).toEqual(['a', 'c', 'd']);
+  });
+});
