@@ -41,6 +41,9 @@ export function useRoute(): Route {
   useEffect(() => {
     const update = () => setRoute(parseRoute(location.hash));
     addEventListener('hashchange', update);
+    // The hash may have changed between the first render and now (an effect runs after the paint,
+    // later still on a busy machine): that change's event came before anyone listened.
+    update();
     return () => removeEventListener('hashchange', update);
   }, []);
   return route;

@@ -1,4 +1,4 @@
-import { expect, signIn, test } from './fixtures.js';
+import { expect, ok, signIn, test } from './fixtures.js';
 
 test('a newcomer signs in with the key printed on first start, and signs out', async ({ page, service }) => {
   await page.goto('/');
@@ -44,4 +44,32 @@ test('the hint for a missing key shows the commands as code, not backticks', asy
   );
   await expect(page.locator('#api-key-error code')).toHaveText(['npm start', 'rulekeeper keys create']);
   await expect(page.locator('#api-key-error')).not.toContainText('`');
+});
+
+test('an address opened the moment the console has signed in is the page shown', async ({
+  page,
+  workspace,
+}) => {
+  const created = ok(
+    await workspace.api.POST('/v1/rules', {
+      body: {
+        name: 'opened at once',
+        ruleType: 'Cancel',
+        pairs: [{ source: { key: 'host', operator: 'Equals', value: 'ads.example.com' } }],
+      },
+    }),
+  ).data;
+  await page.goto('/');
+  // The address changes as soon as the signed-in console has first drawn its page, before its
+  // effects have run: as when a test, or a quick person, opens a rule right after signing in.
+  await page.evaluate((hash) => {
+    new MutationObserver((_, observer) => {
+      if (document.querySelector('h1')?.textContent !== 'Rules') return;
+      observer.disconnect();
+      location.hash = hash;
+    }).observe(document.body, { childList: true, subtree: true });
+  }, `#/rules/${created.id}`);
+  await page.getByLabel('API key').fill(workspace.key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('region', { name: 'What this rule does' })).toBeVisible();
 });
