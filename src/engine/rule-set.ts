@@ -146,12 +146,9 @@ function literalIndex(active: readonly CompiledRule[], keep: boolean) {
   return { file, candidates };
 }
 
-/**
- * The set of rules compiled already. `keep`: the rules are kept compiled for other sets (the lint's,
- * from one write to the next), so what the index needs of each is kept with it too.
- */
-export function ruleSetOf(rules: readonly CompiledRule[], { keep = false } = {}): RuleSet {
-  return growingRuleSetOf([...rules], keep);
+/** The set of rules compiled already. */
+export function ruleSetOf(rules: readonly CompiledRule[]): RuleSet {
+  return growingRuleSetOf([...rules], false);
 }
 
 /** A rule set that rules can be added to at its end (the lint's, as a workspace grows by creates). */
@@ -194,7 +191,10 @@ function growingRuleSetOf(rules: CompiledRule[], keep: boolean): GrowingRuleSet 
   };
 }
 
-/** A set of rules kept compiled (see ruleSetOf) that grows at its end as rules are added. */
+/**
+ * A set that grows at its end as rules are added, of rules kept compiled for other sets (the lint's,
+ * from one write to the next): what the index needs of each is kept with it too.
+ */
 export function growingRuleSet(rules: readonly CompiledRule[]): GrowingRuleSet {
   return growingRuleSetOf([...rules], true);
 }
