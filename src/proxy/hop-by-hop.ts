@@ -50,3 +50,13 @@ export function stripObject(headers: Headers): Headers {
   for (const [name, value] of Object.entries(headers)) if (!drop.has(name.toLowerCase())) out[name] = value;
   return out;
 }
+
+/**
+ * Whether a request body must go on chunked. Transfer-Encoding is hop-by-hop, so the client's is
+ * dropped, but a body that came without a length still needs framing on the proxy's own hop: Node 22
+ * and newer send the raw headers they are given as they are, so an unframed body would reach the
+ * upstream as the start of another request (a smuggled one, if the client wrote it so).
+ */
+export function bodyNeedsChunks(headers: Headers): boolean {
+  return headers['transfer-encoding'] !== undefined && headers['content-length'] === undefined;
+}

@@ -26,7 +26,7 @@ import { type RuleSet, toEngineRequest } from '../engine/index.js';
 import { type AnswerPlan, RULES_HEADER, rewriteAnswers } from './answer-rewrite.js';
 import { CodeError, createCodeRunner } from './code-runner.js';
 import { engineInput } from './effects.js';
-import { stripFlat, stripObject } from './hop-by-hop.js';
+import { bodyNeedsChunks, stripFlat, stripObject } from './hop-by-hop.js';
 import { interceptIpTunnels, needsUrlForUpstreamName } from './ip-tunnels.js';
 import { localFile } from './local-files.js';
 import { refuseRemote } from './remote-gate.js';
@@ -159,8 +159,12 @@ export async function startProxy(options: ProxyOptions): Promise<{ port: number;
 
   /** Decides from the head whether the request needs the hook; if not, applies what the rules said. */
   async function route(request: OngoingRequest, exchange: Exchange): Promise<boolean> {
+    const chunked = bodyNeedsChunks(request.headers);
+    const ownHop = (headers: Record<string, string | string[] | undefined>) =>
+      chunked ? { ...headers, 'transfer-encoding': 'chunked' } : headers;
+    request.headers = ownHop(stripObject(request.headers)) as OngoingRequest['headers'];
     request.rawHeaders = pairs(stripFlat(request.rawHeaders.flat()));
-    request.headers = stripObject(request.headers) as OngoingRequest['headers'];
+    if (chunked) request.rawHeaders.push(['Transfer-Encoding', 'chunked']);
     // mockttp copies every answer written for listeners of its events, which this proxy has none of:
     // the copy would hold a whole answer however large.
     Reflect.deleteProperty(exchange.response, 'write');
@@ -178,7 +182,7 @@ export async function startProxy(options: ProxyOptions): Promise<{ port: number;
       const answered = outcome.cancelled || outcome.redirected || outcome.response?.serveWithoutRequest;
       if (answered || outcome.requestBody) return true;
       if (outcome.delayMs > 0) await new Promise((done) => setTimeout(done, outcome.delayMs));
-      const headers = stripObject(outcome.requestHeaders);
+      const headers = ownHop(stripObject(outcome.requestHeaders));
       request.headers = headers as OngoingRequest['headers'];
       request.rawHeaders = Object.entries(headers).flatMap(([name, value]) =>
         (Array.isArray(value) ? value : [value ?? '']).map((one): [string, string] => [name, one]),

@@ -154,6 +154,44 @@ describe('hop-by-hop headers are not forwarded, either way', () => {
   });
 });
 
+describe('a chunked body goes on framed, never as a request of its own', () => {
+  // Transfer-Encoding is hop-by-hop: the proxy drops the client's and must frame the body again on its
+  // own hop. Sent unframed, the body below would reach the upstream as a second request.
+  const smuggled = 'GET /smuggled HTTP/1.1\r\nHost: upstream\r\n\r\n';
+  const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
+
+  it.each([
+    ['no rule acts', []],
+    ['a Headers rule acts', [{ ruleType: 'Headers', pairs: [headersPair('/upload')] }]],
+  ])('when %s', async (_, rules) => {
+    proxy.setRules(rules);
+    const received: { url: string; body: string }[] = [];
+    const recorder = createServer((req, res) => {
+      let body = '';
+      req.on('data', (data: Buffer) => (body += data.toString('latin1')));
+      req.on('end', () => {
+        received.push({ url: req.url ?? '', body });
+        res.end('stored');
+      });
+    });
+    await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (recorder.address() as { port: number }).port;
+      const answer = await rawExchange(
+        '127.0.0.1',
+        proxy.port,
+        `POST http://127.0.0.1:${port}/upload HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+          `Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n${chunk(smuggled)}0\r\n\r\n`,
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 200/);
+      expect(answer).toMatch(/stored$/);
+      expect(received).toEqual([{ url: '/upload', body: smuggled }]);
+    } finally {
+      recorder.close();
+    }
+  });
+});
+
 function headersPair(url: string) {
   return {
     source: { key: 'Url', operator: 'Contains', value: url },
