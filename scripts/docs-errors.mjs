@@ -1,0 +1,136 @@
+// Writes docs/reference/errors.md from the error table in src/errors.ts, so that the page cannot drift
+// from the codes, statuses and messages the API answers. `--check` writes nothing and fails when the page
+// is not what this script would write.
+// Usage: node scripts/docs-errors.mjs [--check]
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const sourcePath = join(root, 'src/errors.ts');
+const pagePath = join(root, 'docs/reference/errors.md');
+
+// When each error is answered: what src/errors.ts does not say. A code added to the table needs a line here.
+const when = {
+  RULE_PAYLOAD_INVALID:
+    'Body not a JSON object, unknown top-level field, bad or missing `name`/`ruleType`/`status`/`description`/`groupId`, `pairs` missing or not an array.',
+  RULE_PAIRS_INVALID: "`pairs` empty or over 100, or a pair that does not match its type's schema.",
+  RULE_TYPE_UPDATE_NOT_ALLOWED: 'A `PUT` whose `ruleType` differs from the stored one.',
+  GROUP_PAYLOAD_INVALID: 'Group body not a JSON object, unknown field, wrong type.',
+  GROUP_NAME_REQUIRED: '`POST /groups` without a non-blank `name`, or a blank `name` in a `PUT`.',
+  INVALID_GROUP_ID: 'A group path id not of the form `Group_` + 1 to 32 letters or digits.',
+  INVALID_QUERY: 'A list parameter unknown, repeated or out of range.',
+  IMPORT_INVALID:
+    '`POST /v1/import` of a file that is not a JSON array of records, or (with `onError=abort`) with a record that failed.',
+  INVALID_TRACE_REQUEST:
+    'A `POST /v1/trace` body that is not a trace request (a relative URL, an unknown field, both `ruleIds` and `rules`).',
+  INVALID_IDEMPOTENCY_KEY: 'An `Idempotency-Key` that is empty, too long or not visible ASCII.',
+  MALFORMED_REQUEST:
+    'Not HTTP the parser reads: a control character in a header, a header line without a colon (answered on any path, then the connection is closed).',
+  API_KEY_REQUIRED: 'No `x-api-key`.',
+  API_KEY_INVALID:
+    'Unknown, revoked or expired key (for an expired key, `details` says when it expired; nothing is said about any other key).',
+  UNAUTHORIZED_ACTION:
+    "The key's scope does not reach the operation (a `read` key on a write; `details` names the scope), or the id exists but belongs to another workspace (in the path or as `groupId`).",
+  RULE_NOT_FOUND: 'No rule with that id.',
+  GROUP_NOT_FOUND: "No group with that id, in the path or as a rule's `groupId`.",
+  VERSION_NOT_FOUND: 'Restore of a version that is not kept.',
+  ROUTE_NOT_FOUND: 'Unknown path.',
+  METHOD_NOT_ALLOWED: 'Known path, other method (see the `Allow` header).',
+  REQUEST_TIMEOUT: "The request's headers did not all arrive within `REQUEST_TIMEOUT_MS`.",
+  IDEMPOTENCY_KEY_REUSED: 'Same `Idempotency-Key`, different request.',
+  RESTORE_CONFLICT: 'Restore of a deleted object whose id another object now holds.',
+  CHANGES_EXPIRED:
+    '`GET /v1/changes?after=REV` where changes after `REV` were swept, or `REV` is beyond the latest.',
+  PRECONDITION_FAILED: '`If-Match` no longer matches.',
+  PAYLOAD_TOO_LARGE: 'Body over `MAX_BODY_BYTES`.',
+  UNSUPPORTED_MEDIA_TYPE: 'A body that is not `application/json`.',
+  RATE_LIMITED: 'Over the rate limit.',
+  HEADERS_TOO_LARGE: "The request's headers are larger than Node's limit (16 KiB by default).",
+  INTERNAL: 'A bug; never with a stack trace or a driver message.',
+  UNAVAILABLE: 'The database cannot be reached, or the instance is shutting down; `Retry-After: 5`.',
+  TIME_LIMIT_EXCEEDED:
+    'An import ran past `IMPORT_TIME_LIMIT_MS`: rolled back, nothing written; split the file or raise the limit. A trace ran past `TRACE_TIME_LIMIT_MS`: trace fewer rules, or a shorter URL or body. A lint ran past `LINT_TIME_LIMIT_MS`, or a browser rules compile past `BROWSER_RULES_TIME_LIMIT_MS`: raise the limit.',
+  TOO_MANY_STREAMS:
+    'The key already holds `MAX_STREAMS_PER_KEY` open change streams on this instance; with `Retry-After`.',
+  STREAMS_FULL:
+    'The instance already holds `MAX_STREAMS` open change streams, all keys together; with `Retry-After`.',
+};
+
+/** The entries of `errorTable` in src/errors.ts, in their order, read as text (no TypeScript loader needed). */
+function readErrorTable(text) {
+  const start = text.indexOf('export const errorTable = {');
+  const end = text.indexOf('} as const', start);
+  if (start < 0 || end < 0)
+    throw new Error('src/errors.ts: cannot find `export const errorTable = { … } as const`');
+  const body = text.slice(text.indexOf('{', start) + 1, end);
+  const entries = [];
+  for (const raw of body.split('\n')) {
+    const line = raw.replace(/\/\/.*$/, '').trim();
+    if (line === '') continue;
+    const found = line.match(
+      /^([A-Z][A-Z0-9_]*):\s*\{\s*status:\s*(\d{3}),\s*message:\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")\s*,?\s*\},?$/,
+    );
+    if (!found) throw new Error(`src/errors.ts: cannot read this line of errorTable: ${raw.trim()}`);
+    const message = (found[3] ?? found[4]).replace(/\\(.)/g, '$1');
+    entries.push({ code: found[1], status: Number(found[2]), message });
+  }
+  if (entries.length === 0) throw new Error('src/errors.ts: errorTable has no entries');
+  return entries;
+}
+
+const cell = (text) => text.replace(/\|/g, '\\|');
+
+function render(entries) {
+  const codes = new Set(entries.map((entry) => entry.code));
+  const missing = entries.filter((entry) => !(entry.code in when)).map((entry) => entry.code);
+  const stale = Object.keys(when).filter((code) => !codes.has(code));
+  if (missing.length > 0)
+    throw new Error(`scripts/docs-errors.mjs: say when these are answered: ${missing.join(', ')}`);
+  if (stale.length > 0)
+    throw new Error(`scripts/docs-errors.mjs: not in src/errors.ts any more: ${stale.join(', ')}`);
+  const rows = entries.map(
+    ({ code, status, message }) => `| ${status} | ${cell(message)} | \`${code}\` | ${cell(when[code])} |`,
+  );
+  return `<!-- Written by scripts/docs-errors.mjs from src/errors.ts: edit those, then run npm run docs:errors. -->
+
+# Errors
+
+Every failure is \`{"success": false, "message", "code", "details"?, "requestId"}\` (see
+[the API's conventions](api.md#the-envelope)). \`code\` is stable: program against it, not against
+\`message\`. \`details\` lists each problem as \`{"path", "message"}\`, \`path\` a JSON Pointer into the
+body or the query. Quote \`requestId\` (also the \`X-Request-Id\` header) to the operator.
+
+| Status | message | code | When |
+|---|---|---|---|
+${rows.join('\n')}
+
+Checks run in this order: the key (401), then its scope (403); for an id in the path, its form, existence (404) and access
+(403); \`If-Match\` (412); for a rule \`PUT\`, a changed \`ruleType\`; the body (400); and references in the
+body (\`groupId\`) last. So a bad body on someone else's rule is 403, not 400.
+`;
+}
+
+try {
+  const page = render(readErrorTable(readFileSync(sourcePath, 'utf8')));
+  const shown = relative(process.cwd(), pagePath) || pagePath;
+  if (process.argv.includes('--check')) {
+    let current = null;
+    try {
+      current = readFileSync(pagePath, 'utf8');
+    } catch {}
+    if (current !== page) {
+      console.error(
+        `${shown} is not what src/errors.ts gives: run npm run docs:errors and commit the result.`,
+      );
+      process.exit(1);
+    }
+    console.log(`${shown} matches src/errors.ts`);
+  } else {
+    writeFileSync(pagePath, page);
+    console.log(`wrote ${shown}`);
+  }
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
+}
