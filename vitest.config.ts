@@ -1,21 +1,18 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects: `unit` (pure code and direct tests of one component, seconds), `api` (the app through
-// inject on real databases) and `system` (real processes: the compiled CLI and server, crashes,
-// several instances), which alone needs the build. `npm test` runs all three.
-const SYSTEM = [
-  'test/resilience/**/*.test.ts',
-  'test/postgres/**/*.test.ts',
-  'test/system/**/*.test.ts',
-  'test/security/keys-cli*.test.ts',
-  'test/security/stream-memory.test.ts',
-];
-const UNIT = [
-  'test/unit/**/*.test.ts',
-  'test/engine/**/*.test.ts',
-  'test/config.test.ts',
-  'test/rule-types.test.ts',
-];
+// One folder per project, so a test's place says what it is:
+// - test/unit: pure code and one component tested directly (seconds);
+// - test/api: the app through inject on real databases;
+// - test/system: real processes (the compiled CLI and server, several instances, the browser);
+// - test/heavy: fairness under load, fuzzing, memory and crash suites (minutes; CI runs them once).
+// `npm run check` runs unit and api; `npm test` runs all four, then the browser suites.
+const SYSTEM = {
+  globalSetup: ['test/global-setup.ts'],
+  // Real processes on a loaded two-core machine: a CLI call or a service start can take tens of
+  // seconds when every core is busy. These limits only catch hangs; speed is the bench's.
+  testTimeout: 180_000,
+  hookTimeout: 240_000,
+};
 
 export default defineConfig({
   test: {
@@ -26,23 +23,10 @@ export default defineConfig({
     projects: [
       // Pure code: each worker loads the modules once for all its files (isolating each file cost
       // more than its tests); nothing here keeps state a later file could trip over.
-      { extends: true, test: { name: 'unit', include: UNIT, isolate: false } },
-      {
-        extends: true,
-        test: { name: 'api', include: ['test/**/*.test.ts'], exclude: [...UNIT, ...SYSTEM] },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'system',
-          include: SYSTEM,
-          globalSetup: ['test/global-setup.ts'],
-          // Real processes on a loaded two-core machine: a CLI call or a service start can take tens of
-          // seconds when every core is busy. These limits only catch hangs; speed is the bench's.
-          testTimeout: 180_000,
-          hookTimeout: 240_000,
-        },
-      },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false } },
+      { extends: true, test: { name: 'api', include: ['test/api/**/*.test.ts'] } },
+      { extends: true, test: { name: 'system', include: ['test/system/**/*.test.ts'], ...SYSTEM } },
+      { extends: true, test: { name: 'heavy', include: ['test/heavy/**/*.test.ts'], ...SYSTEM } },
     ],
   },
 });

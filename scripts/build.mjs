@@ -5,6 +5,9 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { requireSupportedNode } from '../bin/supported-node.js';
+
+requireSupportedNode('Building Rulekeeper');
 
 const force = process.argv.includes('--force');
 const node = (...args) => execFileSync(process.execPath, args, { stdio: 'inherit' });

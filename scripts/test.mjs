@@ -4,6 +4,9 @@
 // any part failed.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { requireSupportedNode } from '../bin/supported-node.js';
+
+requireSupportedNode("Rulekeeper's test suite");
 
 const run = (args) =>
   spawnSync(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'], env: process.env }).status;

@@ -1,5 +1,5 @@
 // What the request schemas of the OpenAPI document cannot say, in one place: the document shows it
-// under its description, and the document fuzzer (test/security/openapi-fuzz.test.ts) keeps to it.
+// under its description, and the document fuzzer (test/api/openapi-fuzz.test.ts) keeps to it.
 // Everything else the service checks, the schemas say.
 
 export const SCHEMAS_CANNOT_SAY: string[] = [

@@ -1,5 +1,5 @@
 // The OpenAPI document says exactly what the service takes: what it refuses, the document calls
-// invalid, and what the document calls valid, it takes (test/security/openapi-fuzz.test.ts generates
+// invalid, and what the document calls valid, it takes (test/api/openapi-fuzz.test.ts generates
 // requests from the document; here, one case per constraint). And every answer, including the HTTP
 // parser's refusals, is the documented error body with a status each operation lists.
 import { connect } from 'node:net';

@@ -1,5 +1,5 @@
 // The fidelity points (Requestly's rules behave as they did): one table of cases, run in the engine
-// (test/engine/fidelity-table.test.ts) and through POST /v1/trace (test/api/trace-fidelity.test.ts).
+// (test/unit/fidelity-table.test.ts) and through POST /v1/trace (test/api/trace-fidelity.test.ts).
 // Rules are written as a trace body writes them; rule N is `inline:N` in both.
 
 import { expect } from 'vitest';

@@ -32,7 +32,7 @@ import { CHROMIUM } from '../helpers/chromium.js';
 const ROOT = resolve(import.meta.dirname, '../..');
 const EXTENSION = resolve(ROOT, 'test/helpers/dnr-parity-extension');
 const TABLES = ['matching', 'filters', 'effects', 'precedence', 'fidelity'].map(
-  (name) => `test/engine/${name}-table.test.ts`,
+  (name) => `test/unit/${name}-table.test.ts`,
 );
 /** Redirects Chromium's side follows before a case stops (a loop ends here). */
 const MAX_HOPS = 5;

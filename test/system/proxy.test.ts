@@ -690,7 +690,7 @@ describe('rulekeeper proxy', () => {
   it.skipIf(!external)('refuses clients of other machines unless --allow-remote', async () => {
     const url = `http://127.0.0.1:${(httpUpstream.address() as { port: number }).port}/plain`;
     // A plain request in absolute form; CONNECT and WebSocket upgrades are refused the same way
-    // (test/security/proxy-attacks.test.ts).
+    // (test/api/proxy-attacks.test.ts).
     const answer = await viaProxy(proxy.port, url, { host: external as string });
     expect(answer.status).toBe(403);
     expect(answer.body.toString()).toMatch(/--allow-remote/);

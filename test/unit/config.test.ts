@@ -1,6 +1,6 @@
 // The environment as the service reads it: defaults, accepted values, and a clear error for the rest.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config.js';
 
 describe('KEY_CACHE_TTL_MS', () => {
   it('defaults to 5 s, and 0 turns the key cache off', () => {

@@ -1,8 +1,8 @@
 // Every rule type's own examples, run through checkPairs, plus the cases that cut across types.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkPairs, RULE_TYPES, ruleTypes } from '../src/model/rule-types/index.js';
-import { MAX_DETAILS } from '../src/validation.js';
+import { checkPairs, RULE_TYPES, ruleTypes } from '../../src/model/rule-types/index.js';
+import { MAX_DETAILS } from '../../src/validation.js';
 
 const ctx = { maxDelayMs: 60000 };
 const source = { key: 'Url', operator: 'Contains', value: 'example.com' };
