@@ -75,16 +75,42 @@ function pathPattern(url: string): RegExp {
   return new RegExp(`^${source}/?$`);
 }
 
+/** A route's path without its trailing slash (the router ignores it). */
+const trimmed = (path: string) => (path.length > 1 ? path.replace(/\/$/, '') : path);
+
 export function errorHandlerPlugin(app: FastifyInstance): void {
-  const routes: { pattern: RegExp; methods: Set<string> }[] = [];
+  const routes: { pattern: RegExp; literal: boolean; methods: Set<string> }[] = [];
+  /** The methods of each path without parameters (`/v1/rules/deleted`), by that path. */
+  const literals = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
     const pattern = pathPattern(route.url);
     let entry = routes.find((r) => r.pattern.source === pattern.source);
     if (!entry) {
-      entry = { pattern, methods: new Set() };
+      entry = { pattern, literal: !/[:*]/.test(route.url), methods: new Set() };
       routes.push(entry);
+      if (entry.literal) literals.set(trimmed(route.url), entry.methods);
     }
     for (const method of [route.method].flat()) entry.methods.add(method);
+  });
+
+  /** 405 naming the methods of the path; a literal path is its own, whatever route would also match it. */
+  const methodNotAllowed = (request: FastifyRequest, reply: FastifyReply, methods: Set<string>) => {
+    reply.header('allow', [...methods].sort().join(', '));
+    return sendError(request, reply, 'METHOD_NOT_ALLOWED');
+  };
+
+  // A literal segment beside a parameter (`/rules/deleted` beside `/rules/:ruleId`): the router gives
+  // the literal path's missing methods to the parametric route, which would answer as for an id
+  // (PUT /v1/rules/deleted: 404 Rule not found). The path is the literal route's, so another method
+  // is 405 with its Allow, before the key check, as for any known path.
+  app.addHook('onRequest', (request, reply, done) => {
+    const template = request.routeOptions.url;
+    if (!template || !/[:*]/.test(template)) return done();
+    const params = request.params as Record<string, string | undefined>;
+    const path = template.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => params[name] ?? '');
+    const methods = literals.get(trimmed(path));
+    if (!methods) return done();
+    methodNotAllowed(request, reply, methods);
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -102,11 +128,10 @@ export function errorHandlerPlugin(app: FastifyInstance): void {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    const known = routes.find((r) => r.pattern.test(path));
-    if (known) {
-      reply.header('allow', [...known.methods].sort().join(', '));
-      return sendError(request, reply, 'METHOD_NOT_ALLOWED');
-    }
+    const matching = routes.filter((r) => r.pattern.test(path));
+    // A literal path's own methods, not those of a parametric route that also matches it.
+    const known = matching.find((r) => r.literal) ?? matching[0];
+    if (known) return methodNotAllowed(request, reply, known.methods);
     return sendError(request, reply, 'ROUTE_NOT_FOUND');
   });
 }

@@ -127,6 +127,11 @@ forEachDatabase((db) => {
       ['PATCH', '/v1/groups/Group_abcde', ['DELETE', 'GET', 'PUT']],
       ['PATCH', '/v1/rules/', ['GET', 'POST']],
       ['POST', '/v1/groups/Group_abcde/', ['DELETE', 'GET', 'PUT']],
+      // A literal path beside /v1/rules/:ruleId is its own: not a rule id, whatever the method.
+      ['PUT', '/v1/rules/deleted', ['GET']],
+      ['DELETE', '/v1/rules/deleted/', ['GET']],
+      ['PATCH', '/v1/rules/deleted', ['GET']],
+      ['POST', '/v1/rules/deleted', ['GET']],
       ['POST', '/healthz', ['GET']],
       ['POST', '/', ['GET']],
     ])('%s %s is 405 with an Allow header', async (method, url, methods) => {
