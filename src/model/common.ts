@@ -15,12 +15,20 @@ export const MAX_STORED_INTEGER = 2_147_483_647;
 export const MAX_NAME_LENGTH = 256;
 
 /**
- * A name as the document states it: not blank (a character other than white space) and at most 256
+ * A character that `String.prototype.trim` keeps: the white space it removes, spelled out. `\S` would
+ * say the same in JavaScript only: Python's `\S` (Schemathesis) takes U+FEFF, which trim removes (a
+ * name of it alone is blank to the service), and refuses U+001C to U+001F, which trim keeps.
+ */
+export const NOT_TRIMMED =
+  '[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]';
+
+/**
+ * A name as the document states it: not blank (a character trimming keeps) and at most 256
  * characters. For the document only: the services trim it first and count its UTF-16 units, which a
  * schema cannot say (see openapi-limits.ts), so their checks stay their own.
  */
 export const DocumentedName = (description: string, examples: string[]) =>
-  Type.String({ pattern: '\\S', maxLength: MAX_NAME_LENGTH, description, examples });
+  Type.String({ pattern: NOT_TRIMMED, maxLength: MAX_NAME_LENGTH, description, examples });
 
 export const Timestamp = Type.Integer({ description: 'Epoch milliseconds.', examples: [1763769600000] });
 

@@ -41,6 +41,22 @@ export function exactCases(ids: { group: string; rule: string }): [string, Case]
       },
     ],
     [
+      // Blank to the service (trim removes U+FEFF), and to a schema whatever its regex dialect.
+      'a group name of U+FEFF alone',
+      {
+        method: 'POST',
+        template: '/v1/groups',
+        url: () => '/v1/groups',
+        body: { name: '\ufeff' },
+        refused: 'GROUP_NAME_REQUIRED',
+      },
+    ],
+    [
+      // Not white space to trim, though Python's \s says it is.
+      'a group name of U+001C',
+      { method: 'POST', template: '/v1/groups', url: () => '/v1/groups', body: { name: '\u001c' } },
+    ],
+    [
       'a group name of 257 characters',
       {
         method: 'POST',

@@ -110,6 +110,18 @@ forEachDatabase((db) => {
       expect(unbounded).toStrictEqual([]);
     });
 
+    // JSON Schema reads patterns as JavaScript does, Schemathesis (Python) as Python does: `\s`, `\d`, `\w`
+    // and `\b` mean other characters there (Python's `\S` takes U+FEFF, which the service trims away).
+    it('has only patterns every regex dialect reads alike: no \\s, \\d, \\w or \\b', () => {
+      const patterns = new Set<string>();
+      JSON.stringify(contract.document, (key, value) => {
+        if (key === 'pattern' && typeof value === 'string') patterns.add(value);
+        return value;
+      });
+      const dialectal = [...patterns].filter((p) => /(?<!\\)(?:\\\\)*\\[sSdDwWbB]/.test(p));
+      expect(dialectal).toStrictEqual([]);
+    });
+
     it('has only patterns a generator reads fast: no quantified groups, backreferences or lookaround', () => {
       const patterns = new Set<string>();
       JSON.stringify(contract.document, (key, value) => {
