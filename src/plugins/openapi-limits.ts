@@ -7,8 +7,8 @@ export const SCHEMAS_CANNOT_SAY: string[] = [
     'outside the Basic Multilingual Plane (emoji) reaches `maxLength` sooner than a schema counts.',
   'Names (rules, groups) are trimmed of white space first: `maxLength: 256` holds for the trimmed name, so ' +
     'a name padded with white space may be longer.',
-  'No text (a value or a key, anywhere in a body or query) may hold a NUL character or a lone UTF-16 ' +
-    'surrogate: JSON can carry them, no database stores them (400).',
+  'No text (a value or a key, anywhere in a body) may hold a NUL character or a lone UTF-16 surrogate: ' +
+    'JSON can carry them, no database stores them (400). Free text in a query says so in its pattern.',
   'Bodies: at most `MAX_BODY_BYTES` (default 1 MiB; an import `MAX_IMPORT_BYTES`, default 50 MiB), nested ' +
     'at most 64 levels deep; a query names each parameter at most once.',
   'Rule bodies also take the input variants Requestly clients send (the rule schemas say which), stored ' +

@@ -155,6 +155,23 @@ export function exactCases(ids: { group: string; rule: string }): [string, Case]
       },
     ],
     [
+      'a groupId holding a NUL',
+      {
+        method: 'GET',
+        template: '/v1/rules',
+        url: () => '/v1/rules?groupId=Group_a%00',
+        refused: 'INVALID_QUERY',
+      },
+    ],
+    [
+      'a search holding a NUL',
+      { method: 'GET', template: '/v1/rules', url: () => '/v1/rules?search=%00', refused: 'INVALID_QUERY' },
+    ],
+    [
+      'a search of any other text',
+      { method: 'GET', template: '/v1/rules', url: () => '/v1/rules?search=%F0%9F%98%80%01%7F' },
+    ],
+    [
       'pageSize 0',
       { method: 'GET', template: '/v1/rules', url: () => '/v1/rules?pageSize=0', refused: 'INVALID_QUERY' },
     ],
