@@ -22,10 +22,10 @@ export const SCHEMAS_CANNOT_SAY: string[] = [
     "`groupId` must name a group of the workspace (404 or 403), as must a trace's `ruleIds`.",
   'Trace: `request.url` is parsed as a browser parses it (WHATWG URL: surrounding spaces and control ' +
     'characters dropped, tabs and newlines removed) and must then be absolute with scheme http, https, ' +
-    'ws or wss; `pageUrl` must parse as an absolute URL; a trace names `ruleIds` or brings `rules`, not ' +
-    'both; each inline rule is checked as POST /v1/rules checks it, and they hold at most 1,000 pairs in all.',
-  'Import: records of older Requestly formats are converted (the report says how); with `onError=skip` ' +
-    'records that are not valid are reported as failed rather than refusing the file.',
+    'ws or wss; `pageUrl` must parse as an absolute URL; the inline `rules` hold at most 1,000 pairs in all.',
+  'Import and trace: rules of older Requestly formats (import records, inline trace rules) are converted ' +
+    '(the report or the warnings say how); with `onError=skip` records that are not valid are reported as ' +
+    'failed rather than refusing the file.',
   'Preconditions and replays depend on state: `If-Match` naming an older version is 412; an ' +
     '`Idempotency-Key` used in the last 24 hours with another request is 409; a restored version must ' +
     'still be kept (404), and its id free (409).',

@@ -259,6 +259,35 @@ export function exactCases(ids: { group: string; rule: string }): [string, Case]
       },
     ],
     [
+      'a trace naming ruleIds and bringing rules',
+      {
+        method: 'POST',
+        template: '/v1/trace',
+        url: () => '/v1/trace',
+        body: { request: { url: 'https://a.example/' }, ruleIds: [ids.rule], rules: [delayRule(5)] },
+        refused: 'INVALID_TRACE_REQUEST',
+      },
+    ],
+    [
+      'a trace of an inline rule of nulls, without name, ruleType or pairs',
+      {
+        method: 'POST',
+        template: '/v1/trace',
+        url: () => '/v1/trace',
+        body: { request: { url: 'https://a.example/' }, rules: [{ description: null, status: null }] },
+        refused: 'RULE_PAYLOAD_INVALID',
+      },
+    ],
+    [
+      'a trace of an inline rule',
+      {
+        method: 'POST',
+        template: '/v1/trace',
+        url: () => '/v1/trace',
+        body: { request: { url: 'https://a.example/' }, rules: [delayRule(5)] },
+      },
+    ],
+    [
       'a trace of an upper-case scheme',
       {
         method: 'POST',

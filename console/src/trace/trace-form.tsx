@@ -74,7 +74,8 @@ export function TraceForm({ rules, submitLabel, idPrefix, onRuleChecked }: Trace
         ...(pageUrl ? { pageUrl } : {}),
         ...(Object.keys(parsed.headers).length ? { headers: parsed.headers } : {}),
       },
-      ...(rules ? { rules } : { includeInactive }),
+      // A draft as the editor holds it, maybe not yet valid: the service checks it and says where.
+      ...(rules ? { rules: rules as NonNullable<TraceRequest['rules']> } : { includeInactive }),
     };
     setBusy(true);
     try {
