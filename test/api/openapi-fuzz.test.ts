@@ -181,16 +181,77 @@ forEachDatabase((db) => {
     );
   });
 
+  // Every method a path of the document does not list is 405 naming those it lists, with or without a
+  // key: also on a literal path beside a parameter (/v1/rules/deleted beside /v1/rules/{ruleId}), which
+  // the router would otherwise hand to the parameter's route, as an id.
+  it('answers 405 with its Allow to every other method on every path of the document', async () => {
+    const fill = (template: string) =>
+      template.replace(/\{([^}]+)\}/g, (_, name: string) =>
+        name === 'ruleId' ? ([...pools.rules.keys()][0] ?? '') : ([...pools.groups][0] ?? ''),
+      );
+    let checked = 0;
+    for (const [template, methods] of Object.entries<object>(document.paths)) {
+      const listed = Object.keys(methods)
+        .map((m) => m.toUpperCase())
+        .sort();
+      for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => !listed.includes(m)))
+        for (const key of [t.owner.key, null]) {
+          const reply = await t.app.inject({
+            method: method as 'GET',
+            url: fill(template),
+            headers: key ? { 'x-api-key': key } : {},
+          });
+          const where = `${method} ${fill(template)} (${key ? 'with' : 'without'} a key) → ${reply.statusCode} ${reply.body}`;
+          expect(reply.statusCode, where).toBe(405);
+          // HEAD, where a GET answers it too, is no operation of the document.
+          const allow = String(reply.headers.allow).split(', ');
+          expect(
+            allow.filter((m) => m !== 'HEAD'),
+            where,
+          ).toStrictEqual(listed);
+          checked += 1;
+        }
+    }
+    expect(checked).toBeGreaterThan(50);
+  });
+
   it('generates requests for every operation, valid ones and broken ones', () => {
     const kinds = new Set<string>();
+    const broke = new Set<string>();
+    const ruleTypesSent = new Set<unknown>();
     for (const operation of operations)
-      for (const request of fc.sample(requestArbitrary(document, operation, pools), { seed, numRuns: 20 }))
-        for (let choice = 0; choice < 5; choice += 1) {
+      for (const request of fc.sample(requestArbitrary(document, operation, pools), { seed, numRuns: 40 })) {
+        if (operation.template === '/v1/rules' && operation.method === 'POST')
+          ruleTypesSent.add((request.body as { ruleType?: unknown }).ruleType);
+        for (let choice = 0; choice < 40; choice += 1) {
           const broken = mutated(request, choice * 7);
-          if (broken) kinds.add(broken.what.split(' at ')[0] as string);
+          if (!broken) continue;
+          kinds.add(broken.what.split(' at ')[0] as string);
+          broke.add(`${operation.method} ${operation.template} ${broken.what.replace(/\/[0-9]+\//g, '/N/')}`);
         }
+      }
     expect([...kinds].sort()).toEqual(
-      expect.arrayContaining(['drop required', 'enum', 'maxLength', 'pattern', 'type', 'unknown field']),
+      expect.arrayContaining([
+        'drop required',
+        'enum',
+        'exclusive members',
+        'maxLength',
+        'pattern',
+        'type',
+        'unknown field',
+      ]),
+    );
+    // Every branch of a union: a body of each rule type.
+    expect([...ruleTypesSent].sort()).toStrictEqual([...RULE_TYPES].sort());
+    // The constraints Schemathesis found looser in the document than in the service, each broken.
+    expect([...broke]).toEqual(
+      expect.arrayContaining([
+        'POST /v1/trace exclusive members at body /',
+        'GET /v1/rules pattern at query /groupId',
+        'POST /v1/groups pattern at header /Idempotency-Key',
+        'POST /v1/groups drop required at body /name',
+        'POST /v1/trace drop required at body /rules/N/name',
+      ]),
     );
   });
 });

@@ -23,8 +23,6 @@ export function keepWords(request: FuzzRequest): void {
       if (ruleType === 'QueryParam') keepQueryParamWords(pair);
     }
   }
-  // A trace names saved rules or brings its own, not both.
-  if (request.operation.template === '/v1/trace' && body?.rules && body.ruleIds) delete body.ruleIds;
 }
 
 /** Headers: a value unless removing; at least one change in all. */

@@ -97,11 +97,7 @@ export function requestArbitrary(
   operation: Operation,
   pools: Pools,
 ): fc.Arbitrary<FuzzRequest> {
-  const base = overrides(operation, pools);
-  const arbitraries: SchemaArbitraries = new SchemaArbitraries(
-    document,
-    (path, schema) => inlineRules(operation, arbitraries, path, schema) ?? base(path, schema),
-  );
+  const arbitraries = new SchemaArbitraries(document, overrides(operation, pools));
   const parameter = (p: Operation['parameters'][number]) => {
     const arb =
       p.in === 'path'
@@ -141,19 +137,6 @@ export function requestArbitrary(
   });
 }
 
-/** A trace's inline rules: each a body POST /v1/rules takes (the schema says only `{}`). */
-function inlineRules(operation: Operation, arbitraries: SchemaArbitraries, path: Path, schema: any) {
-  if (operation.template !== '/v1/trace' || path.length !== 1 || path[0] !== 'rules') return undefined;
-  const rule = arbitraries.arbitrary({ $ref: '#/components/schemas/RuleCreate' }, []);
-  return fc.array(rule, { minLength: 1, maxLength: 2 }).map((rules) => ({
-    value: rules.map((r) => r.value),
-    sites: [
-      { path, schema, required: false },
-      ...rules.flatMap((r, i) => r.sites.map((s) => ({ ...s, path: ['rules', i, ...s.path] }))),
-    ],
-  }));
-}
-
 function pathId(name: string, pools: Pools, n: number): string | undefined {
   return name === 'ruleId' ? pick([...pools.rules.keys()], n) : pick([...pools.groups], n);
 }
@@ -179,8 +162,10 @@ export function breakers(
     if (s.minLength > 0) list.push({ kind: 'minLength', make: () => 'x'.repeat(s.minLength - 1) });
     if (s.pattern) {
       const pattern = new RegExp(s.pattern, 'u');
-      // Not empty first: an empty path parameter would name another route.
-      const miss = ['!', 'x!x', ' ', '0', 'ftp:x', ''].find((c) => !pattern.test(c));
+      // Not empty first: an empty path parameter would name another route. A NUL last (text no
+      // database stores), where a header cannot carry it: the HTTP parser refuses it before the service.
+      const candidates = ['!', 'x!x', ' ', '0', 'ftp:x', '', ...(site.in === 'header' ? [] : ['x\0x'])];
+      const miss = candidates.find((c) => !pattern.test(c));
       if (miss !== undefined) list.push({ kind: 'pattern', make: () => miss });
     }
   }
@@ -207,6 +192,9 @@ export function breakers(
           ),
       });
   }
+  const excluded = site.excluded;
+  if (excluded)
+    list.push({ kind: 'exclusive members', make: (old) => ({ ...(old as object), ...excluded }) });
   if (
     (s.type === 'object' || s.properties) &&
     (s.additionalProperties === false || s.unevaluatedProperties === false)

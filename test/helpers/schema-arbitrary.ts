@@ -13,6 +13,8 @@ export interface Site {
   schema: Record<string, any>;
   /** The object holding it requires it (a mutation may drop it). */
   required: boolean;
+  /** Members left out of an object because they exclude each other (`not: {required}`), with values. */
+  excluded?: Record<string, unknown>;
 }
 
 export interface Generated {
@@ -126,6 +128,9 @@ export class SchemaArbitraries {
 
   private object(s: Record<string, any>, path: Path, required: boolean): fc.Arbitrary<Generated> {
     const requiredNames = new Set<string>(s.required ?? []);
+    // Members that exclude each other (`not: {required: [...]}`): each generated, then at least one
+    // left out, its value kept on the site so that a mutation can put it back (and break the rule).
+    const exclusive = new Set<string>(s.not?.required ?? []);
     const entries = Object.entries((s.properties ?? {}) as Record<string, Schema>).filter(
       // `false`: never sent; optional fields of no schema at all (ignored ones): left out.
       ([name, field]) =>
@@ -133,16 +138,26 @@ export class SchemaArbitraries {
     );
     const fields = entries.map(([name, field]) => {
       const arb = this.arbitrary(field, [...path, name], requiredNames.has(name));
-      return requiredNames.has(name)
+      return requiredNames.has(name) || exclusive.has(name)
         ? arb.map((g) => [name, g] as const)
         : fc.option(arb, { nil: undefined }).map((g) => [name, g] as const);
     });
     const extra = this.extraEntries(s, path);
-    return fc.tuple(fc.tuple(...fields), extra).map(([chosen, more]) => {
+    // Which exclusive members stay: bit i set keeps the i-th; never all of them.
+    const all = 2 ** exclusive.size - 1;
+    const kept = exclusive.size > 0 ? fc.integer({ min: 0, max: all - 1 }) : fc.constant(0);
+    return fc.tuple(fc.tuple(...fields), extra, kept).map(([chosen, more, keep]) => {
       const value: Record<string, unknown> = {};
-      const sites: Site[] = [{ path, schema: s, required }];
+      const site: Site = { path, schema: s, required };
+      const sites: Site[] = [site];
+      const order = [...exclusive];
       for (const [name, g] of [...chosen, ...more]) {
         if (!g) continue;
+        const position = order.indexOf(name);
+        if (position >= 0 && !(keep & (1 << position))) {
+          site.excluded = { ...site.excluded, [name]: g.value };
+          continue;
+        }
         value[name] = g.value;
         sites.push(...g.sites);
       }
