@@ -12,6 +12,7 @@ import { contractOf } from '../helpers/contract.js';
 import {
   type FuzzRequest,
   mutated,
+  mutationCount,
   type Operation,
   operationsOf,
   type Pools,
@@ -219,17 +220,28 @@ forEachDatabase((db) => {
     const kinds = new Set<string>();
     const broke = new Set<string>();
     const ruleTypesSent = new Set<unknown>();
-    for (const operation of operations)
-      for (const request of fc.sample(requestArbitrary(document, operation, pools), { seed, numRuns: 40 })) {
+    for (const operation of operations) {
+      // Enough bodies of POST /v1/rules that each of the ten rule types comes up, and of traces that
+      // each exclusive member (ruleIds, rules) does.
+      const numRuns =
+        operation.method !== 'POST'
+          ? 20
+          : operation.template === '/v1/rules'
+            ? 300
+            : operation.template === '/v1/trace'
+              ? 60
+              : 20;
+      for (const request of fc.sample(requestArbitrary(document, operation, pools), { seed, numRuns })) {
         if (operation.template === '/v1/rules' && operation.method === 'POST')
           ruleTypesSent.add((request.body as { ruleType?: unknown }).ruleType);
-        for (let choice = 0; choice < 40; choice += 1) {
-          const broken = mutated(request, choice * 7);
+        for (let choice = 0; choice < mutationCount(request); choice += 1) {
+          const broken = mutated(request, choice);
           if (!broken) continue;
           kinds.add(broken.what.split(' at ')[0] as string);
           broke.add(`${operation.method} ${operation.template} ${broken.what.replace(/\/[0-9]+\//g, '/N/')}`);
         }
       }
+    }
     expect([...kinds].sort()).toEqual(
       expect.arrayContaining([
         'drop required',

@@ -203,6 +203,11 @@ export function breakers(
   return list;
 }
 
+/** How many ways there are to break one constraint of `request` (the choices `mutated` takes). */
+export function mutationCount(request: FuzzRequest): number {
+  return request.sites.reduce((sum, site) => sum + breakers(site).length, 0);
+}
+
 /** `request` with one constraint broken (`choice` picks which), or undefined when nothing could be. */
 export function mutated(
   request: FuzzRequest,
