@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import { requestIdFor } from './http/request-id.js';
 import { createBrowserRulesPool } from './modules/browser-rules/browser-rules-pool.js';
 import { registerBrowserRulesRoutes } from './modules/browser-rules/browser-rules-routes.js';
 import { createBrowserRulesService } from './modules/browser-rules/browser-rules-service.js';
@@ -42,7 +43,6 @@ import { jsonBodyPlugin } from './plugins/json-body.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { openapiPlugin } from './plugins/openapi.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
-import { requestIdFor } from './plugins/request-id.js';
 import { writeBatchesPlugin } from './plugins/write-batches.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };

@@ -1,6 +1,6 @@
 // The JSON body parser: malformed bodies are handed to the services, which answer them in order.
 import type { FastifyInstance } from 'fastify';
-import { parseJsonBody } from '../modules/shared/payload.js';
+import { parseJsonBody } from '../http/payload.js';
 
 export function jsonBodyPlugin(app: FastifyInstance): void {
   app.removeContentTypeParser(['application/json', 'text/plain']);

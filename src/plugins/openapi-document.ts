@@ -2,10 +2,10 @@
 // every /v1 operation reads.
 import { type TObject, Type } from '@sinclair/typebox';
 import type { FastifySchema } from 'fastify';
+import { REQUEST_ID_PATTERN } from '../http/request-id.js';
+import { errorExample, errorResponses } from '../http/responses.js';
 import { KEY_SCOPES, type KeyScope, scopeDetail } from '../modules/keys/key-scopes.js';
 import { expiryDetail } from '../modules/keys/keys-service.js';
-import { errorExample, errorResponses } from '../modules/shared/responses.js';
-import { REQUEST_ID_PATTERN } from './request-id.js';
 
 interface OpenapiDocument {
   paths?: Record<string, Record<string, { responses?: Record<string, { headers?: Headers }> }>>;

@@ -2,7 +2,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { ErrorBody } from '../modules/shared/schemas.js';
+import { ErrorBody } from '../http/schemas.js';
 import { finishDocument, withKeyScope, withRequestIdHeader } from './openapi-document.js';
 import { schemasCannotSay } from './openapi-limits.js';
 

@@ -2,7 +2,6 @@
 // and a step that passes hands on to the next; nothing is looked up for an id of the wrong form.
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
-import type { Principal } from '../../src/model/principal.js';
 import {
   checkInOrder,
   GROUPS,
@@ -11,7 +10,8 @@ import {
   readNowThrowLater,
   referenced,
   ruleTypeKept,
-} from '../../src/modules/shared/checks.js';
+} from '../../src/http/checks.js';
+import type { Principal } from '../../src/model/principal.js';
 
 const alice: Principal = { keyId: 'k1', userId: 'u1', workspaceId: 'w1', ownerUserId: 'u1' };
 const ours = { id: 'Redirect_abcde', workspace_id: 'w1', rule_type: 'Redirect', modification_date: 5 };

@@ -1,7 +1,7 @@
 // Pages in the reply layer: the bytes of a page of JSON text say what the envelope of its objects
 // says, and a page served again (the same object, kept by a read model) is not encoded again.
 import { describe, expect, it } from 'vitest';
-import { jsonArrayPieces, type Page, pageBytesOf, paged } from '../../src/modules/shared/replies.js';
+import { jsonArrayPieces, type Page, pageBytesOf, paged } from '../../src/http/replies.js';
 
 const objects = [
   { id: 'a', name: 'zwölf "quoted"' },

@@ -1,8 +1,8 @@
 // HTTP route of /v1/browser-rules: a thin handler over the browser rules service.
 import type { FastifyInstance } from 'fastify';
-import { sendJson } from '../shared/replies.js';
-import { ALWAYS, errorResponses, notModified, success } from '../shared/responses.js';
-import { IfNoneMatch } from '../shared/schemas.js';
+import { sendJson } from '../../http/replies.js';
+import { ALWAYS, errorResponses, notModified, success } from '../../http/responses.js';
+import { IfNoneMatch } from '../../http/schemas.js';
 import { BrowserRulesAnswer } from './browser-rules-schemas.js';
 import type { BrowserRulesService } from './browser-rules-service.js';
 

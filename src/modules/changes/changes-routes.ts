@@ -1,9 +1,9 @@
 // HTTP routes of /v1/changes: the paged change feed and the server-sent event stream.
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { header } from '../shared/replies.js';
-import { ALWAYS, answerHeaders, errorResponses, notModified, success } from '../shared/responses.js';
-import { IfNoneMatch } from '../shared/schemas.js';
+import { header } from '../../http/replies.js';
+import { ALWAYS, answerHeaders, errorResponses, notModified, success } from '../../http/responses.js';
+import { IfNoneMatch } from '../../http/schemas.js';
 import type { ChangeHub } from './change-hub.js';
 import {
   ChangesQuery,

@@ -1,10 +1,10 @@
 // Schemas of the change feed, the stream's query, and history (versions and restore).
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { AppError, pointerToken } from '../../errors.js';
+import { countParameter, pageQuery } from '../../http/schemas.js';
 import { MAX_STORED_INTEGER, Timestamp } from '../../model/common.js';
 import { Rule, RuleTypeSchema } from '../../model/rule.js';
 import { compile, schemaErrors } from '../../validation.js';
-import { countParameter, pageQuery } from '../shared/schemas.js';
 
 export const MAX_FEED_LIMIT = 1000;
 export const DEFAULT_FEED_LIMIT = 100;

@@ -1,13 +1,13 @@
 // HTTP routes of history and restore: /v1/rules/deleted, /v1/rules/:ruleId/versions|restore,
 // /v1/groups/:id/versions|restore.
 import type { FastifyInstance } from 'fastify';
+import { one, paged } from '../../http/replies.js';
+import { ALWAYS, BODY, errorResponses, notModified, success } from '../../http/responses.js';
+import { IfNoneMatch, page, single } from '../../http/schemas.js';
 import { Group } from '../../model/group.js';
 import { Rule } from '../../model/rule.js';
 import { GroupParams } from '../groups/groups-schemas.js';
 import { RuleParams } from '../rules/rules-schemas.js';
-import { one, paged } from '../shared/replies.js';
-import { ALWAYS, BODY, errorResponses, notModified, success } from '../shared/responses.js';
-import { IfNoneMatch, page, single } from '../shared/schemas.js';
 import { DeletedListQuery, DeletedRule, RestoreBody, versionsOf } from './changes-schemas.js';
 import type { HistoryService } from './history-service.js';
 

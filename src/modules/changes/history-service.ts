@@ -2,6 +2,10 @@
 // also for an object that was deleted (its id stays its workspace's: ids are never reused).
 import type { Db, GroupRow, RuleRow } from '../../db/tables.js';
 import { AppError, type ErrorCode } from '../../errors.js';
+import { checkInOrder, GROUPS, RULES, readNowThrowLater, type StoredKind } from '../../http/checks.js';
+import { readListQuery } from '../../http/list.js';
+import { readPayload } from '../../http/payload.js';
+import type { Page } from '../../http/replies.js';
 import { nextTimestamp } from '../../ids.js';
 import type { Group } from '../../model/group.js';
 import { toGroup } from '../../model/group.js';
@@ -11,11 +15,7 @@ import { toRule } from '../../model/rule.js';
 import { ruleSearchText } from '../../model/rule-search.js';
 import type { GroupsStore } from '../groups/groups-store.js';
 import type { RulesStore } from '../rules/rules-store.js';
-import { checkInOrder, GROUPS, RULES, readNowThrowLater, type StoredKind } from '../shared/checks.js';
 import { idOwner } from '../shared/id-owners-store.js';
-import { readListQuery } from '../shared/list.js';
-import { readPayload } from '../shared/payload.js';
-import type { Page } from '../shared/replies.js';
 import { checkDeletedListQuery, checkRestoreBody } from './changes-schemas.js';
 import type { ChangesService } from './changes-service.js';
 import type { ChangesStore, ObjectType } from './changes-store.js';

@@ -3,7 +3,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ifNoneMatchHolds } from '../shared/etag.js';
+import { ifNoneMatchHolds } from '../../http/etag.js';
 import type { ChangesService } from './changes-service.js';
 
 declare module 'fastify' {

@@ -1,8 +1,8 @@
 // A group body as the service takes it: read, checked and trimmed, or the error it deserves; POST,
 // PUT and each group record of an import read it here.
 import { AppError, type ErrorDetail } from '../../errors.js';
+import { readPayload } from '../../http/payload.js';
 import { checkGroupWrite, GROUP_READ_ONLY, type GroupWrite } from '../../model/group.js';
-import { readPayload } from '../shared/payload.js';
 
 const MAX_NAME = 256;
 

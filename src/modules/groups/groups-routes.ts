@@ -1,10 +1,10 @@
 // HTTP routes of /v1/groups: thin handlers over the groups service.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { created, header, one, paged } from '../../http/replies.js';
+import { ALWAYS, BODY, errorResponses, notModified, success } from '../../http/responses.js';
+import { deleted, IdempotencyKey, IfMatch, IfNoneMatch, page, single } from '../../http/schemas.js';
 import { Group, GroupBody, GroupCreateBody, GroupListItem } from '../../model/group.js';
-import { created, header, one, paged } from '../shared/replies.js';
-import { ALWAYS, BODY, errorResponses, notModified, success } from '../shared/responses.js';
-import { deleted, IdempotencyKey, IfMatch, IfNoneMatch, page, single } from '../shared/schemas.js';
 import { GroupListQuery, GroupParams } from './groups-schemas.js';
 import type { GroupsService } from './groups-service.js';
 

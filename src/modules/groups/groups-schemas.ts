@@ -1,8 +1,8 @@
 // Schemas of the groups routes: path parameters and the list query.
 import { Type } from '@sinclair/typebox';
+import { pageQuery } from '../../http/schemas.js';
 import { GROUP_ID_PATTERN } from '../../model/group.js';
 import { compile } from '../../validation.js';
-import { pageQuery } from '../shared/schemas.js';
 
 // Another form is 400 Invalid Group Id (after the key check).
 export const GroupParams = Type.Object({

@@ -1,15 +1,15 @@
 // The rules of groups: validation, workspace access, ungrouping on delete.
 import type { Db, GroupRow } from '../../db/tables.js';
+import { checkInOrder, GROUPS, ifMatchHolds, readNowThrowLater } from '../../http/checks.js';
+import { readListQuery } from '../../http/list.js';
+import type { Created, Page } from '../../http/replies.js';
 import { nextTimestamp } from '../../ids.js';
 import { type Group, type GroupListItem, toGroup } from '../../model/group.js';
 import type { Principal } from '../../model/principal.js';
 import { toRule } from '../../model/rule.js';
 import type { ChangesService } from '../changes/changes-service.js';
-import type { Created, IdempotencyService } from '../idempotency/idempotency-service.js';
-import { checkInOrder, GROUPS, ifMatchHolds, readNowThrowLater } from '../shared/checks.js';
+import type { IdempotencyService } from '../idempotency/idempotency-service.js';
 import { drawId } from '../shared/id-owners-store.js';
-import { readListQuery } from '../shared/list.js';
-import type { Page } from '../shared/replies.js';
 import { readGroupWrite } from './groups-input.js';
 import { checkGroupListQuery } from './groups-schemas.js';
 import type { GroupsStore } from './groups-store.js';

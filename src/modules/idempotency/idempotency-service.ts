@@ -4,18 +4,13 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/tables.js';
 import { AppError } from '../../errors.js';
+import type { Created } from '../../http/replies.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../http/schemas.js';
 import type { Principal } from '../../model/principal.js';
-import { IDEMPOTENCY_KEY_PATTERN } from '../shared/schemas.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const KEY_FORM = new RegExp(IDEMPOTENCY_KEY_PATTERN);
-
-export interface Created<T> {
-  data: T;
-  /** True when this is the remembered answer to an earlier request with the same key. */
-  replayed: boolean;
-}
 
 export function createIdempotencyService({ db, store }: { db: Db; store: IdempotencyStore }) {
   let creates = 0;

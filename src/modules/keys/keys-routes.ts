@@ -1,8 +1,8 @@
 // HTTP route of /v1/whoami: the key that asks describes itself, so a console, an extension or a CLI
 // can say who it is and what it may do.
 import type { FastifyInstance } from 'fastify';
-import { ALWAYS, errorResponses, success } from '../shared/responses.js';
-import { single } from '../shared/schemas.js';
+import { ALWAYS, errorResponses, success } from '../../http/responses.js';
+import { single } from '../../http/schemas.js';
 import { Whoami } from './keys-schemas.js';
 import type { KeysService } from './keys-service.js';
 

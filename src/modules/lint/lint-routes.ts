@@ -1,7 +1,7 @@
 // HTTP route of /v1/lint: a thin handler over the lint service.
 import type { FastifyInstance } from 'fastify';
-import { ALWAYS, errorResponses, notModified, success } from '../shared/responses.js';
-import { IfNoneMatch } from '../shared/schemas.js';
+import { ALWAYS, errorResponses, notModified, success } from '../../http/responses.js';
+import { IfNoneMatch } from '../../http/schemas.js';
 import { LintAnswer } from './lint-schemas.js';
 import type { LintService } from './lint-service.js';
 

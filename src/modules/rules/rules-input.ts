@@ -1,5 +1,6 @@
 // Reading a rule body: its fields and its pairs checked together, every problem of the body in one answer.
 import { AppError, type ErrorDetail } from '../../errors.js';
+import { isPlainObject, MalformedBody, payloadProblems } from '../../http/payload.js';
 import { randomSuffix } from '../../ids.js';
 import {
   checkRuleCreate,
@@ -9,7 +10,6 @@ import {
   type RuleWrite,
 } from '../../model/rule.js';
 import { checkPairs, RULE_TYPES, type RuleType } from '../../model/rule-types/index.js';
-import { isPlainObject, MalformedBody, payloadProblems } from '../shared/payload.js';
 
 const MAX_NAME = 256;
 type Pair = Record<string, unknown>;

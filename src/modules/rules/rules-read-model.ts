@@ -1,7 +1,8 @@
 // Rules as they are read, kept in memory beside the store until their data changes (read-cache.ts says
 // how that is known): the rules service consults it for single rules and pages instead of the store.
+
+import type { Page } from '../../http/replies.js';
 import { createReadCache } from '../shared/read-cache.js';
-import type { Page } from '../shared/replies.js';
 import type { RuleFilter, RuleJson, RulesStore } from './rules-store.js';
 
 /** A page of rules, each as the JSON text of its API representation (built by the database). */

@@ -1,10 +1,10 @@
 // HTTP routes of /v1/rules: thin handlers over the rules service.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { created, header, oneSerialized, pageSerialized, written } from '../../http/replies.js';
+import { ALWAYS, BODY, errorResponses, notModified, success } from '../../http/responses.js';
+import { deleted, IdempotencyKey, IfMatch, IfNoneMatch, page, single } from '../../http/schemas.js';
 import { Rule, RuleCreate, RuleUpdate } from '../../model/rule.js';
-import { created, header, oneSerialized, pageSerialized, written } from '../shared/replies.js';
-import { ALWAYS, BODY, errorResponses, notModified, success } from '../shared/responses.js';
-import { deleted, IdempotencyKey, IfMatch, IfNoneMatch, page, single } from '../shared/schemas.js';
 import { RULE_DELETED, RuleListQuery, RuleParams, type RuleWarnings, withWarnings } from './rules-schemas.js';
 import type { RulesService } from './rules-service.js';
 

@@ -1,12 +1,12 @@
 // Schemas of the rules routes: path parameters, the list query, the message of a DELETE.
 import { type TSchema, Type } from '@sinclair/typebox';
+import { pageQuery } from '../../http/schemas.js';
 import { STORABLE_TEXT_PATTERN, Status } from '../../model/common.js';
 import { Finding } from '../../model/finding.js';
 import type { Principal } from '../../model/principal.js';
 import { RULE_ID_PATTERN, RuleTypeSchema } from '../../model/rule.js';
 import { RULE_SORTS } from '../../model/rule-search.js';
 import { compile } from '../../validation.js';
-import { pageQuery } from '../shared/schemas.js';
 
 /** The message of a DELETE of a rule. */
 export const RULE_DELETED = 'Rule deleted successfully';

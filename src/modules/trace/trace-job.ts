@@ -9,10 +9,10 @@ import {
   type TraceResult,
 } from '../../engine/index.js';
 import { AppError, type ErrorCode, type ErrorDetail } from '../../errors.js';
+import { isPlainObject } from '../../http/payload.js';
 import { readRule } from '../rules/rules-input.js';
 import { decodePage } from '../shared/job-pages.js';
 import type { ListedRuleRow } from '../shared/listed-rules-store.js';
-import { isPlainObject } from '../shared/payload.js';
 import { convertOlderFormats } from '../transfer/older-formats.js';
 
 /** A group an unsaved rule names: its status, or the error naming it deserves (404 or 403). */

@@ -1,6 +1,6 @@
 // HTTP route of /v1/trace: a thin handler over the trace service.
 import type { FastifyInstance } from 'fastify';
-import { ALWAYS, BODY, errorResponses, success } from '../shared/responses.js';
+import { ALWAYS, BODY, errorResponses, success } from '../../http/responses.js';
 import { DocumentedTraceBody } from './trace-document.js';
 import { TraceAnswer, TraceQuery } from './trace-schemas.js';
 import type { TraceService } from './trace-service.js';

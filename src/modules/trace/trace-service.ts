@@ -9,15 +9,15 @@ import {
   toEngineRequest,
 } from '../../engine/index.js';
 import { AppError, type ErrorDetail } from '../../errors.js';
+import { referenced } from '../../http/checks.js';
+import { isPlainObject, readPayload } from '../../http/payload.js';
 import type { Principal } from '../../model/principal.js';
 import { schemaErrors } from '../../validation.js';
 import type { ChangesService } from '../changes/changes-service.js';
 import type { GroupsStore } from '../groups/groups-store.js';
 import type { RulesStore } from '../rules/rules-store.js';
-import { referenced } from '../shared/checks.js';
 import { encodePage, rulePages, transferOf } from '../shared/job-pages.js';
 import type { ListedRulesStore } from '../shared/listed-rules-store.js';
-import { isPlainObject, readPayload } from '../shared/payload.js';
 import { inProcessRunner } from '../shared/worker-pool.js';
 import { createTraceJobs, type GroupCheck, type TraceJob } from './trace-job.js';
 import type { TraceRunner } from './trace-pool.js';

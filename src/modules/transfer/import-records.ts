@@ -1,11 +1,11 @@
 // Reading the records of an import file: each one converted, normalised and checked as POST would.
 import { AppError, type ErrorDetail } from '../../errors.js';
+import { isPlainObject } from '../../http/payload.js';
 import type { GroupWrite } from '../../model/group.js';
 import type { PathMap } from '../../model/path-map.js';
 import type { RuleWrite } from '../../model/rule.js';
 import { readGroupWrite } from '../groups/groups-input.js';
 import { readRule } from '../rules/rules-input.js';
-import { isPlainObject } from '../shared/payload.js';
 import { convertOlderFormats } from './older-formats.js';
 
 interface RecordBase {

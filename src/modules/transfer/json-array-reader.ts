@@ -1,8 +1,8 @@
 // Reading a large JSON array one element at a time: `rulekeeper import` of a 100,000-record file
 // holds one element's text at a time, never the whole file or all of its records.
 import { AppError } from '../../errors.js';
-import { MAX_JSON_DEPTH } from '../shared/json-depth.js';
-import { isPlainObject, MalformedBody, parseJsonBody } from '../shared/payload.js';
+import { MAX_JSON_DEPTH } from '../../http/json-depth.js';
+import { isPlainObject, MalformedBody, parseJsonBody } from '../../http/payload.js';
 import { recordKind } from './import-records.js';
 
 const OPEN_BRACKET = 0x5b;

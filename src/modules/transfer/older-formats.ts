@@ -1,8 +1,8 @@
 // Requestly's pre-2018 record formats, converted to today's before the normal checks.
 
+import { isPlainObject } from '../../http/payload.js';
 import { PathMap } from '../../model/path-map.js';
 import { canonicalDomain } from '../../model/rule-types/source.js';
-import { isPlainObject } from '../shared/payload.js';
 
 type Json = Record<string, unknown>;
 

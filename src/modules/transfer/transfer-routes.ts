@@ -2,11 +2,11 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
+import { header, jsonArrayPieces, successPieces } from '../../http/replies.js';
+import { ALWAYS, BODY, errorResponses, header as responseHeader, success } from '../../http/responses.js';
+import { IdempotencyKey } from '../../http/schemas.js';
 import type { Finding } from '../../model/finding.js';
 import type { Principal } from '../../model/principal.js';
-import { header, jsonArrayPieces, successPieces } from '../shared/replies.js';
-import { ALWAYS, BODY, errorResponses, header as responseHeader, success } from '../shared/responses.js';
-import { IdempotencyKey } from '../shared/schemas.js';
 import { useImportBodyParser } from './import-body.js';
 import type { ImportRunner } from './import-pool.js';
 import { withFindings } from './import-warnings.js';

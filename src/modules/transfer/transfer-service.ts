@@ -2,14 +2,15 @@
 import type { Config } from '../../config.js';
 import type { Db, GroupRow, RuleRow } from '../../db/tables.js';
 import { AppError } from '../../errors.js';
+import { isPlainObject, MalformedBody } from '../../http/payload.js';
+import type { Created } from '../../http/replies.js';
 import { toGroup } from '../../model/group.js';
 import type { Principal } from '../../model/principal.js';
 import { toRequestlyGroup, toRequestlyRule } from '../../model/requestly-format.js';
 import { toRule } from '../../model/rule.js';
 import { schemaErrors } from '../../validation.js';
 import type { ChangeInput, ChangesService } from '../changes/changes-service.js';
-import type { Created, IdempotencyService } from '../idempotency/idempotency-service.js';
-import { isPlainObject, MalformedBody } from '../shared/payload.js';
+import type { IdempotencyService } from '../idempotency/idempotency-service.js';
 import { nextSlice, SLICE_ITEMS } from '../shared/slices.js';
 import { ImportFile } from './import-body.js';
 import { createImportPlanner, type ImportMode, type ImportPlan } from './import-plan.js';

@@ -1,6 +1,6 @@
 // Schemas of the HTTP answers every resource shares: envelopes, the error body, list paging, headers.
 import { type TSchema, Type } from '@sinclair/typebox';
-import { errorTable } from '../../errors.js';
+import { errorTable } from '../errors.js';
 
 export const ErrorBody = Type.Object(
   {

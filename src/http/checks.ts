@@ -15,9 +15,9 @@
 // So an invalid body on someone else's rule is 403, not 400, and a read key's write is 403 whatever
 // its id or body. A body is parsed before all this (the
 // parser hands a malformed one on, payload.ts) and its problems are thrown at step 7.
-import { AppError, type ErrorCode, type ErrorDetail } from '../../errors.js';
-import { GROUP_ID_PATTERN } from '../../model/group.js';
-import type { Principal } from '../../model/principal.js';
+import { AppError, type ErrorCode, type ErrorDetail } from '../errors.js';
+import { GROUP_ID_PATTERN } from '../model/group.js';
+import type { Principal } from '../model/principal.js';
 import { checkIfMatch } from './etag.js';
 import { isPlainObject, isStorableText } from './payload.js';
 

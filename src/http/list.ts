@@ -1,8 +1,8 @@
 // Paging of list endpoints: the query's offset and pageSize (replies.ts builds the page envelope).
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { TypeCheck } from '@sinclair/typebox/compiler';
-import { AppError, pointerToken } from '../../errors.js';
-import { schemaErrors } from '../../validation.js';
+import { AppError, pointerToken } from '../errors.js';
+import { schemaErrors } from '../validation.js';
 import { isStorableText } from './payload.js';
 import { MAX_PAGE_SIZE } from './schemas.js';
 

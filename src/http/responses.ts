@@ -1,8 +1,8 @@
 // The responses of an operation as the OpenAPI document shows them: success bodies with their headers,
 // 304, and every error the operation can answer, by its code in the one error table.
 import { type TSchema, Type } from '@sinclair/typebox';
-import { type ErrorCode, errorTable } from '../../errors.js';
-import { REQUEST_ID_PATTERN } from '../../plugins/request-id.js';
+import { type ErrorCode, errorTable } from '../errors.js';
+import { REQUEST_ID_PATTERN } from './request-id.js';
 
 /** A response header as @fastify/swagger reads it; `required` is lifted out of the schema (openapi-document.ts). */
 type HeaderSchema = Record<string, unknown> & { description: string };

@@ -1,9 +1,8 @@
 // Success envelopes of single objects and pages, with the headers that go with them (ETag, Location):
 // services return data, and only this layer turns it into answers and bytes.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Created } from '../idempotency/idempotency-service.js';
+import { nextTurn, SLICE_ITEMS } from '../modules/shared/slices.js';
 import { etagOf, ifNoneMatchHolds } from './etag.js';
-import { nextTurn, SLICE_ITEMS } from './slices.js';
 
 export function one<T extends { modificationDate: number }>(reply: FastifyReply, data: T) {
   reply.header('etag', etagOf(data));
@@ -122,6 +121,13 @@ export function sendJson(reply: FastifyReply, json: string | Buffer) {
     .type('application/json; charset=utf-8')
     .serializer((text: string) => text)
     .send(json);
+}
+
+/** What a create returns: the object, and whether it is the remembered answer to an earlier request
+ * with the same Idempotency-Key (declared here, where it is answered; idempotency-service makes it). */
+export interface Created<T> {
+  data: T;
+  replayed: boolean;
 }
 
 /** 201 with the new object's path; a replay of an idempotent POST says so in a header. */

@@ -2,8 +2,8 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { TypeCheck } from '@sinclair/typebox/compiler';
 import secureJson from 'secure-json-parse';
-import { AppError, type ErrorCode, type ErrorDetail, pointerToken } from '../../errors.js';
-import { schemaErrors } from '../../validation.js';
+import { AppError, type ErrorCode, type ErrorDetail, pointerToken } from '../errors.js';
+import { schemaErrors } from '../validation.js';
 import { MAX_JSON_DEPTH, tooDeepAt, tooDeepMessage } from './json-depth.js';
 
 /**

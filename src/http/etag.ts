@@ -1,5 +1,5 @@
 // ETags and If-Match: a write conditional on the version the client read.
-import { AppError } from '../../errors.js';
+import { AppError } from '../errors.js';
 
 /** modificationDate strictly increases with every change of an object, so it names a version. */
 export function etagOf(object: { modificationDate: number }): string {
