@@ -4,7 +4,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { requestIdFor } from './http/request-id.js';
-import { createBrowserRulesPool } from './modules/browser-rules/browser-rules-pool.js';
+import { createPools } from './jobs/pools.js';
+import type { BrowserRulesJob, BrowserRulesOutcome } from './modules/browser-rules/browser-rules-job.js';
 import { registerBrowserRulesRoutes } from './modules/browser-rules/browser-rules-routes.js';
 import { createBrowserRulesService } from './modules/browser-rules/browser-rules-service.js';
 import { createChangesModule } from './modules/changes/changes-module.js';
@@ -16,7 +17,7 @@ import { createIdempotencyStore } from './modules/idempotency/idempotency-store.
 import { registerKeysRoutes } from './modules/keys/keys-routes.js';
 import { createKeysService, type KeysService } from './modules/keys/keys-service.js';
 import { createKeysStore } from './modules/keys/keys-store.js';
-import { createLintPool } from './modules/lint/lint-pool.js';
+import type { LintJob, LintOutcome } from './modules/lint/lint-job.js';
 import { registerLintRoutes } from './modules/lint/lint-routes.js';
 import { createLintService } from './modules/lint/lint-service.js';
 import { createLintStore } from './modules/lint/lint-store.js';
@@ -25,10 +26,11 @@ import { registerRulesRoutes } from './modules/rules/rules-routes.js';
 import { createRulesService } from './modules/rules/rules-service.js';
 import { createRulesStore } from './modules/rules/rules-store.js';
 import { createListedRulesStore } from './modules/shared/listed-rules-store.js';
-import { createTracePool } from './modules/trace/trace-pool.js';
+import type { TraceJob, TraceOutcome } from './modules/trace/trace-job.js';
 import { registerTraceRoutes } from './modules/trace/trace-routes.js';
 import { createTraceService } from './modules/trace/trace-service.js';
-import { createImportPool } from './modules/transfer/import-pool.js';
+import type { ImportJob, ImportOutcome } from './modules/transfer/import-job.js';
+import { createImportRunner } from './modules/transfer/import-runner.js';
 import { registerTransferRoutes } from './modules/transfer/transfer-routes.js';
 import { createTransferService } from './modules/transfer/transfer-service.js';
 import { createTransferStore } from './modules/transfer/transfer-store.js';
@@ -113,19 +115,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     changes,
     config,
   });
-  // Imports run on a worker with a connection of its own; an in-memory database has no other.
-  const importPool =
-    config.databaseUrl === 'sqlite::memory:' ? undefined : createImportPool(database, config);
-  if (importPool) app.addHook('onClose', () => importPool.close());
-  const tracePool =
-    config.traceWorkers > 0
-      ? createTracePool({
-          workers: config.traceWorkers,
-          timeLimitMs: config.traceTimeLimitMs,
-          memoryMb: config.traceWorkerMemoryMb,
-        })
-      : undefined;
-  if (tracePool) app.addHook('onClose', () => tracePool.close());
+  const pools = createPools(config);
+  app.addHook('onClose', () => pools.close());
+  const importPool = pools.of<ImportJob, ImportOutcome>('import');
+  const importer = importPool && createImportRunner(database, config, importPool);
+  const tracePool = pools.of<TraceJob, TraceOutcome>('trace');
   const listedRules = createListedRulesStore(db);
   const traceService = createTraceService({
     db,
@@ -137,30 +131,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(tracePool ? { runner: tracePool } : {}),
   });
 
-  const lintPool =
-    config.lintWorkers > 0
-      ? createLintPool({
-          workers: config.lintWorkers,
-          timeLimitMs: config.lintTimeLimitMs,
-          memoryMb: config.lintWorkerMemoryMb,
-        })
-      : undefined;
-  if (lintPool) app.addHook('onClose', () => lintPool.close());
+  const lintPool = pools.of<LintJob, LintOutcome>('lint');
   const lintService = createLintService({
     lintStore: createLintStore(db),
     listedRules,
     changes,
     ...(lintPool ? { runner: lintPool } : {}),
   });
-  const browserRulesPool =
-    config.browserRulesWorkers > 0
-      ? createBrowserRulesPool({
-          workers: config.browserRulesWorkers,
-          timeLimitMs: config.browserRulesTimeLimitMs,
-          memoryMb: config.browserRulesWorkerMemoryMb,
-        })
-      : undefined;
-  if (browserRulesPool) app.addHook('onClose', () => browserRulesPool.close());
+  const browserRulesPool = pools.of<BrowserRulesJob, BrowserRulesOutcome>('browserRules');
   const browserRulesService = createBrowserRulesService({
     listedRules,
     changes,
@@ -187,7 +165,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       registerTraceRoutes(api, traceService);
       registerLintRoutes(api, lintService);
       registerBrowserRulesRoutes(api, browserRulesService);
-      registerTransferRoutes(api, transferService, config, lintService.findingsAfterImport, importPool?.run);
+      registerTransferRoutes(api, transferService, config, lintService.findingsAfterImport, importer);
     },
     { prefix: '/v1' },
   );

@@ -1,7 +1,7 @@
 // Success envelopes of single objects and pages, with the headers that go with them (ETag, Location):
 // services return data, and only this layer turns it into answers and bytes.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { nextTurn, SLICE_ITEMS } from '../modules/shared/slices.js';
+import { nextTurn, SLICE_ITEMS } from '../jobs/slices.js';
 import { etagOf, ifNoneMatchHolds } from './etag.js';
 
 export function one<T extends { modificationDate: number }>(reply: FastifyReply, data: T) {

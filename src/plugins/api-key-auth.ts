@@ -81,7 +81,7 @@ export function apiKeyAuthPlugin(app: FastifyInstance, keys: KeysService): void 
     }, done);
   });
 
-  // Step 1 of the order of checks (modules/shared/checks.ts): the key, then its scope.
+  // Step 1 of the order of checks (http/checks.ts): the key, then its scope.
   app.addHook('preParsing', (request, _reply, payload, done) => {
     const refused =
       request.authError ??

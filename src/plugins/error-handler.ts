@@ -138,7 +138,7 @@ export function errorHandlerPlugin(app: FastifyInstance): void {
 
 /**
  * Fastify's `frameworkErrors`: a URL the router cannot decode (broken percent-encoding) is answered
- * like any other bad id (steps 1 and 2 of modules/shared/checks.ts): after the key check and its
+ * like any other bad id (steps 1 and 2 of http/checks.ts): after the key check and its
  * scope, Rule not found or Invalid Group Id, else Route not found. No route was found to declare a
  * scope, but under /v1/rules/ and /v1/groups/ every method but GET changes something.
  */

@@ -2,6 +2,7 @@
 // revision moves, and requests that ask together share one compile. Counted at the runner (where the
 // compile runs), over the real database and the real change log.
 import { describe, expect, it } from 'vitest';
+import { inProcessRunner, type JobRunner } from '../../src/jobs/worker-pool.js';
 import {
   type BrowserRulesJob,
   type BrowserRulesOutcome,
@@ -11,7 +12,6 @@ import { createBrowserRulesService } from '../../src/modules/browser-rules/brows
 import { createChangesService } from '../../src/modules/changes/changes-service.js';
 import { createChangesStore } from '../../src/modules/changes/changes-store.js';
 import { createListedRulesStore } from '../../src/modules/shared/listed-rules-store.js';
-import { inProcessRunner, type JobRunner } from '../../src/modules/shared/worker-pool.js';
 import { createRule } from '../helpers/fixtures.js';
 import { forEachDatabase, useTestApp } from '../helpers/test-app.js';
 

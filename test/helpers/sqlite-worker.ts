@@ -2,7 +2,7 @@
 // job names, keeps the connection and a prepared statement between jobs, and answers with a count.
 // `hog` makes it use memory until its limit ends it, with the connection still open.
 import Database from 'better-sqlite3';
-import { serveJobs } from '../../src/modules/shared/pool-worker.js';
+import { serveJobs } from '../../src/jobs/pool-worker.js';
 
 let db: Database.Database | undefined;
 let count: Database.Statement | undefined;

@@ -2,8 +2,8 @@
 // grows at its end, and what was made of it is carried over) and after other changes (merged into
 // place), each job answers what a job sent the workspace whole answers.
 import { describe, expect, it } from 'vitest';
+import { encodePage } from '../../src/jobs/job-pages.js';
 import { createLintJobs, type LintJob, type LintOutcome } from '../../src/modules/lint/lint-job.js';
-import { encodePage } from '../../src/modules/shared/job-pages.js';
 import type { ListedRuleRow } from '../../src/modules/shared/listed-rules-store.js';
 
 const W = 'ws_lintjob';

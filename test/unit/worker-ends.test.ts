@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createWorkerPool, type JobRunner } from '../../src/modules/shared/worker-pool.js';
+import { createWorkerPool, type JobRunner } from '../../src/jobs/worker-pool.js';
 
 type Job = { file: string; hog?: true };
 let dir: string;

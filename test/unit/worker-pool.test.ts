@@ -2,7 +2,7 @@
 // workspace it ran last (what it keeps saves sending it again), but never twice in a row ahead of an
 // older job, so that nobody waits long behind a busy workspace.
 import { afterEach, expect, it } from 'vitest';
-import { createWorkerPool, type JobRunner } from '../../src/modules/shared/worker-pool.js';
+import { createWorkerPool, type JobRunner } from '../../src/jobs/worker-pool.js';
 
 let pool: JobRunner<{ name: string }, string> | undefined;
 afterEach(() => pool?.close());

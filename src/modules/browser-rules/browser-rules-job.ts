@@ -3,7 +3,7 @@
 // Chrome's rules and written as the answer's JSON, sent back as UTF-8 bytes (moved too). Compiling
 // 100,000 rules took 10–20 s of CPU on the event loop, in slices that every other request waited between.
 import { createBrowserRuleCompiler, type RuleTranslation } from '../../engine/dnr/index.js';
-import { decodePage } from '../shared/job-pages.js';
+import { decodePage } from '../../jobs/job-pages.js';
 import type { ListedRuleRow } from '../shared/listed-rules-store.js';
 
 export interface BrowserRulesJob {

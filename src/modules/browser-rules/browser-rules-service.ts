@@ -3,14 +3,21 @@
 // compile runs where the runner runs it (a pool of worker threads, for the service): the event loop
 // only reads the rules a page at a time and sends them on, so a workspace of 100,000 rules does not
 // hold up everyone else's requests.
+
+import { rulePages, transferOf } from '../../jobs/job-pages.js';
+import { inProcessRunner, type JobRunner } from '../../jobs/worker-pool.js';
 import type { Principal } from '../../model/principal.js';
 import type { ChangesService } from '../changes/changes-service.js';
-import { rulePages, transferOf } from '../shared/job-pages.js';
 import type { ListedRulesStore } from '../shared/listed-rules-store.js';
 import { createReadCache } from '../shared/read-cache.js';
-import { inProcessRunner } from '../shared/worker-pool.js';
-import { createBrowserRulesJobs } from './browser-rules-job.js';
-import type { BrowserRulesRunner } from './browser-rules-pool.js';
+import {
+  type BrowserRulesJob,
+  type BrowserRulesOutcome,
+  createBrowserRulesJobs,
+} from './browser-rules-job.js';
+
+/** Where compiles run: the browserRules pool of jobs/job-kinds.ts, or this thread. */
+export type BrowserRulesRunner = JobRunner<BrowserRulesJob, BrowserRulesOutcome>;
 
 /** Memory the kept answers may hold: a 30,000-rule answer is a few megabytes. */
 const KEPT_BYTES = 64 * 1024 * 1024;

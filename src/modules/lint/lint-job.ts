@@ -12,7 +12,7 @@ import {
   lint,
   preparedLint,
 } from '../../engine/lint/index.js';
-import { decodePage } from '../shared/job-pages.js';
+import { decodePage } from '../../jobs/job-pages.js';
 import type { ListedRuleRow } from '../shared/listed-rules-store.js';
 
 /** A page of the workspace, as the caller sends it. */

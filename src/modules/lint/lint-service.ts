@@ -4,14 +4,14 @@
 // Nothing of the lint runs on the event loop: a workspace of 100,000 rules takes seconds to lint.
 import type { Db } from '../../db/tables.js';
 import { AppError } from '../../errors.js';
+import { encodePage, PAGE_SIZE, rulePages, transferOf } from '../../jobs/job-pages.js';
+import { nextTurn } from '../../jobs/slices.js';
+import { inProcessRunner, type JobRunner } from '../../jobs/worker-pool.js';
 import type { Finding } from '../../model/finding.js';
 import type { Principal } from '../../model/principal.js';
 import type { RuleType } from '../../model/rule-types/index.js';
 import type { ChangesService } from '../changes/changes-service.js';
-import { encodePage, PAGE_SIZE, rulePages, transferOf } from '../shared/job-pages.js';
 import { createListedRulesStore, type ListedRulesStore } from '../shared/listed-rules-store.js';
-import { nextTurn } from '../shared/slices.js';
-import { inProcessRunner, type JobRunner } from '../shared/worker-pool.js';
 import { createLintJobs, type LintJob, type LintOutcome } from './lint-job.js';
 import type { LintData } from './lint-schemas.js';
 import { createLintStore, type LintStore } from './lint-store.js';

@@ -3,6 +3,7 @@
 // parses them, not the event loop).
 import { unindexed } from '../../db/dialect.js';
 import type { Db } from '../../db/tables.js';
+import type { RulesCursor } from '../../jobs/job-pages.js';
 
 /** A rule as a job takes it: stored fields, its group's status, its pairs as JSON text. */
 export interface ListedRuleRow {
@@ -15,9 +16,6 @@ export interface ListedRuleRow {
   pairs: string;
   creationDate: number;
 }
-
-/** Where a page of rules ends: the next starts after it. */
-export type RulesCursor = { creationDate: number; id: string };
 
 export function createListedRulesStore(db: Db) {
   const rules = () =>

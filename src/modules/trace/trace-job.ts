@@ -10,8 +10,8 @@ import {
 } from '../../engine/index.js';
 import { AppError, type ErrorCode, type ErrorDetail } from '../../errors.js';
 import { isPlainObject } from '../../http/payload.js';
+import { decodePage } from '../../jobs/job-pages.js';
 import { readRule } from '../rules/rules-input.js';
-import { decodePage } from '../shared/job-pages.js';
 import type { ListedRuleRow } from '../shared/listed-rules-store.js';
 import { convertOlderFormats } from '../transfer/older-formats.js';
 

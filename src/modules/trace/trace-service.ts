@@ -11,16 +11,15 @@ import {
 import { AppError, type ErrorDetail } from '../../errors.js';
 import { referenced } from '../../http/checks.js';
 import { isPlainObject, readPayload } from '../../http/payload.js';
+import { encodePage, rulePages, transferOf } from '../../jobs/job-pages.js';
+import { inProcessRunner, type JobRunner } from '../../jobs/worker-pool.js';
 import type { Principal } from '../../model/principal.js';
 import { schemaErrors } from '../../validation.js';
 import type { ChangesService } from '../changes/changes-service.js';
 import type { GroupsStore } from '../groups/groups-store.js';
 import type { RulesStore } from '../rules/rules-store.js';
-import { encodePage, rulePages, transferOf } from '../shared/job-pages.js';
 import type { ListedRulesStore } from '../shared/listed-rules-store.js';
-import { inProcessRunner } from '../shared/worker-pool.js';
-import { createTraceJobs, type GroupCheck, type TraceJob } from './trace-job.js';
-import type { TraceRunner } from './trace-pool.js';
+import { createTraceJobs, type GroupCheck, type TraceJob, type TraceOutcome } from './trace-job.js';
 import {
   checkTraceBody,
   checkTraceQuery,
@@ -28,6 +27,9 @@ import {
   type TraceBody,
   type TraceExplain,
 } from './trace-schemas.js';
+
+/** Where traces run: the trace pool of jobs/job-kinds.ts, or this thread. */
+export type TraceRunner = JobRunner<TraceJob, TraceOutcome>;
 
 /** Workspaces whose compiled rules are kept; the least recently traced go first. */
 const MAX_KEPT_WORKSPACES = 256;

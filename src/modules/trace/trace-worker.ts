@@ -1,5 +1,5 @@
 // A trace pool's worker thread: runs trace jobs one at a time, keeping workspaces' rules compiled.
-import { serveJobs } from '../shared/pool-worker.js';
+import { serveJobs } from '../../jobs/pool-worker.js';
 import { createTraceJobs } from './trace-job.js';
 
 /** Workspaces whose compiled rules each worker keeps. */

@@ -1,4 +1,4 @@
-// An import as a worker's job (import-pool.ts): the records parsed, checked, planned and written, and
+// An import as a worker's job (import-runner.ts): the records parsed, checked, planned and written, and
 // the workspace linted, in a thread with its own database connection. On the event loop, a
 // 100,000-record import was 30 s of slices between everyone else's requests, and its garbage
 // collection paused them all; now the service's thread only passes bytes in and out.
@@ -117,7 +117,7 @@ export function createImportJobs() {
     });
     if (data.dryRun || data.created + data.updated === 0) return answer([]);
     // Should the lint fail, or end this worker (its memory), this report without findings stands: the
-    // pool hands it to the caller in place of the failure (import-pool.ts).
+    // pool hands it to the caller in place of the failure (import-runner.ts).
     partial(await answer([]));
     return answer((await lintOnThisThread(db, changes).lint(job.principal)).findings);
   };

@@ -1,5 +1,5 @@
 // The import pool's worker thread: runs one import at a time on its own database connection.
-import { serveJobs } from '../shared/pool-worker.js';
+import { serveJobs } from '../../jobs/pool-worker.js';
 import { createImportJobs, reportBytes } from './import-job.js';
 
 serveJobs(createImportJobs(), reportBytes);

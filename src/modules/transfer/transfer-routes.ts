@@ -8,7 +8,7 @@ import { IdempotencyKey } from '../../http/schemas.js';
 import type { Finding } from '../../model/finding.js';
 import type { Principal } from '../../model/principal.js';
 import { useImportBodyParser } from './import-body.js';
-import type { ImportRunner } from './import-pool.js';
+import type { ImportRunner } from './import-runner.js';
 import { withFindings } from './import-warnings.js';
 import { ExportFile, ExportQuery, ImportBody, ImportQuery, ImportReport } from './transfer-schemas.js';
 import { readExportFormat, readImportOptions, type TransferService } from './transfer-service.js';
@@ -25,7 +25,7 @@ export function registerTransferRoutes(
   transfer: TransferService,
   options: Pick<Config, 'maxImportBytes' | 'importTimeLimitMs' | 'exportTimeLimitMs'>,
   lint: WorkspaceFindings,
-  /** Where imports run when not on the event loop (import-pool.ts). */
+  /** Where imports run when not on the event loop (import-runner.ts). */
   importer?: ImportRunner,
 ): void {
   // Its own scope: only this route keeps its JSON body as bytes (import-body.ts).

@@ -1,8 +1,18 @@
 // A workspace's rules as a worker job takes them: read a page at a time (the event loop answers others
 // between two pages), each page encoded as UTF-8 JSON and moved to the worker, not copied. Parsing
 // and copying 100,000 rules took seconds on the event loop; encoding a page takes a millisecond.
-import type { ListedRuleRow, ListedRulesStore, RulesCursor } from './listed-rules-store.js';
 import { nextTurn } from './slices.js';
+
+/** Where a page of rules ends: the next starts after it (list order is creation date, then id). */
+export type RulesCursor = { creationDate: number; id: string };
+
+/**
+ * What reads a workspace's rules a page at a time (modules/shared/listed-rules-store.ts): given here
+ * as an interface, so that the jobs floor reads no module's store.
+ */
+export interface RulePageSource {
+  rulesPage(workspaceId: string, limit: number, after?: RulesCursor): Promise<RulesCursor[]>;
+}
 
 /**
  * Rules (or groups) read and encoded at a time: each page is one step of the event loop, and 1,000
@@ -21,14 +31,14 @@ export const transferOf = (pages: Uint8Array[]): ArrayBuffer[] =>
   pages.map((page) => page.buffer as ArrayBuffer);
 
 /** Every rule of the workspace in list order, as pages of `{rules: ListedRuleRow[]}`. */
-export async function rulePages(store: ListedRulesStore, workspaceId: string): Promise<Uint8Array[]> {
+export async function rulePages(store: RulePageSource, workspaceId: string): Promise<Uint8Array[]> {
   const pages: Uint8Array[] = [];
   let cursor: RulesCursor | undefined;
   for (;;) {
     const rules = await store.rulesPage(workspaceId, PAGE_SIZE, cursor);
     if (rules.length > 0) pages.push(encodePage({ rules }));
     if (rules.length < PAGE_SIZE) return pages;
-    const last = rules[rules.length - 1] as ListedRuleRow;
+    const last = rules[rules.length - 1] as RulesCursor;
     cursor = { creationDate: last.creationDate, id: last.id };
     await nextTurn();
   }

@@ -1,12 +1,12 @@
-// Imports run on a worker of their own (import-job.ts), one at a time, with their own database
-// connection: the event loop only receives the body's bytes, moves them to the worker, and sends the
-// report's bytes back. On SQLite this connection's writes wait meanwhile, as they waited for an import
+// Imports run on a worker of their own (import-job.ts; the import pool of jobs/job-kinds.ts), one at a
+// time, with their own database connection: the event loop only receives the body's bytes, moves them
+// to the worker, and sends the report's bytes back. On SQLite this connection's writes wait meanwhile, as they waited for an import
 // on the event loop; PostgreSQL locks rows and lets them through.
-import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../errors.js';
+import { JOB_KINDS } from '../../jobs/job-kinds.js';
+import type { JobRunner } from '../../jobs/worker-pool.js';
 import type { Principal } from '../../model/principal.js';
-import { createWorkerPool, workerEntry } from '../shared/worker-pool.js';
 import { ImportFile } from './import-body.js';
 import type { ImportJob, ImportJobConfig, ImportOutcome } from './import-job.js';
 import { type ImportOptions, readBody } from './transfer-service.js';
@@ -26,33 +26,18 @@ export type ImportRunner = (
 ) => Promise<ImportAnswer>;
 
 /** Imports one key may have under way (running or waiting), and all keys together. */
-const PER_KEY = 2;
-const IN_ALL = 32;
+const PER_KEY = JOB_KINDS.import.perKeyWaiting;
+const IN_ALL = JOB_KINDS.import.maxWaiting;
 
 const refused = (code: 'RATE_LIMITED' | 'UNAVAILABLE', message: string) =>
   new AppError(code, [{ path: '', message }]);
 
-/** Room for a worker told to stop (its client gone, its time limit past) to roll back and say so. */
-const STOP_GRACE_MS = 30_000;
-
-export function createImportPool(
+/** The import pool's runner, with the count of imports under way before they reach its queue. */
+export function createImportRunner(
   database: Database,
-  config: ImportJobConfig & Pick<Config, 'importTimeLimitMs' | 'importWorkerMemoryMb'>,
-): { run: ImportRunner; close(): Promise<void> } {
-  const pool = createWorkerPool<ImportJob, ImportOutcome>({
-    entry: workerEntry('import-worker', import.meta.url),
-    what: 'the import',
-    jobs: 'imports',
-    tooLongHint: 'import fewer records at once, or raise IMPORT_TIME_LIMIT_MS',
-    workers: 1,
-    // The route's own limit stops the import first (503 Time limit exceeded, rolled back); this one
-    // ends a worker that did not stop when told.
-    timeLimitMs: config.importTimeLimitMs + STOP_GRACE_MS,
-    memoryMb: config.importWorkerMemoryMb,
-    perKey: 1,
-    perKeyWaiting: PER_KEY,
-    maxWaiting: IN_ALL,
-  });
+  config: ImportJobConfig,
+  pool: JobRunner<ImportJob, ImportOutcome>,
+): ImportRunner {
   // Counted from the request on: on SQLite an import waits for the service's writes before it reaches
   // the pool's queue, and each holds its body meanwhile.
   const underWay = new Map<string, number>();
@@ -119,5 +104,5 @@ export function createImportPool(
     return outcome;
   }
 
-  return { run, close: () => pool.close() };
+  return run;
 }

@@ -1,15 +1,15 @@
-// Heavy jobs (traces, the rule lint) run on small pools of worker threads, never on the event loop: one
-// trace may compile a thousand patterns and match each against a 16 KiB URL, a workspace of 100,000
+// Heavy jobs (the kinds of job-kinds.ts) run on small pools of worker threads, never on the event loop:
+// one trace may compile a thousand patterns and match each against a 16 KiB URL, a workspace of 100,000
 // rules takes seconds to lint, and every other request of every workspace waited meanwhile. Each job
 // has a time limit (its worker is ended, the caller told), a worker has a memory limit, and one key may
 // use only part of the pool, so that a key sending many jobs at once cannot keep the others' waiting.
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { type TransferListItem, Worker, type WorkerOptions } from 'node:worker_threads';
-import { AppError, type ErrorDetail } from '../../errors.js';
+import { AppError, type ErrorDetail } from '../errors.js';
 
 export interface WorkerPoolOptions {
-  /** The worker's module, beside the caller's (trace-worker.js, or .ts run from the sources). */
+  /** The worker's module (workerEntry: trace-worker.js as built, or .ts run from the sources). */
   entry: URL;
   /** What a job is, in refusals: "the trace"; and many of them: "traces". */
   what: string;
@@ -70,9 +70,12 @@ interface Slot<Job, Outcome> {
 // whose loader is registered in the worker's thread first (an --import flag does not reach workers).
 const TYPESCRIPT = import.meta.url.endsWith('.ts');
 
-/** `name`'s module beside `caller` (an import.meta.url), as built or as sources. */
-export function workerEntry(name: string, caller: string): URL {
-  return new URL(`./${name}.${TYPESCRIPT ? 'ts' : 'js'}`, caller);
+/**
+ * A worker's module by its path under src/ without an ending ('modules/trace/trace-worker'): the
+ * built tree (dist/) has the sources' layout, so the same path finds the .js there and the .ts here.
+ */
+export function workerEntry(path: string): URL {
+  return new URL(`../${path}.${TYPESCRIPT ? 'ts' : 'js'}`, import.meta.url);
 }
 
 function startWorker(entry: URL, options: WorkerOptions): Worker {
