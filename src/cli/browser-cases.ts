@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BrowserType } from '@playwright/test';
 import { runRuleTests } from '../playwright/rule-tests.js';
-import { RuleTestFileError } from './rule-tests.js';
+import { RuleTestFileError } from '../rule-tests/rule-test-file.js';
 
 const MISSING =
   '--browser needs Playwright in this project: npm install --save-dev @playwright/test ' +

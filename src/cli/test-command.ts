@@ -7,17 +7,12 @@ import { createGroupsStore } from '../modules/groups/groups-store.js';
 import { createRulesStore } from '../modules/rules/rules-store.js';
 import { createListedRulesStore } from '../modules/shared/listed-rules-store.js';
 import { createTraceService } from '../modules/trace/trace-service.js';
+import type { CaseTrace } from '../rule-tests/compare-case.js';
+import { RuleTestFileError, readCases } from '../rule-tests/rule-test-file.js';
+import { CaseRefused, type CaseRunner, runCases } from '../rule-tests/run-cases.js';
 import { KeyRefusedError } from '../runtime/server-reads.js';
 import { readKey } from './key-source.js';
 import { type LocalWorkspace, UsageError, withLocalWorkspace } from './local-workspace.js';
-import {
-  CaseRefused,
-  type CaseRunner,
-  type CaseTrace,
-  RuleTestFileError,
-  readCases,
-  runCases,
-} from './rule-tests.js';
 
 interface TestOptions {
   server?: string;

@@ -4,15 +4,9 @@
 // what the browser observed is compared by `rulekeeper test`'s own code and reported in its words.
 // What a page cannot show is reported as not checked, never passed.
 import type { BrowserContext, Page, Request, Route } from '@playwright/test';
-import {
-  CaseRefused,
-  type CaseRun,
-  type CaseTrace,
-  type RuleTestCase,
-  type RuleTestsReport,
-  readCases,
-  runCases,
-} from '../cli/rule-tests.js';
+import type { CaseTrace } from '../rule-tests/compare-case.js';
+import { type RuleTestCase, readCases } from '../rule-tests/rule-test-file.js';
+import { CaseRefused, type CaseRun, type RuleTestsReport, runCases } from '../rule-tests/run-cases.js';
 import type { Runtime, RuntimeOptions } from '../runtime/index.js';
 import { type CasePlan, fetchIn, planOf, type Shown } from './case-request.js';
 import { MAX_REDIRECTS } from './redirect-follows.js';
