@@ -11,9 +11,9 @@ import {
 import { AppError, type ErrorCode, type ErrorDetail } from '../../errors.js';
 import { isPlainObject } from '../../http/payload.js';
 import { decodePage } from '../../jobs/job-pages.js';
+import { convertOlderFormats } from '../../model/requestly-older-formats.js';
 import { readRule } from '../rules/rules-input.js';
 import type { ListedRuleRow } from '../shared/listed-rules-store.js';
-import { convertOlderFormats } from '../transfer/older-formats.js';
 
 /** A group an unsaved rule names: its status, or the error naming it deserves (404 or 403). */
 export type GroupCheck = { status: string } | { code: ErrorCode };

@@ -3,10 +3,10 @@ import { AppError, type ErrorDetail } from '../../errors.js';
 import { isPlainObject } from '../../http/payload.js';
 import type { GroupWrite } from '../../model/group.js';
 import type { PathMap } from '../../model/path-map.js';
+import { convertOlderFormats } from '../../model/requestly-older-formats.js';
 import type { RuleWrite } from '../../model/rule.js';
 import { readGroupWrite } from '../groups/groups-input.js';
 import { readRule } from '../rules/rules-input.js';
-import { convertOlderFormats } from './older-formats.js';
 
 interface RecordBase {
   /** Position in the file, from 0. */

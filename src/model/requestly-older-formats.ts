@@ -1,8 +1,10 @@
-// Requestly's pre-2018 record formats, converted to today's before the normal checks.
+// Requestly's pre-2018 record formats, converted to today's before the normal checks (an import's
+// records and a trace's unsaved rules alike). Values inside a parsed record are plain JSON, so a plain
+// object is a record (isRecord); only a whole body can be a MalformedBody.
 
-import { isPlainObject } from '../../http/payload.js';
-import { PathMap } from '../../model/path-map.js';
-import { canonicalDomain } from '../../model/rule-types/source.js';
+import { PathMap } from './path-map.js';
+import { isRecord } from './rule-types/schema-helpers.js';
+import { canonicalDomain } from './rule-types/source.js';
 
 type Json = Record<string, unknown>;
 
@@ -32,7 +34,7 @@ export function convertOlderFormats(record: Json): Converted {
     }
   }
   const source = record.source;
-  if (record.ruleType === 'Redirect' && !Object.hasOwn(record, 'pairs') && isPlainObject(source)) {
+  if (record.ruleType === 'Redirect' && !Object.hasOwn(record, 'pairs') && isRecord(source)) {
     if (Array.isArray(source.values)) {
       converted = redirectRecord(record, source, source.values, paths);
       warnings.push(
@@ -56,10 +58,10 @@ function respelledDomains(record: Json): [string, string][] {
   const found: [string, string][] = [];
   if (!Array.isArray(record.pairs)) return found;
   for (const pair of record.pairs) {
-    const source = isPlainObject(pair) ? pair.source : undefined;
-    const filters = isPlainObject(source) ? source.filters : undefined;
+    const source = isRecord(pair) ? pair.source : undefined;
+    const filters = isRecord(source) ? source.filters : undefined;
     for (const filter of Array.isArray(filters) ? filters : [filters]) {
-      const domains = isPlainObject(filter) ? filter.pageDomains : undefined;
+      const domains = isRecord(filter) ? filter.pageDomains : undefined;
       if (!Array.isArray(domains)) continue;
       for (const domain of domains) {
         if (
@@ -77,7 +79,7 @@ function respelledDomains(record: Json): [string, string][] {
 /** `{source, header, target, type, value}`: one header change per pair, before modifications existed. */
 function isFlatHeaderPair(pair: unknown): pair is Json {
   return (
-    isPlainObject(pair) &&
+    isRecord(pair) &&
     !Object.hasOwn(pair, 'modifications') &&
     (pair.target === 'Request' || pair.target === 'Response') &&
     Object.hasOwn(pair, 'header')
