@@ -12,6 +12,9 @@ import { createChangesModule } from './modules/changes/changes-module.js';
 import { registerGroupsRoutes } from './modules/groups/groups-routes.js';
 import { createGroupsService } from './modules/groups/groups-service.js';
 import { createGroupsStore } from './modules/groups/groups-store.js';
+import { registerHistoryRoutes } from './modules/history/history-routes.js';
+import { createHistoryService } from './modules/history/history-service.js';
+import { createHistoryStore } from './modules/history/history-store.js';
 import { createIdempotencyService } from './modules/idempotency/idempotency-service.js';
 import { createIdempotencyStore } from './modules/idempotency/idempotency-store.js';
 import { registerKeysRoutes } from './modules/keys/keys-routes.js';
@@ -92,13 +95,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const groupsStore = createGroupsStore(db, dialect);
   const idempotency = createIdempotencyService({ db, store: createIdempotencyStore() });
   const rulesStore = createRulesStore(db, dialect);
-  const changesModule = createChangesModule(
-    app,
-    { database, config, keys: keysService },
-    { rulesStore, groupsStore },
-  );
+  const changesModule = createChangesModule(app, { database, config, keys: keysService });
   const changes = changesModule.service;
   const groupsService = createGroupsService({ db, groupsStore, idempotency, changes });
+  const historyService = createHistoryService({
+    db,
+    store: createHistoryStore(db),
+    rulesStore,
+    groupsStore,
+    changes,
+  });
   const rulesService = createRulesService({
     db,
     rulesStore,
@@ -159,6 +165,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       apiKeyAuthPlugin(api, keysService);
       await rateLimitPlugin(api, config);
       changesModule.register(api);
+      registerHistoryRoutes(api, historyService);
       registerGroupsRoutes(api, groupsService);
       registerKeysRoutes(api, keysService);
       registerRulesRoutes(api, rulesService, lintService.findingsOfRule);

@@ -3,6 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { nextTurn, SLICE_ITEMS } from '../jobs/slices.js';
 import { etagOf, ifNoneMatchHolds } from './etag.js';
+import { recordedAt } from './revision-header.js';
 
 export function one<T extends { modificationDate: number }>(reply: FastifyReply, data: T) {
   reply.header('etag', etagOf(data));
@@ -128,6 +129,8 @@ export function sendJson(reply: FastifyReply, json: string | Buffer) {
 export interface Created<T> {
   data: T;
   replayed: boolean;
+  /** The revision the create recorded (its Rulekeeper-Revision); none on a replay. */
+  revision?: number;
 }
 
 /** 201 with the new object's path; a replay of an idempotent POST says so in a header. */
@@ -136,7 +139,7 @@ export function created<T extends { id: string; modificationDate: number }>(
   collectionPath: string,
   result: Created<T>,
 ) {
-  reply.code(201).header('location', `${collectionPath}/${result.data.id}`);
+  recordedAt(reply, result.revision).code(201).header('location', `${collectionPath}/${result.data.id}`);
   if (result.replayed) reply.header('idempotent-replayed', 'true');
   return one(reply, result.data);
 }

@@ -1,17 +1,13 @@
-// The changes module assembled: the service every writer records through, the stream hub, history,
-// and the retention sweep, with what the app must register and close.
+// The journal assembled: the service every writer records through, the stream hub and the retention
+// sweep, with what the app must register and close. History (modules/history) reads what it keeps.
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
-import type { GroupsStore } from '../groups/groups-store.js';
 import type { KeysService } from '../keys/keys-service.js';
-import type { RulesStore } from '../rules/rules-store.js';
 import { createChangeHub } from './change-hub.js';
 import { registerChangesRoutes } from './changes-routes.js';
 import { createChangesService } from './changes-service.js';
 import { createChangesStore } from './changes-store.js';
-import { registerHistoryRoutes } from './history-routes.js';
-import { createHistoryService } from './history-service.js';
 import { revisionHooks } from './revision-hooks.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -20,7 +16,6 @@ const SWEEP_EVERY_MS = 60 * 60 * 1000;
 export function createChangesModule(
   app: FastifyInstance,
   { database, config, keys }: { database: Database; config: Config; keys: Pick<KeysService, 'stillValid'> },
-  stores: { rulesStore: RulesStore; groupsStore: GroupsStore },
 ) {
   const { db, dataVersion, signals } = database;
   const store = createChangesStore(db, database.dialect);
@@ -43,7 +38,6 @@ export function createChangesModule(
     keyCheckMs: Math.min(1000, Math.max(250, config.keyCacheTtlMs / 5)),
     onError: (err) => app.log.warn({ err }, 'change stream delivery failed; retrying on the next poll'),
   });
-  const history = createHistoryService({ db, store, changes: service, ...stores });
 
   const sweep = () =>
     service.sweep(config.historyRetentionDays * DAY_MS).catch((err: unknown) => {
@@ -68,7 +62,6 @@ export function createChangesModule(
     register(api: FastifyInstance): void {
       revisionHooks(api, service);
       registerChangesRoutes(api, service, hub);
-      registerHistoryRoutes(api, history);
     },
   };
 }

@@ -1,18 +1,17 @@
-// Schemas of the change feed, the stream's query, and history (versions and restore).
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+// Schemas of the change feed and the stream's query.
+import { Type } from '@sinclair/typebox';
 import { AppError, pointerToken } from '../../errors.js';
-import { countParameter, pageQuery } from '../../http/schemas.js';
-import { MAX_STORED_INTEGER, Timestamp } from '../../model/common.js';
-import { Rule, RuleTypeSchema } from '../../model/rule.js';
+import { countParameter } from '../../http/schemas.js';
+import { Timestamp } from '../../model/common.js';
 import { compile, schemaErrors } from '../../validation.js';
 
 export const MAX_FEED_LIMIT = 1000;
 export const DEFAULT_FEED_LIMIT = 100;
 
 const Revision = Type.String({ pattern: '^[0-9]{1,15}$', description: 'A workspace revision.' });
-const Change = Type.Union([Type.Literal('created'), Type.Literal('updated'), Type.Literal('deleted')]);
+export const Change = Type.Union([Type.Literal('created'), Type.Literal('updated'), Type.Literal('deleted')]);
 const ObjectType = Type.Union([Type.Literal('rule'), Type.Literal('group')]);
-const ByName = Type.Union([Type.String(), Type.Null()], {
+export const ByName = Type.Union([Type.String(), Type.Null()], {
   description: 'The name of that user (null if the user no longer exists), for people reading history.',
   examples: ['alice'],
 });
@@ -67,72 +66,6 @@ export const FeedPage = Type.Object(
   },
   { additionalProperties: false },
 );
-
-export function versionsOf<T extends TSchema>(object: T) {
-  return Type.Object(
-    {
-      success: Type.Literal(true),
-      data: Type.Array(
-        Type.Object(
-          {
-            version: Type.Integer({ description: "1 for the object's first change, one more with each." }),
-            revision: Type.Integer(),
-            change: Change,
-            at: Timestamp,
-            by: Type.String({ description: 'User id of the key that made the change.' }),
-            byName: ByName,
-            // The object's own schema, not a copy: a named schema (an $id) must have one content.
-            object,
-          },
-          { additionalProperties: false },
-        ),
-        { description: 'Each version: the content after its change, or as it was when deleted.' },
-      ),
-    },
-    { additionalProperties: false },
-  );
-}
-
-/** The query of the deleted lists: paging only, as documented or as checked (`checked`: see pageQuery). */
-const deletedQuery = (checked: boolean) => Type.Object(pageQuery(checked), { additionalProperties: false });
-export const DeletedListQuery = deletedQuery(false);
-export const checkDeletedListQuery = compile(deletedQuery(true));
-
-/** A deleted rule that can be restored, as `GET /v1/rules/deleted` lists it. */
-export const DeletedRule = Type.Object(
-  {
-    id: Type.String({ description: 'The rule id, still its workspace’s.' }),
-    name: Type.String({ description: 'Its name when it was deleted.' }),
-    ruleType: RuleTypeSchema,
-    deletedAt: Timestamp,
-    deletedBy: Type.String({ description: 'User id of the key that deleted it.' }),
-    deletedByName: ByName,
-    version: Type.Integer({
-      description:
-        'The version to restore (`POST /v1/rules/{ruleId}/restore`): the rule as it was when deleted.',
-    }),
-    // The rule's own schema, not a copy: a named schema (an $id) must have one content.
-    rule: Rule,
-  },
-  {
-    $id: 'DeletedRule',
-    description: 'A deleted rule that can be restored; `rule` is the rule as it was when deleted.',
-    additionalProperties: false,
-  },
-);
-
-export const RestoreBody = Type.Object(
-  {
-    version: Type.Integer({
-      minimum: 1,
-      maximum: MAX_STORED_INTEGER,
-      description: 'The version whose content becomes current.',
-    }),
-  },
-  { additionalProperties: false },
-);
-export const checkRestoreBody = compile(RestoreBody);
-export type RestoreBody = Static<typeof RestoreBody>;
 
 function readQuery(query: unknown, check: ReturnType<typeof compile>): Record<string, string | undefined> {
   const details = schemaErrors(check, query ?? {});

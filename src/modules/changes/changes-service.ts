@@ -5,7 +5,6 @@ import type { ChangeRow, Db } from '../../db/tables.js';
 import { AppError } from '../../errors.js';
 import type { DataVersion } from '../shared/read-cache.js';
 import type { ChangesStore, FeedRow, ObjectType } from './changes-store.js';
-import { noteRecordedRevision } from './revision-hooks.js';
 
 /** One object changed by a transaction, with its content after the change (or as it was when deleted). */
 export interface ChangeInput {
@@ -18,6 +17,15 @@ export interface ChangeInput {
    * earlier version to look up: its version is 1.
    */
   drawn?: boolean;
+}
+
+/**
+ * What a write returns: its data, and the revision it recorded, which its answer carries
+ * (Rulekeeper-Revision) and the lint of a written rule is taken at.
+ */
+export interface Recorded<T> {
+  data: T;
+  revision: number;
 }
 
 /** Who changes what: the workspace whose revision moves, and the user recorded as `by`. */
@@ -148,7 +156,6 @@ export function createChangesService({
       });
       if (first) revision = await store.bumpAndInsert(trx, actor.workspaceId, rows);
       else await store.insert(trx, rows);
-      noteRecordedRevision(revision as number);
       return revision as number;
     };
   }

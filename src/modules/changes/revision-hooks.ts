@@ -1,9 +1,9 @@
 // Rulekeeper-Revision on every answer to an authenticated /v1 request, and the revision-based ETags
 // of lists: a list whose If-None-Match still holds is answered 304 before any other database work.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ifNoneMatchHolds } from '../../http/etag.js';
+import { REVISION_HEADER } from '../../http/revision-header.js';
 import type { ChangesService } from './changes-service.js';
 
 declare module 'fastify' {
@@ -12,23 +12,11 @@ declare module 'fastify' {
     revision: number | undefined;
     /** What cached reads of this GET are checked against (ChangesService.cacheVersion). */
     cacheVersion: number | undefined;
-    /** The revision this write recorded, passed on by the recorder (see noteRecordedRevision). */
-    recorded: { revision?: number } | undefined;
   }
   interface FastifyContextConfig {
     /** The route answers a list of the workspace's content: its ETag comes from the revision. */
     revisionEtag?: boolean;
   }
-}
-
-export const REVISION_HEADER = 'rulekeeper-revision';
-
-const recording = new AsyncLocalStorage<{ revision?: number }>();
-
-/** Called by the recorder in a write's transaction: its answer carries this revision, not read again. */
-export function noteRecordedRevision(revision: number): void {
-  const holder = recording.getStore();
-  if (holder) holder.revision = revision;
 }
 
 /**
@@ -49,7 +37,6 @@ export function revisionHooks(
 ): void {
   app.decorateRequest('revision', undefined);
   app.decorateRequest('cacheVersion', undefined);
-  app.decorateRequest('recorded', undefined);
 
   /** Sets the header; on a list, its ETag, and 304 when the client's copy still holds (true). */
   function answered(request: FastifyRequest, reply: FastifyReply, revision: number): boolean {
@@ -67,10 +54,7 @@ export function revisionHooks(
   // Reads are answered from the revision read first: data built after it is at least as new, so
   // an ETag made from it can only be stale (a needless 200 later), never wrong (a 304 that hides a change).
   app.addHook('preHandler', (request, reply, done) => {
-    if (request.method !== 'GET') {
-      request.recorded = {};
-      return recording.run(request.recorded, done);
-    }
+    if (request.method !== 'GET') return done();
     const revision = changes.revision(request.principal.workspaceId);
     if (typeof revision === 'number') {
       if (!answered(request, reply, revision)) done();
@@ -82,14 +66,11 @@ export function revisionHooks(
   });
 
   // Writes (and errors before the handler) carry the revision as it is after them: the one a write
-  // recorded, when it succeeded (then it is committed), else the workspace's, read again.
+  // recorded, set by its route (http/revision-header.ts), when it succeeded (then it is committed),
+  // else the workspace's, read again.
   app.addHook('onSend', (request, reply, payload, done) => {
     if (request.revision !== undefined || !request.principal) return done(null, payload);
-    const recorded = request.recorded?.revision;
-    if (recorded !== undefined && reply.statusCode < 400) {
-      reply.header(REVISION_HEADER, recorded);
-      return done(null, payload);
-    }
+    if (reply.hasHeader(REVISION_HEADER) && reply.statusCode < 400) return done(null, payload);
     const revision = changes.revision(request.principal.workspaceId);
     if (typeof revision === 'number') {
       reply.header(REVISION_HEADER, revision);

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { created, header, one, paged } from '../../http/replies.js';
 import { ALWAYS, BODY, errorResponses, notModified, success } from '../../http/responses.js';
+import { recordedAt } from '../../http/revision-header.js';
 import { deleted, IdempotencyKey, IfMatch, IfNoneMatch, page, single } from '../../http/schemas.js';
 import { Group, GroupBody, GroupCreateBody, GroupListItem } from '../../model/group.js';
 import { GroupListQuery, GroupParams } from './groups-schemas.js';
@@ -117,11 +118,16 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
         },
       },
     },
-    async (request, reply) =>
-      one(
-        reply,
-        await groups.update(request.principal, request.params.id, request.body, header(request, 'if-match')),
-      ),
+    async (request, reply) => {
+      const { principal, params } = request;
+      const { data, revision } = await groups.update(
+        principal,
+        params.id,
+        request.body,
+        header(request, 'if-match'),
+      );
+      return one(recordedAt(reply, revision), data);
+    },
   );
 
   app.delete<WithId>(
@@ -156,9 +162,14 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
         },
       },
     },
-    async (request) => ({
-      success: true,
-      message: await groups.remove(request.principal, request.params.id, header(request, 'if-match')),
-    }),
+    async (request, reply) => {
+      const { data, revision } = await groups.remove(
+        request.principal,
+        request.params.id,
+        header(request, 'if-match'),
+      );
+      recordedAt(reply, revision);
+      return { success: true, message: data };
+    },
   );
 }

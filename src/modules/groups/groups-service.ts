@@ -7,7 +7,7 @@ import { nextTimestamp } from '../../ids.js';
 import { type Group, type GroupListItem, toGroup } from '../../model/group.js';
 import type { Principal } from '../../model/principal.js';
 import { toRule } from '../../model/rule.js';
-import type { ChangesService } from '../changes/changes-service.js';
+import type { ChangesService, Recorded } from '../changes/changes-service.js';
 import type { IdempotencyService } from '../idempotency/idempotency-service.js';
 import { drawId } from '../shared/id-owners-store.js';
 import { readGroupWrite } from './groups-input.js';
@@ -54,30 +54,43 @@ export function createGroupsService({
 
     async create(principal: Principal, body: unknown, idempotencyKey?: string): Promise<Created<Group>> {
       const input = readGroupWrite(body, true);
-      return idempotency.create(principal, idempotencyKey, ['POST /v1/groups', body], async (trx) => {
-        const now = Date.now();
-        const row: GroupRow = {
-          id: '',
-          workspace_id: principal.workspaceId,
-          name: input.name ?? '',
-          status: input.status ?? 'Active',
-          is_favourite: input.isFavourite ? 1 : 0,
-          created_by: principal.userId,
-          last_modified_by: principal.userId,
-          creation_date: now,
-          modification_date: now,
-        };
-        row.id = await drawId(trx, principal.workspaceId, 'group', 'Group');
-        await groupsStore.insert(trx, row);
-        const group = toGroup(row, principal);
-        await changes.record(trx, principal, [
-          { objectType: 'group', id: row.id, change: 'created', object: group, drawn: true },
-        ]);
-        return group;
-      });
+      // Set once the change is recorded; a replay records nothing.
+      let revision: number | undefined;
+      const created = await idempotency.create(
+        principal,
+        idempotencyKey,
+        ['POST /v1/groups', body],
+        async (trx) => {
+          const now = Date.now();
+          const row: GroupRow = {
+            id: '',
+            workspace_id: principal.workspaceId,
+            name: input.name ?? '',
+            status: input.status ?? 'Active',
+            is_favourite: input.isFavourite ? 1 : 0,
+            created_by: principal.userId,
+            last_modified_by: principal.userId,
+            creation_date: now,
+            modification_date: now,
+          };
+          row.id = await drawId(trx, principal.workspaceId, 'group', 'Group');
+          await groupsStore.insert(trx, row);
+          const group = toGroup(row, principal);
+          revision = await changes.record(trx, principal, [
+            { objectType: 'group', id: row.id, change: 'created', object: group, drawn: true },
+          ]);
+          return group;
+        },
+      );
+      return { ...created, revision };
     },
 
-    async update(principal: Principal, id: string, body: unknown, ifMatch?: string): Promise<Group> {
+    async update(
+      principal: Principal,
+      id: string,
+      body: unknown,
+      ifMatch?: string,
+    ): Promise<Recorded<Group>> {
       const input = readNowThrowLater(() => readGroupWrite(body, false));
       return db.transaction().execute(async (trx) => {
         const { row, body: change } = await checkInOrder(principal, id, {
@@ -96,12 +109,14 @@ export function createGroupsService({
         };
         await groupsStore.update(trx, id, updated);
         const group = toGroup(updated, principal);
-        await changes.record(trx, principal, [{ objectType: 'group', id, change: 'updated', object: group }]);
-        return group;
+        const revision = await changes.record(trx, principal, [
+          { objectType: 'group', id, change: 'updated', object: group },
+        ]);
+        return { data: group, revision };
       });
     },
 
-    async remove(principal: Principal, id: string, ifMatch?: string): Promise<string> {
+    async remove(principal: Principal, id: string, ifMatch?: string): Promise<Recorded<string>> {
       return db.transaction().execute(async (trx) => {
         const { row } = await checkInOrder(principal, id, {
           kind: GROUPS,
@@ -110,7 +125,7 @@ export function createGroupsService({
         });
         const rules = await groupsStore.deleteAndUngroup(trx, id, principal.userId, Date.now());
         // The ungrouped rules changed too: followers and their history must see it.
-        await changes.record(trx, principal, [
+        const revision = await changes.record(trx, principal, [
           { objectType: 'group', id, change: 'deleted', object: toGroup(row, principal) },
           ...rules.map((rule) => ({
             objectType: 'rule' as const,
@@ -120,7 +135,10 @@ export function createGroupsService({
           })),
         ]);
         const ungrouped = rules.length;
-        return `Group deleted successfully; ${ungrouped} rule${ungrouped === 1 ? '' : 's'} ungrouped`;
+        return {
+          data: `Group deleted successfully; ${ungrouped} rule${ungrouped === 1 ? '' : 's'} ungrouped`,
+          revision,
+        };
       });
     },
   };

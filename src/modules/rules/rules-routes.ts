@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { created, header, oneSerialized, pageSerialized, written } from '../../http/replies.js';
 import { ALWAYS, BODY, errorResponses, notModified, success } from '../../http/responses.js';
+import { recordedAt } from '../../http/revision-header.js';
 import { deleted, IdempotencyKey, IfMatch, IfNoneMatch, page, single } from '../../http/schemas.js';
 import { Rule, RuleCreate, RuleUpdate } from '../../model/rule.js';
 import { RULE_DELETED, RuleListQuery, RuleParams, type RuleWarnings, withWarnings } from './rules-schemas.js';
@@ -90,8 +91,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService, w
     async (request, reply) => {
       const result = await rules.create(request.principal, request.body, header(request, 'idempotency-key'));
       created(reply, '/v1/rules', result);
-      const recorded = request.recorded?.revision;
-      return written(reply, result.data, await warnings(request.principal, result.data.id, recorded));
+      return written(reply, result.data, await warnings(request.principal, result.data.id, result.revision));
     },
   );
 
@@ -124,9 +124,14 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService, w
     },
     async (request, reply) => {
       const { principal, params } = request;
-      const rule = await rules.update(principal, params.ruleId, request.body, header(request, 'if-match'));
-      const recorded = request.recorded?.revision;
-      return written(reply, rule, await warnings(principal, rule.id, recorded));
+      const { data, revision } = await rules.update(
+        principal,
+        params.ruleId,
+        request.body,
+        header(request, 'if-match'),
+      );
+      recordedAt(reply, revision);
+      return written(reply, data, await warnings(principal, data.id, revision));
     },
   );
 
@@ -153,9 +158,14 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService, w
         },
       },
     },
-    async (request) => ({
-      success: true,
-      message: await rules.remove(request.principal, request.params.ruleId, header(request, 'if-match')),
-    }),
+    async (request, reply) => {
+      const { data, revision } = await rules.remove(
+        request.principal,
+        request.params.ruleId,
+        header(request, 'if-match'),
+      );
+      recordedAt(reply, revision);
+      return { success: true, message: data };
+    },
   );
 }

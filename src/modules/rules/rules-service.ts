@@ -11,7 +11,7 @@ import type { Principal } from '../../model/principal.js';
 import { type Rule, toRule } from '../../model/rule.js';
 import { ruleSearchText } from '../../model/rule-search.js';
 import type { RuleType } from '../../model/rule-types/index.js';
-import type { ChangesService } from '../changes/changes-service.js';
+import type { ChangesService, Recorded } from '../changes/changes-service.js';
 import type { GroupsStore } from '../groups/groups-store.js';
 import type { IdempotencyService } from '../idempotency/idempotency-service.js';
 import { drawId } from '../shared/id-owners-store.js';
@@ -79,7 +79,9 @@ export function createRulesService(deps: {
       const { write: input, pairs = [] } = readRule(body, { creating: true, maxDelayMs });
       const ruleType = input.ruleType as RuleType;
       const name = input.name ?? '';
-      return idempotency
+      // Set once the change is recorded; a replay records nothing.
+      let revision: number | undefined;
+      const created = await idempotency
         .create(principal, idempotencyKey, ['POST /v1/rules', body], async (trx) => {
           const now = Date.now();
           const row: RuleRow = {
@@ -101,15 +103,16 @@ export function createRulesService(deps: {
           row.id = await drawId(trx, principal.workspaceId, 'rule', ruleType);
           await rulesStore.insert(trx, row);
           const rule = toRule(row, principal, pairs);
-          await changes.record(trx, principal, [
+          revision = await changes.record(trx, principal, [
             { objectType: 'rule', id: row.id, change: 'created', object: rule, drawn: true },
           ]);
           return rule;
         })
         .catch(groupVanished);
+      return { ...created, revision };
     },
 
-    async update(principal: Principal, id: string, body: unknown, ifMatch?: string): Promise<Rule> {
+    async update(principal: Principal, id: string, body: unknown, ifMatch?: string): Promise<Recorded<Rule>> {
       return db
         .transaction()
         .execute(async (trx) => {
@@ -144,14 +147,16 @@ export function createRulesService(deps: {
           };
           await rulesStore.update(trx, updated);
           const rule = toRule(updated, principal, pairs);
-          await changes.record(trx, principal, [{ objectType: 'rule', id, change: 'updated', object: rule }]);
-          return rule;
+          const revision = await changes.record(trx, principal, [
+            { objectType: 'rule', id, change: 'updated', object: rule },
+          ]);
+          return { data: rule, revision };
         })
         .catch(groupVanished);
     },
 
-    async remove(principal: Principal, id: string, ifMatch?: string): Promise<string> {
-      await db.transaction().execute(async (trx) => {
+    async remove(principal: Principal, id: string, ifMatch?: string): Promise<Recorded<string>> {
+      const revision = await db.transaction().execute(async (trx) => {
         const { row } = await checkInOrder(principal, id, {
           kind: RULES,
           find: () => rulesStore.find(trx, id, true),
@@ -159,9 +164,9 @@ export function createRulesService(deps: {
         });
         await rulesStore.delete(trx, id);
         const rule = toRule(row, principal);
-        await changes.record(trx, principal, [{ objectType: 'rule', id, change: 'deleted', object: rule }]);
+        return changes.record(trx, principal, [{ objectType: 'rule', id, change: 'deleted', object: rule }]);
       });
-      return RULE_DELETED;
+      return { data: RULE_DELETED, revision };
     },
   };
 }

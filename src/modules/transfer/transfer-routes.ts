@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import { header, jsonArrayPieces, successPieces } from '../../http/replies.js';
 import { ALWAYS, BODY, errorResponses, header as responseHeader, success } from '../../http/responses.js';
+import { recordedAt } from '../../http/revision-header.js';
 import { IdempotencyKey } from '../../http/schemas.js';
 import type { Finding } from '../../model/finding.js';
 import type { Principal } from '../../model/principal.js';
@@ -91,6 +92,7 @@ function registerImportRoute(
         return reply.send(Readable.from(answer.report));
       }
       const result = await transfer.import(request.principal, request.body, importOptions, key);
+      recordedAt(reply, result.revision);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       const wrote = !result.data.dryRun && result.data.created + result.data.updated > 0;
       const data = wrote ? withFindings(result.data, (await lint(request.principal)).findings) : result.data;

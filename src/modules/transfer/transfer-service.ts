@@ -162,9 +162,10 @@ export function createTransferService(deps: {
     first: FirstPass,
     options: ImportOptions,
     progress: Progress | undefined,
-  ): Promise<ImportResult> {
+  ): Promise<{ report: ImportResult; revision: number | undefined }> {
     const planner = createImportPlanner(trx, store, principal, options.mode, !options.dryRun);
     const record = changes.recorder(trx, principal);
+    let revision: number | undefined;
     const items: ImportItem[] = [];
     const failures = [...first.failures];
     async function apply(plan: ImportPlan): Promise<void> {
@@ -176,7 +177,7 @@ export function createTransferService(deps: {
       await store.applyImportWrites(trx, plan.writes);
       await nextSlice();
       const written = changesOf(principal, plan.writes);
-      if (written.length > 0) await record(written);
+      if (written.length > 0) revision = await record(written);
     }
 
     await apply(await planner.groups(first.groups));
@@ -222,13 +223,14 @@ export function createTransferService(deps: {
     );
     const all = [...items, ...failed].sort((a, b) => a.index - b.index);
     const count = (outcome: ImportItem['outcome']) => all.filter((i) => i.outcome === outcome).length;
-    return {
+    const report = {
       dryRun: options.dryRun,
       created: count('created'),
       updated: count('updated'),
       failed: failed.length,
       items: all,
     };
+    return { report, revision };
   }
 
   /** Imports records in one transaction: every record, or with onError=skip every valid one, never part. */
@@ -240,9 +242,14 @@ export function createTransferService(deps: {
     progress?: Progress,
   ): Promise<Created<ImportResult>> {
     const first = await firstPass(records('first'));
-    return idempotency.create(principal, retry.key, retry.request, (trx) =>
-      importRecords(trx, principal, records, first, options, progress),
-    );
+    // The revision the import recorded, if it wrote anything (a replay or a dry run records nothing).
+    let revision: number | undefined;
+    const created = await idempotency.create(principal, retry.key, retry.request, async (trx) => {
+      const imported = await importRecords(trx, principal, records, first, options, progress);
+      revision = imported.revision;
+      return imported.report;
+    });
+    return { ...created, revision };
   }
 
   return {

@@ -13,12 +13,13 @@ import type { Principal } from '../../model/principal.js';
 import type { Rule } from '../../model/rule.js';
 import { toRule } from '../../model/rule.js';
 import { ruleSearchText } from '../../model/rule-search.js';
+import type { ChangesService, Recorded } from '../changes/changes-service.js';
+import type { ObjectType } from '../changes/changes-store.js';
 import type { GroupsStore } from '../groups/groups-store.js';
 import type { RulesStore } from '../rules/rules-store.js';
 import { idOwner } from '../shared/id-owners-store.js';
-import { checkDeletedListQuery, checkRestoreBody } from './changes-schemas.js';
-import type { ChangesService } from './changes-service.js';
-import type { ChangesStore, ObjectType } from './changes-store.js';
+import { checkDeletedListQuery, checkRestoreBody } from './history-schemas.js';
+import type { HistoryStore } from './history-store.js';
 
 export interface Version {
   version: number;
@@ -51,7 +52,7 @@ const NOTHING_IGNORED = new Set<string>();
 
 export function createHistoryService(deps: {
   db: Db;
-  store: ChangesStore;
+  store: HistoryStore;
   rulesStore: RulesStore;
   groupsStore: GroupsStore;
   changes: Pick<ChangesService, 'record'>;
@@ -145,7 +146,7 @@ export function createHistoryService(deps: {
     },
 
     /** Makes a rule's version current; a group it was in that is gone (or not ours) leaves it ungrouped. */
-    async restoreRule(principal: Principal, id: string, body: unknown): Promise<Rule> {
+    async restoreRule(principal: Principal, id: string, body: unknown): Promise<Recorded<Rule>> {
       return db.transaction().execute(async (trx) => {
         const found = await versionToRestore(trx, principal, 'rule', id, body);
         const live = found.live as RuleRow | undefined;
@@ -170,14 +171,14 @@ export function createHistoryService(deps: {
         if (live) await rulesStore.update(trx, row);
         else if (!(await rulesStore.insert(trx, row))) throw new AppError('RESTORE_CONFLICT');
         const rule = toRule(row, principal, old.pairs as Record<string, unknown>[]);
-        await changes.record(trx, principal, [
+        const revision = await changes.record(trx, principal, [
           { objectType: 'rule', id, change: live ? 'updated' : 'created', object: rule },
         ]);
-        return rule;
+        return { data: rule, revision };
       });
     },
 
-    async restoreGroup(principal: Principal, id: string, body: unknown): Promise<Group> {
+    async restoreGroup(principal: Principal, id: string, body: unknown): Promise<Recorded<Group>> {
       return db.transaction().execute(async (trx) => {
         const found = await versionToRestore(trx, principal, 'group', id, body);
         const live = found.live as GroupRow | undefined;
@@ -196,10 +197,10 @@ export function createHistoryService(deps: {
         if (live) await groupsStore.update(trx, id, row);
         else if (!(await groupsStore.insert(trx, row))) throw new AppError('RESTORE_CONFLICT');
         const group = toGroup(row, principal);
-        await changes.record(trx, principal, [
+        const revision = await changes.record(trx, principal, [
           { objectType: 'group', id, change: live ? 'updated' : 'created', object: group },
         ]);
-        return group;
+        return { data: group, revision };
       });
     },
   };

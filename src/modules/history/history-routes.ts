@@ -3,12 +3,13 @@
 import type { FastifyInstance } from 'fastify';
 import { one, paged } from '../../http/replies.js';
 import { ALWAYS, BODY, errorResponses, notModified, success } from '../../http/responses.js';
+import { recordedAt } from '../../http/revision-header.js';
 import { IfNoneMatch, page, single } from '../../http/schemas.js';
 import { Group } from '../../model/group.js';
 import { Rule } from '../../model/rule.js';
 import { GroupParams } from '../groups/groups-schemas.js';
 import { RuleParams } from '../rules/rules-schemas.js';
-import { DeletedListQuery, DeletedRule, RestoreBody, versionsOf } from './changes-schemas.js';
+import { DeletedListQuery, DeletedRule, RestoreBody, versionsOf } from './history-schemas.js';
 import type { HistoryService } from './history-service.js';
 
 export function registerHistoryRoutes(app: FastifyInstance, history: HistoryService): void {
@@ -91,8 +92,14 @@ export function registerHistoryRoutes(app: FastifyInstance, history: HistoryServ
         },
       },
     },
-    async (request, reply) =>
-      one(reply, await history.restoreRule(request.principal, request.params.ruleId, request.body)),
+    async (request, reply) => {
+      const { data, revision } = await history.restoreRule(
+        request.principal,
+        request.params.ruleId,
+        request.body,
+      );
+      return one(recordedAt(reply, revision), data);
+    },
   );
 
   app.get<{ Params: { id: string } }>(
@@ -145,7 +152,13 @@ export function registerHistoryRoutes(app: FastifyInstance, history: HistoryServ
         },
       },
     },
-    async (request, reply) =>
-      one(reply, await history.restoreGroup(request.principal, request.params.id, request.body)),
+    async (request, reply) => {
+      const { data, revision } = await history.restoreGroup(
+        request.principal,
+        request.params.id,
+        request.body,
+      );
+      return one(recordedAt(reply, revision), data);
+    },
   );
 }
