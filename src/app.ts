@@ -4,39 +4,15 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { requestIdFor } from './http/request-id.js';
-import { createPools } from './jobs/pools.js';
-import type { BrowserRulesJob, BrowserRulesOutcome } from './modules/browser-rules/browser-rules-job.js';
 import { registerBrowserRulesRoutes } from './modules/browser-rules/browser-rules-routes.js';
-import { createBrowserRulesService } from './modules/browser-rules/browser-rules-service.js';
-import { createChangesModule } from './modules/changes/changes-module.js';
 import { registerGroupsRoutes } from './modules/groups/groups-routes.js';
-import { createGroupsService } from './modules/groups/groups-service.js';
-import { createGroupsStore } from './modules/groups/groups-store.js';
 import { registerHistoryRoutes } from './modules/history/history-routes.js';
-import { createHistoryService } from './modules/history/history-service.js';
-import { createHistoryStore } from './modules/history/history-store.js';
-import { createIdempotencyService } from './modules/idempotency/idempotency-service.js';
-import { createIdempotencyStore } from './modules/idempotency/idempotency-store.js';
 import { registerKeysRoutes } from './modules/keys/keys-routes.js';
-import { createKeysService, type KeysService } from './modules/keys/keys-service.js';
-import { createKeysStore } from './modules/keys/keys-store.js';
-import type { LintJob, LintOutcome } from './modules/lint/lint-job.js';
+import type { KeysService } from './modules/keys/keys-service.js';
 import { registerLintRoutes } from './modules/lint/lint-routes.js';
-import { createLintService } from './modules/lint/lint-service.js';
-import { createLintStore } from './modules/lint/lint-store.js';
-import { createRulesReadModel } from './modules/rules/rules-read-model.js';
 import { registerRulesRoutes } from './modules/rules/rules-routes.js';
-import { createRulesService } from './modules/rules/rules-service.js';
-import { createRulesStore } from './modules/rules/rules-store.js';
-import { createListedRulesStore } from './modules/shared/listed-rules-store.js';
-import type { TraceJob, TraceOutcome } from './modules/trace/trace-job.js';
 import { registerTraceRoutes } from './modules/trace/trace-routes.js';
-import { createTraceService } from './modules/trace/trace-service.js';
-import type { ImportJob, ImportOutcome } from './modules/transfer/import-job.js';
-import { createImportRunner } from './modules/transfer/import-runner.js';
 import { registerTransferRoutes } from './modules/transfer/transfer-routes.js';
-import { createTransferService } from './modules/transfer/transfer-service.js';
-import { createTransferStore } from './modules/transfer/transfer-store.js';
 import { abandonedRequestsPlugin } from './plugins/abandoned-requests.js';
 import { apiKeyAuthPlugin } from './plugins/api-key-auth.js';
 import { clientErrorHandler } from './plugins/client-error.js';
@@ -49,6 +25,7 @@ import { metricsPlugin } from './plugins/metrics.js';
 import { openapiPlugin } from './plugins/openapi.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { writeBatchesPlugin } from './plugins/write-batches.js';
+import { createKeys, createServices } from './services.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -63,10 +40,7 @@ export interface AppOptions {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database, logger } = options;
-  const { db, dialect } = database;
-  const keysService =
-    options.keysService ??
-    createKeysService({ db, keysStore: createKeysStore(db), cacheTtlMs: config.keyCacheTtlMs });
+  const keysService = options.keysService ?? createKeys(database, config);
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     bodyLimit: config.maxBodyBytes,
@@ -92,64 +66,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(() => () => true);
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  const groupsStore = createGroupsStore(db, dialect);
-  const idempotency = createIdempotencyService({ db, store: createIdempotencyStore() });
-  const rulesStore = createRulesStore(db, dialect);
-  const changesModule = createChangesModule(app, { database, config, keys: keysService });
-  const changes = changesModule.service;
-  const groupsService = createGroupsService({ db, groupsStore, idempotency, changes });
-  const historyService = createHistoryService({
-    db,
-    store: createHistoryStore(db),
-    rulesStore,
-    groupsStore,
-    changes,
-  });
-  const rulesService = createRulesService({
-    db,
-    rulesStore,
-    readModel: createRulesReadModel(rulesStore),
-    groupsStore,
-    idempotency,
-    changes,
-    config,
-  });
-  const transferService = createTransferService({
-    db,
-    store: createTransferStore(),
-    idempotency,
-    changes,
-    config,
-  });
-  const pools = createPools(config);
-  app.addHook('onClose', () => pools.close());
-  const importPool = pools.of<ImportJob, ImportOutcome>('import');
-  const importer = importPool && createImportRunner(database, config, importPool);
-  const tracePool = pools.of<TraceJob, TraceOutcome>('trace');
-  const listedRules = createListedRulesStore(db);
-  const traceService = createTraceService({
-    db,
-    listedRules,
-    rulesStore,
-    groupsStore,
-    changes,
-    config,
-    ...(tracePool ? { runner: tracePool } : {}),
-  });
-
-  const lintPool = pools.of<LintJob, LintOutcome>('lint');
-  const lintService = createLintService({
-    lintStore: createLintStore(db),
-    listedRules,
-    changes,
-    ...(lintPool ? { runner: lintPool } : {}),
-  });
-  const browserRulesPool = pools.of<BrowserRulesJob, BrowserRulesOutcome>('browserRules');
-  const browserRulesService = createBrowserRulesService({
-    listedRules,
-    changes,
-    ...(browserRulesPool ? { runner: browserRulesPool } : {}),
-  });
+  const services = createServices(app, { config, database, keys: keysService });
+  const { changesModule, lint } = services;
 
   errorHandlerPlugin(app);
   abandonedRequestsPlugin(app);
@@ -157,7 +75,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   everyRequestPlugin(app);
   jsonBodyPlugin(app);
   metricsPlugin(app);
-  healthPlugin(app, db);
+  healthPlugin(app, database.db);
   consolePlugin(app);
   await openapiPlugin(app, version);
   await app.register(
@@ -165,14 +83,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       apiKeyAuthPlugin(api, keysService);
       await rateLimitPlugin(api, config);
       changesModule.register(api);
-      registerHistoryRoutes(api, historyService);
-      registerGroupsRoutes(api, groupsService);
+      registerHistoryRoutes(api, services.history);
+      registerGroupsRoutes(api, services.groups);
       registerKeysRoutes(api, keysService);
-      registerRulesRoutes(api, rulesService, lintService.findingsOfRule);
-      registerTraceRoutes(api, traceService);
-      registerLintRoutes(api, lintService);
-      registerBrowserRulesRoutes(api, browserRulesService);
-      registerTransferRoutes(api, transferService, config, lintService.findingsAfterImport, importer);
+      registerRulesRoutes(api, services.rules, lint.findingsOfRule);
+      registerTraceRoutes(api, services.trace);
+      registerLintRoutes(api, lint);
+      registerBrowserRulesRoutes(api, services.browserRules);
+      registerTransferRoutes(api, services.transfer, config, lint.findingsAfterImport, services.importer);
     },
     { prefix: '/v1' },
   );

@@ -6,17 +6,15 @@ import pretty from 'pino-pretty';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { migrate, openDatabase } from './db/database.js';
-import { createKeysService } from './modules/keys/keys-service.js';
-import { createKeysStore } from './modules/keys/keys-store.js';
+import { createKeys } from './services.js';
 
 export async function serve(config: Config): Promise<void> {
   const database = openDatabase(config);
   await migrate(database);
-  const firstKey = await createKeysService({
-    db: database.db,
-    keysStore: createKeysStore(database.db),
-  }).ensureDefaultKey();
-  const app = await buildApp({ config, database, logger: loggerFor(config) });
+  // The same keys the app checks requests with: made once, here, for the first key of a new database.
+  const keysService = createKeys(database, config);
+  const firstKey = await keysService.ensureDefaultKey();
+  const app = await buildApp({ config, database, keysService, logger: loggerFor(config) });
 
   closeWithGrace({ delay: 20_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');

@@ -1,0 +1,112 @@
+// The service assembled once: every module's store and service, the journal, and the worker pools (one
+// per job kind of jobs/job-kinds.ts), wired with explicit dependencies. app.ts registers their routes;
+// server.ts makes the keys first (the first key of a new database) and hands them to the app.
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import { createPools } from './jobs/pools.js';
+import type { BrowserRulesJob, BrowserRulesOutcome } from './modules/browser-rules/browser-rules-job.js';
+import { createBrowserRulesService } from './modules/browser-rules/browser-rules-service.js';
+import { createChangesModule } from './modules/changes/changes-module.js';
+import { createGroupsService } from './modules/groups/groups-service.js';
+import { createGroupsStore } from './modules/groups/groups-store.js';
+import { createHistoryService } from './modules/history/history-service.js';
+import { createHistoryStore } from './modules/history/history-store.js';
+import { createIdempotencyService } from './modules/idempotency/idempotency-service.js';
+import { createIdempotencyStore } from './modules/idempotency/idempotency-store.js';
+import { createKeysService, type KeysService } from './modules/keys/keys-service.js';
+import { createKeysStore } from './modules/keys/keys-store.js';
+import type { LintJob, LintOutcome } from './modules/lint/lint-job.js';
+import { createLintService } from './modules/lint/lint-service.js';
+import { createLintStore } from './modules/lint/lint-store.js';
+import { createRulesReadModel } from './modules/rules/rules-read-model.js';
+import { createRulesService } from './modules/rules/rules-service.js';
+import { createRulesStore } from './modules/rules/rules-store.js';
+import { createListedRulesStore } from './modules/shared/listed-rules-store.js';
+import type { TraceJob, TraceOutcome } from './modules/trace/trace-job.js';
+import { createTraceService } from './modules/trace/trace-service.js';
+import type { ImportJob, ImportOutcome } from './modules/transfer/import-job.js';
+import { createImportRunner } from './modules/transfer/import-runner.js';
+import { createTransferService } from './modules/transfer/transfer-service.js';
+import { createTransferStore } from './modules/transfer/transfer-store.js';
+
+/** The instance's keys: made once, by the server (or a test) or else by buildApp. */
+export function createKeys(database: Database, config: Config): KeysService {
+  const { db } = database;
+  return createKeysService({ db, keysStore: createKeysStore(db), cacheTtlMs: config.keyCacheTtlMs });
+}
+
+/** Every service of the API; the pools and the journal's timers end with `app`. */
+export function createServices(
+  app: FastifyInstance,
+  { config, database, keys: keysService }: { config: Config; database: Database; keys: KeysService },
+) {
+  const { db, dialect } = database;
+  const pools = createPools(config);
+  app.addHook('onClose', () => pools.close());
+  const groupsStore = createGroupsStore(db, dialect);
+  const idempotency = createIdempotencyService({ db, store: createIdempotencyStore() });
+  const rulesStore = createRulesStore(db, dialect);
+  const changesModule = createChangesModule(app, { database, config, keys: keysService });
+  const changes = changesModule.service;
+  const groupsService = createGroupsService({ db, groupsStore, idempotency, changes });
+  const historyService = createHistoryService({
+    db,
+    store: createHistoryStore(db),
+    rulesStore,
+    groupsStore,
+    changes,
+  });
+  const rulesService = createRulesService({
+    db,
+    rulesStore,
+    readModel: createRulesReadModel(rulesStore),
+    groupsStore,
+    idempotency,
+    changes,
+    config,
+  });
+  const transferService = createTransferService({
+    db,
+    store: createTransferStore(),
+    idempotency,
+    changes,
+    config,
+  });
+  // A kind without workers (its setting 0) has no pool: its service runs its jobs on this thread.
+  const importPool = pools.of<ImportJob, ImportOutcome>('import');
+  const importer = importPool && createImportRunner(database, config, importPool);
+  const listedRules = createListedRulesStore(db);
+  const traceService = createTraceService({
+    db,
+    listedRules,
+    rulesStore,
+    groupsStore,
+    changes,
+    config,
+    runner: pools.of<TraceJob, TraceOutcome>('trace'),
+  });
+  const lintService = createLintService({
+    lintStore: createLintStore(db),
+    listedRules,
+    changes,
+    runner: pools.of<LintJob, LintOutcome>('lint'),
+  });
+  const browserRulesService = createBrowserRulesService({
+    listedRules,
+    changes,
+    runner: pools.of<BrowserRulesJob, BrowserRulesOutcome>('browserRules'),
+  });
+
+  return {
+    changesModule,
+    groups: groupsService,
+    history: historyService,
+    rules: rulesService,
+    trace: traceService,
+    lint: lintService,
+    browserRules: browserRulesService,
+    transfer: transferService,
+    importer,
+  };
+}
