@@ -32,7 +32,7 @@ export const DocumentedName = (description: string, examples: string[]) =>
 
 /**
  * Text the service takes in a query: no NUL and no lone UTF-16 surrogate, which no database stores
- * (`isStorableText`, modules/shared/payload.ts: 400 Invalid query). For the document: JSON Schema reads
+ * (`isStorableText`, http/payload.ts: 400 Invalid query). For the document: JSON Schema reads
  * a pattern in Unicode mode, where `[\ud800-\udfff]` is a surrogate alone (a pair is one character).
  */
 export const STORABLE_TEXT_PATTERN = '^[^\\u0000\\ud800-\\udfff]*$';
