@@ -22,6 +22,8 @@ const when = {
   INVALID_QUERY: 'A list parameter unknown, repeated or out of range.',
   IMPORT_INVALID:
     '`POST /v1/import` of a file that is not a JSON array of records, or (with `onError=abort`) with a record that failed.',
+  MEMBER_PAYLOAD_INVALID:
+    'The body of `PATCH /v1/members/:userId`: `role` missing or not one of the four, or another field.',
   INVALID_TRACE_REQUEST:
     'A `POST /v1/trace` body that is not a trace request (a relative URL, an unknown field, both `ruleIds` and `rules`).',
   INVALID_IDEMPOTENCY_KEY: 'An `Idempotency-Key` that is empty, too long or not visible ASCII.',
@@ -35,11 +37,14 @@ const when = {
   RULE_NOT_FOUND: 'No rule with that id.',
   GROUP_NOT_FOUND: "No group with that id, in the path or as a rule's `groupId`.",
   VERSION_NOT_FOUND: 'Restore of a version that is not kept.',
+  MEMBER_NOT_FOUND: 'A user id that is not a member of the workspace (`/v1/members/:userId`).',
   ROUTE_NOT_FOUND: 'Unknown path.',
   METHOD_NOT_ALLOWED: 'Known path, other method (see the `Allow` header).',
   REQUEST_TIMEOUT: "The request's headers did not all arrive within `REQUEST_TIMEOUT_MS`.",
   IDEMPOTENCY_KEY_REUSED: 'Same `Idempotency-Key`, different request.',
   RESTORE_CONFLICT: 'Restore of a deleted object whose id another object now holds.',
+  MEMBER_EXISTS: '`rulekeeper members add` of a user who is a member already.',
+  LAST_OWNER: 'A change of role or a removal that would leave the workspace without an owner.',
   CHANGES_EXPIRED:
     '`GET /v1/changes?after=REV` where changes after `REV` were swept, or `REV` is beyond the latest.',
   PRECONDITION_FAILED: '`If-Match` no longer matches.',

@@ -10,6 +10,7 @@ import { registerHistoryRoutes } from './modules/history/history-routes.js';
 import { registerKeysRoutes } from './modules/keys/keys-routes.js';
 import type { KeysService } from './modules/keys/keys-service.js';
 import { registerLintRoutes } from './modules/lint/lint-routes.js';
+import { registerMembersRoutes } from './modules/members/members-routes.js';
 import { registerRulesRoutes } from './modules/rules/rules-routes.js';
 import { registerTraceRoutes } from './modules/trace/trace-routes.js';
 import { registerTransferRoutes } from './modules/transfer/transfer-routes.js';
@@ -86,6 +87,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       registerHistoryRoutes(api, services.history);
       registerGroupsRoutes(api, services.groups);
       registerKeysRoutes(api, keysService);
+      registerMembersRoutes(api, services.members);
       registerRulesRoutes(api, services.rules, lint.findingsOfRule);
       registerTraceRoutes(api, services.trace);
       registerLintRoutes(api, lint);

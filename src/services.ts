@@ -19,6 +19,8 @@ import { createKeysStore } from './modules/keys/keys-store.js';
 import type { LintJob, LintOutcome } from './modules/lint/lint-job.js';
 import { createLintService } from './modules/lint/lint-service.js';
 import { createLintStore } from './modules/lint/lint-store.js';
+import { createMembersService } from './modules/members/members-service.js';
+import { createMembersStore } from './modules/members/members-store.js';
 import { createRulesReadModel } from './modules/rules/rules-read-model.js';
 import { createRulesService } from './modules/rules/rules-service.js';
 import { createRulesStore } from './modules/rules/rules-store.js';
@@ -98,8 +100,19 @@ export function createServices(
     runner: pools.of<BrowserRulesJob, BrowserRulesOutcome>('browserRules'),
   });
 
+  const membersService = createMembersService({
+    db,
+    store: createMembersStore(db),
+    signals: database.signals,
+    forget: keysService.forget,
+  });
+  // What another instance changed of who may do what: this one forgets the keys it remembered there.
+  const access = database.signals.followAccess(keysService.forget, () => keysService.forget());
+  app.addHook('onClose', () => access.close());
+
   return {
     changesModule,
+    members: membersService,
     groups: groupsService,
     history: historyService,
     rules: rulesService,

@@ -39,7 +39,14 @@ export async function withLocalWorkspace<T>(
       dataVersion: database.dataVersion,
       signals: database.signals,
     });
-    const principal = { keyId: '', userId, workspaceId: found.id, ownerUserId: found.ownerUserId };
+    // The operator at the server's shell acts with every power, as the owner would.
+    const principal = {
+      keyId: '',
+      userId,
+      workspaceId: found.id,
+      ownerUserId: found.ownerUserId,
+      role: 'owner' as const,
+    };
     return await work({ database, config, principal, changes });
   } finally {
     await database.close();

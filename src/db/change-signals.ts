@@ -15,10 +15,19 @@ export interface ChangeSignals {
    * have changed (a backend that cannot tell which, or a gap in listening). Starts on the first call.
    */
   follow(changed: (workspaceId: string) => void, changedAny: () => void): { close(): Promise<void> };
+  /**
+   * In a transaction that changes who may do what in the workspace (a member's role, a membership):
+   * heard by every instance once it commits, so that none goes on trusting what it remembered.
+   */
+  announceAccess(trx: Db, workspaceId: string): Promise<void>;
+  /** As `follow`, for the changes of access announced by `announceAccess`. */
+  followAccess(changed: (workspaceId: string) => void, changedAny: () => void): { close(): Promise<void> };
 }
 
 /** The PostgreSQL channel that wakes every instance's streams; the payload is the workspace id. */
 export const CHANGES_CHANNEL = 'rulekeeper_changes';
+/** The channel of changes of access (roles, memberships): rare, and heard apart from rule changes. */
+export const ACCESS_CHANNEL = 'rulekeeper_access';
 const RECONNECT_MS = 1000;
 /** How often SQLite's data_version is looked at. */
 const DATA_VERSION_CHECK_MS = 50;
@@ -37,7 +46,11 @@ export function postgresSignals(
       if (announcedByBatch(workspaceId)) return;
       await sql`select pg_notify(${CHANGES_CHANNEL}, ${workspaceId})`.execute(trx);
     },
-    follow: (changed, changedAny) => listen(url, changed, changedAny),
+    follow: (changed, changedAny) => listen(url, CHANGES_CHANNEL, changed, changedAny),
+    async announceAccess(trx, workspaceId) {
+      await sql`select pg_notify(${ACCESS_CHANNEL}, ${workspaceId})`.execute(trx);
+    },
+    followAccess: (changed, changedAny) => listen(url, ACCESS_CHANNEL, changed, changedAny),
   };
 }
 
@@ -45,24 +58,35 @@ export function postgresSignals(
 export function sqliteSignals(dataVersion: (() => number) | undefined): ChangeSignals {
   return {
     async announce() {},
-    follow(_changed, changedAny) {
-      if (!dataVersion) return { close: async () => {} };
-      let seen = dataVersion();
-      const timer = setInterval(() => {
-        const now = dataVersion();
-        if (now === seen) return;
-        seen = now;
-        changedAny();
-      }, DATA_VERSION_CHECK_MS);
-      timer.unref();
-      return { close: async () => clearInterval(timer) };
-    },
+    follow: (changed, changedAny) => followDataVersion(dataVersion, changed, changedAny),
+    // SQLite cannot tell what another connection changed: any commit may have changed access.
+    async announceAccess() {},
+    followAccess: (changed, changedAny) => followDataVersion(dataVersion, changed, changedAny),
   };
+}
+
+/** Polls SQLite's data_version, which moves whenever another connection commits. */
+function followDataVersion(
+  dataVersion: (() => number) | undefined,
+  _changed: (workspaceId: string) => void,
+  changedAny: () => void,
+): { close(): Promise<void> } {
+  if (!dataVersion) return { close: async () => {} };
+  let seen = dataVersion();
+  const timer = setInterval(() => {
+    const now = dataVersion();
+    if (now === seen) return;
+    seen = now;
+    changedAny();
+  }, DATA_VERSION_CHECK_MS);
+  timer.unref();
+  return { close: async () => clearInterval(timer) };
 }
 
 /** One LISTEN connection; if it drops it is opened again, and `changedAny` covers the gap. */
 function listen(
   url: string,
+  channel: string,
   changed: (workspaceId: string) => void,
   changedAny: () => void,
 ): { close(): Promise<void> } {
@@ -91,7 +115,7 @@ function listen(
     });
     try {
       await next.connect();
-      await next.query(`listen ${CHANGES_CHANNEL}`);
+      await next.query(`listen ${channel}`);
       changedAny();
     } catch {
       retryLater(next);

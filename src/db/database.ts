@@ -15,6 +15,7 @@ import * as keyScopes from './migrations/0005-key-scopes.js';
 import * as idOwners from './migrations/0006-id-owners.js';
 import * as ruleSearch from './migrations/0007-rule-search.js';
 import * as deletedIndex from './migrations/0008-deleted-index.js';
+import * as memberships from './migrations/0009-memberships.js';
 import { announcedByBatch, BatchingPostgresDialect } from './postgres-write-batches.js';
 import { checkpointInBackground } from './sqlite-checkpoints.js';
 import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
@@ -43,7 +44,7 @@ export interface Database {
 }
 
 /** Every migration, in order. Listed in code so that the compiled service needs no migration folder. */
-const migrations: Record<string, Migration> = {
+export const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-idempotency': idempotency,
   '0003-changes': changes,
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '0006-id-owners': idOwners,
   '0007-rule-search': ruleSearch,
   '0008-deleted-index': deletedIndex,
+  '0009-memberships': memberships,
 };
 
 // PostgreSQL returns BIGINT as a string to protect precision; our timestamps fit a JS number.
@@ -129,7 +131,7 @@ async function migrateToLatest(db: Db): Promise<void> {
   // 0004): a database that ran a later one still gets an earlier one that arrived afterwards.
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => migrations },
+    provider: { getMigrations: async () => MIGRATIONS },
     allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();

@@ -35,6 +35,14 @@ export interface ApiKeysTable {
   name: string | null;
 }
 
+export interface MembershipsTable {
+  workspace_id: string;
+  user_id: string;
+  /** `viewer`, `editor`, `admin` or `owner` (model/role.ts). */
+  role: string;
+  created_at: number;
+}
+
 export interface GroupsTable {
   id: string;
   workspace_id: string;
@@ -109,6 +117,7 @@ export interface Tables {
   workspaces: WorkspacesTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
+  memberships: MembershipsTable;
   groups: GroupsTable;
   rules: RulesTable;
   idempotency_keys: IdempotencyKeysTable;

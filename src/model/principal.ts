@@ -1,4 +1,6 @@
-// Who a request speaks for: the key, its user and its workspace.
+// Who a request speaks for: the key, its user, its workspace and the user's role there.
+import type { Role } from './role.js';
+
 /** Who a valid key speaks for. */
 export interface Principal {
   keyId: string;
@@ -6,4 +8,6 @@ export interface Principal {
   workspaceId: string;
   /** The workspace owner's user id (`currentOwner` / `currentOwnerId` in responses). */
   ownerUserId: string;
+  /** The user's role in the workspace now: what the key may do is the smaller of it and its scope. */
+  role: Role;
 }

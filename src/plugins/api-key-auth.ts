@@ -2,7 +2,7 @@
 // the key's scope does not reach what the route declares it needs (`config.scope`).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
-import { isKeyScope, type KeyScope, scopeRefusal } from '../modules/keys/key-scopes.js';
+import { accessRefusal, isKeyScope, type KeyScope } from '../modules/keys/key-scopes.js';
 import { expiryDetail, type KeyCheck, type KeysService } from '../modules/keys/keys-service.js';
 import type { KeyPrincipal } from '../modules/keys/keys-store.js';
 
@@ -81,11 +81,13 @@ export function apiKeyAuthPlugin(app: FastifyInstance, keys: KeysService): void 
     }, done);
   });
 
-  // Step 1 of the order of checks (http/checks.ts): the key, then its scope.
+  // Step 1 of the order of checks (http/checks.ts): the key, then its scope and its user's role,
+  // the smaller of which says what it may do.
   app.addHook('preParsing', (request, _reply, payload, done) => {
+    const { principal, authError } = request;
     const refused =
-      request.authError ??
-      scopeRefusal(request.principal.scope, request.routeOptions.config.scope as KeyScope);
+      authError ??
+      accessRefusal(principal.scope, principal.role, request.routeOptions.config.scope as KeyScope);
     if (refused) return done(refused);
     done(null, payload);
   });

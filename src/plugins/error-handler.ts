@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ClientGone } from '../db/abandon.js';
 import { isUnavailable } from '../db/dialect.js';
 import { AppError, type ErrorCode, type ErrorDetail, errorTable } from '../errors.js';
-import { scopeRefusal } from '../modules/keys/key-scopes.js';
+import { accessRefusal } from '../modules/keys/key-scopes.js';
 import type { KeysService } from '../modules/keys/keys-service.js';
 import { MAX_DETAILS } from '../validation.js';
 import { resolveApiKey } from './api-key-auth.js';
@@ -138,8 +138,8 @@ export function errorHandlerPlugin(app: FastifyInstance): void {
 
 /**
  * Fastify's `frameworkErrors`: a URL the router cannot decode (broken percent-encoding) is answered
- * like any other bad id (steps 1 and 2 of http/checks.ts): after the key check and its
- * scope, Rule not found or Invalid Group Id, else Route not found. No route was found to declare a
+ * like any other bad id (steps 1 and 2 of http/checks.ts): after the key check, its scope and its
+ * user's role, Rule not found or Invalid Group Id, else Route not found. No route was found to declare a
  * scope, but under /v1/rules/ and /v1/groups/ every method but GET changes something.
  */
 export function frameworkErrorHandler(keys: KeysService) {
@@ -156,7 +156,8 @@ export function frameworkErrorHandler(keys: KeysService) {
             : undefined;
         if (!kind) return sendError(request, reply, 'ROUTE_NOT_FOUND');
         const reads = request.method === 'GET' || request.method === 'HEAD';
-        const refused = scopeRefusal(resolved.principal.scope, reads ? 'read' : 'write');
+        const { scope, role } = resolved.principal;
+        const refused = accessRefusal(scope, role, reads ? 'read' : 'write');
         if (refused) return sendError(request, reply, refused.code, refused.details);
         return sendError(request, reply, kind);
       },

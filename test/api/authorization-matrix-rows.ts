@@ -8,6 +8,9 @@ export interface World {
   ourGroup: string;
   theirRule: string;
   theirGroup: string;
+  /** An editor of each workspace, made for the cell (a member row changes or removes them). */
+  ourMember: string;
+  theirMember: string;
 }
 const MISSING_RULE = 'Cancel_zzzzz';
 const MISSING_GROUP = 'Group_zzzzz';
@@ -25,12 +28,15 @@ export interface Row {
   title: string;
   body?: (w: World) => unknown;
   expect: [ours: Outcome, theirs: Outcome];
+  /** The scope (and role) the route needs, when not `read` for a read and `write` for a change. */
+  needs?: 'admin';
 }
 
 const F = 'UNAUTHORIZED_ACTION' as const;
 const RNF = 'RULE_NOT_FOUND' as const;
 const GNF = 'GROUP_NOT_FOUND' as const;
 const IGI = 'INVALID_GROUP_ID' as const;
+const MNF = 'MEMBER_NOT_FOUND' as const;
 const same = (outcome: Outcome): [Outcome, Outcome] => [outcome, outcome];
 const importFile = [{ objectType: 'rule', name: 'imported', ...cancel }];
 // biome-ignore format: the matrix reads best as a table
@@ -97,6 +103,13 @@ export const ROWS: Row[] = [
   { method: 'POST', title: '/import', path: () => '/v1/import', body: () => importFile, expect: same(200) },
   { method: 'POST', title: '/import as a dry run', path: () => '/v1/import?dryRun=true', body: () => importFile, expect: same(200) },
   { method: 'GET', title: '/whoami', path: () => '/v1/whoami', expect: same(200) },
+  { method: 'GET', title: '/members', path: () => '/v1/members', expect: same(200) },
+  { method: 'PATCH', title: '/members/:ours', path: (w) => `/v1/members/${w.ourMember}`, body: () => ({ role: 'viewer' }), expect: [200, MNF], needs: 'admin' },
+  { method: 'PATCH', title: '/members/:theirs', path: (w) => `/v1/members/${w.theirMember}`, body: () => ({ role: 'viewer' }), expect: [MNF, 200], needs: 'admin' },
+  { method: 'PATCH', title: '/members/:ours with an invalid body', path: (w) => `/v1/members/${w.ourMember}`, body: () => ({ role: 'boss' }), expect: ['MEMBER_PAYLOAD_INVALID', MNF], needs: 'admin' },
+  { method: 'PATCH', title: '/members/:missing', path: () => '/v1/members/usr_zzzzz', body: () => ({ role: 'viewer' }), expect: same(MNF), needs: 'admin' },
+  { method: 'DELETE', title: '/members/:ours', path: (w) => `/v1/members/${w.ourMember}`, expect: [200, MNF], needs: 'admin' },
+  { method: 'DELETE', title: '/members/:theirs', path: (w) => `/v1/members/${w.theirMember}`, expect: [MNF, 200], needs: 'admin' },
   { method: 'GET', title: '/nowhere (no such route)', path: () => '/v1/nowhere', expect: same('ROUTE_NOT_FOUND') },
   { method: 'PATCH', title: '/rules (no such method)', path: () => '/v1/rules', expect: same('METHOD_NOT_ALLOWED') },
 ];

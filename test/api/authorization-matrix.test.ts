@@ -11,22 +11,39 @@ import { cancel, type Outcome, ROWS, type Row, type World } from './authorizatio
 
 /** The keys that call: who they are, where, and with which scope. */
 const CALLERS = {
-  owner: { workspace: 'acme', user: 'alice', scope: 'write' },
-  teammate: { workspace: 'acme', user: 'bob', scope: 'write' },
-  admin: { workspace: 'acme', user: 'adam', scope: 'admin' },
-  reader: { workspace: 'acme', user: 'rita', scope: 'read' },
-  outsider: { workspace: 'other', user: 'carol', scope: 'write' },
-  outsideReader: { workspace: 'other', user: 'olga', scope: 'read' },
-  expired: { workspace: 'acme', user: 'ed', scope: 'write' },
-  revoked: { workspace: 'acme', user: 'dave', scope: 'write' },
+  owner: { workspace: 'acme', user: 'alice', scope: 'write', role: 'owner' },
+  teammate: { workspace: 'acme', user: 'bob', scope: 'write', role: 'editor' },
+  admin: { workspace: 'acme', user: 'adam', scope: 'admin', role: 'admin' },
+  reader: { workspace: 'acme', user: 'rita', scope: 'read', role: 'viewer' },
+  // A write key whose user was made a viewer: the role caps what the key may do.
+  viewer: { workspace: 'acme', user: 'vera', scope: 'write', role: 'viewer' },
+  // An admin key whose user is an editor.
+  demotedAdmin: { workspace: 'acme', user: 'dora', scope: 'admin', role: 'editor' },
+  outsider: { workspace: 'other', user: 'carol', scope: 'write', role: 'owner' },
+  outsideReader: { workspace: 'other', user: 'olga', scope: 'read', role: 'viewer' },
+  outsideAdmin: { workspace: 'other', user: 'oscar', scope: 'admin', role: 'admin' },
+  expired: { workspace: 'acme', user: 'ed', scope: 'write', role: 'editor' },
+  revoked: { workspace: 'acme', user: 'dave', scope: 'write', role: 'editor' },
+  // A write key whose user was removed from the workspace: it speaks for nobody.
+  removed: { workspace: 'acme', user: 'rex', scope: 'write', role: 'editor' },
   unknown: null,
   malformed: null,
   none: null,
 } as const;
 type Caller = keyof typeof CALLERS;
 
-/** What a read key gets on a route that changes something: 403 naming its scope. */
-type Expected = Outcome | 'SCOPE';
+/** What a key gets on a route its scope, or its user's role, does not reach: 403 naming which. */
+type Expected = Outcome | 'SCOPE' | 'ROLE';
+
+const SCOPES = ['read', 'write', 'admin'] as const;
+const REACH = { viewer: 'read', editor: 'write', admin: 'admin', owner: 'admin' } as const;
+const WHAT = {
+  read: 'read this workspace',
+  write: 'change rules or groups',
+  admin: "change the workspace's settings",
+} as const;
+const below = (held: (typeof SCOPES)[number], needed: (typeof SCOPES)[number]) =>
+  SCOPES.indexOf(held) < SCOPES.indexOf(needed);
 
 /** Routes that only read (a trace changes nothing): what a read key may use. */
 const reads = (row: Row) => row.method === 'GET' || row.title.startsWith('/trace');
@@ -36,19 +53,22 @@ function expected(row: Row, caller: Caller): Expected {
   // What is not a route is not one for anybody: no key is even looked at.
   if (noRoute(row)) return row.expect[0];
   if (caller === 'none') return 'API_KEY_REQUIRED';
-  if (caller === 'expired' || caller === 'revoked' || caller === 'unknown' || caller === 'malformed')
-    return 'API_KEY_INVALID';
-  const { workspace, scope } = CALLERS[caller];
-  // The scope is checked right after the key, before any id, body or reference.
-  if (scope === 'read' && !reads(row)) return 'SCOPE';
+  if (['expired', 'revoked', 'removed', 'unknown', 'malformed'].includes(caller)) return 'API_KEY_INVALID';
+  const { workspace, scope, role } = CALLERS[caller] as NonNullable<(typeof CALLERS)[Caller]>;
+  // The scope, then the role, are checked right after the key, before any id, body or reference.
+  if (below(scope, needs(row))) return 'SCOPE';
+  if (below(REACH[role], needs(row))) return 'ROLE';
   return row.expect[workspace === 'acme' ? 0 : 1];
 }
+
+const needs = (row: Row) => row.needs ?? (reads(row) ? 'read' : 'write');
 
 forEachDatabase((db) => {
   const t = useTestApp({ db });
   const keys = {} as Record<Caller, string | null>;
   const userIds = {} as Record<Caller, string>;
   let expiredAt = 0;
+  let cells = 0;
   let base = '';
   let shared: World;
 
@@ -65,11 +85,26 @@ forEachDatabase((db) => {
     const issued = {
       admin: await issue('admin'),
       reader: await issue('reader'),
+      viewer: await issue('viewer'),
+      demotedAdmin: await issue('demotedAdmin'),
       outsideReader: await issue('outsideReader'),
+      outsideAdmin: await issue('outsideAdmin'),
       expired: await issue('expired', expiredAt),
       revoked: await issue('revoked'),
+      removed: await issue('removed'),
     };
     expect(await t.keysService.revoke(issued.revoked.keyId)).toBe(true);
+    // Roles changed and a member removed through the API, by the workspace's admin.
+    const member = async (method: 'PATCH' | 'DELETE', caller: Caller, body?: object) => {
+      const reply = await t.call(method, `/v1/members/${issued[caller as keyof typeof issued].userId}`, {
+        key: issued.admin.key,
+        ...(body ? { body } : {}),
+      });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    };
+    await member('PATCH', 'viewer', { role: 'viewer' });
+    await member('PATCH', 'demotedAdmin', { role: 'editor' });
+    await member('DELETE', 'removed');
     const mine = { owner: t.owner, teammate: t.teammate, outsider: t.outsider, ...issued };
     for (const [caller, key] of Object.entries(mine)) {
       keys[caller as Caller] = key.key;
@@ -88,11 +123,14 @@ forEachDatabase((db) => {
       return reply.body.data.id as string;
     };
     const [owner, outsider] = [t.owner.key, t.outsider.key];
+    const cell = ++cells;
     return {
       ourRule: await make('/v1/rules', owner, { name: 'ours', ...cancel }),
       ourGroup: await make('/v1/groups', owner, { name: 'ours' }),
       theirRule: await make('/v1/rules', outsider, { name: 'theirs', ...cancel }),
       theirGroup: await make('/v1/groups', outsider, { name: 'theirs' }),
+      ourMember: (await t.keysService.issue('acme', `our member ${cell}`)).userId,
+      theirMember: (await t.keysService.issue('other', `their member ${cell}`)).userId,
     };
   }
 
@@ -108,6 +146,8 @@ forEachDatabase((db) => {
         [`/v1/${kind}?pageSize=1`, ours],
         [`/v1/${kind}?pageSize=1`, theirs],
       ]),
+      ['/v1/members', ours],
+      ['/v1/members', theirs],
     ];
     return Promise.all(
       reads.map(async ([path, key]) => {
@@ -140,6 +180,21 @@ forEachDatabase((db) => {
     if (row.title.startsWith('/import')) {
       expect(body.data.items.map((item: { outcome: string }) => item.outcome)).toStrictEqual(['created']);
       expect(body.data.dryRun).toBe(row.title.includes('dry run'));
+      return;
+    }
+    if (row.title.startsWith('/members')) {
+      const member = mine([w.ourMember, w.theirMember])[0];
+      if (row.method === 'GET') {
+        const ids = (body.data as { userId: string }[]).map((m) => m.userId);
+        expect(ids).toContain(member);
+        expect(ids).not.toContain(mine([w.ourMember, w.theirMember])[1]);
+      } else if (row.method === 'PATCH') {
+        expect(body.data).toMatchObject({ userId: member, role: 'viewer' });
+      } else {
+        expect(body).toStrictEqual({ success: true, message: 'Member removed' });
+        const left = await t.call('GET', '/v1/members', { key: keys[caller] });
+        expect(left.body.data.map((m: { userId: string }) => m.userId)).not.toContain(member);
+      }
       return;
     }
     if (row.method === 'DELETE') {
@@ -241,9 +296,12 @@ forEachDatabase((db) => {
             await expectSuccess(row, caller, w, reply);
             return;
           }
-          if (outcome === 'SCOPE') {
+          if (outcome === 'SCOPE' || outcome === 'ROLE') {
+            const { scope, role } = CALLERS[caller] as NonNullable<(typeof CALLERS)[Caller]>;
+            const held =
+              outcome === 'SCOPE' ? `this key's scope is ${scope}` : `your role in this workspace is ${role}`;
             expectError(reply, 'UNAUTHORIZED_ACTION', [
-              { path: '', message: "this key's scope is read: it cannot change rules or groups" },
+              { path: '', message: `${held}: it cannot ${WHAT[needs(row)]}` },
             ]);
           } else if (outcome === 'API_KEY_INVALID' && caller === 'expired') {
             const message = `this key expired at ${new Date(expiredAt).toISOString()}`;

@@ -194,7 +194,7 @@ describe('keys issued before scopes existed', () => {
         const hash = 'a'.repeat(64);
         await database.db.transaction().execute(async (trx) => {
           const userId = await keys.ensureUser(trx, 'old', 'usr_old', 1);
-          const workspaceId = await keys.ensureWorkspace(trx, 'old', 'ws_old', userId, 1);
+          const workspaceId = (await keys.ensureWorkspace(trx, 'old', 'ws_old', userId, 1)).id;
           await trx
             .insertInto('api_keys')
             .values({
@@ -212,7 +212,8 @@ describe('keys issued before scopes existed', () => {
           expect.objectContaining({ id: 'key_old', scope: 'write', expiresAt: null, name: null }),
         ]);
         expect(await keys.findPrincipal(hash)).toStrictEqual(
-          expect.objectContaining({ keyId: 'key_old', scope: 'write', expiresAt: null }),
+          // Its user, the workspace's first, became its owner (migration 0009).
+          expect.objectContaining({ keyId: 'key_old', scope: 'write', expiresAt: null, role: 'owner' }),
         );
       } finally {
         await database.close();

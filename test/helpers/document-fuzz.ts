@@ -27,6 +27,8 @@ export interface FuzzRequest {
 export interface Pools {
   rules: Map<string, string>; // id → rule type
   groups: Set<string>;
+  /** User ids of the workspace's members (path parameter userId). */
+  members: Set<string>;
 }
 
 const URLS = [
@@ -138,7 +140,8 @@ export function requestArbitrary(
 }
 
 function pathId(name: string, pools: Pools, n: number): string | undefined {
-  return name === 'ruleId' ? pick([...pools.rules.keys()], n) : pick([...pools.groups], n);
+  if (name === 'ruleId') return pick([...pools.rules.keys()], n);
+  return pick([...(name === 'userId' ? pools.members : pools.groups)], n);
 }
 
 const DROP = Symbol('drop');

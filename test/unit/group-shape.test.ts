@@ -15,7 +15,13 @@ const row = {
   creation_date: 1000,
   modification_date: 2000,
 };
-const principal = { keyId: 'k1', userId: 'u2', workspaceId: 'w1', ownerUserId: 'u1' };
+const principal = {
+  keyId: 'k1',
+  userId: 'u2',
+  workspaceId: 'w1',
+  ownerUserId: 'u1',
+  role: 'editor' as const,
+};
 
 it('a group built by the mapper is its schema’s, fields in order', () => {
   const group = JSON.parse(JSON.stringify(toGroup(row, principal)));

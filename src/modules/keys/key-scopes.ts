@@ -1,5 +1,6 @@
 // What a key may do: its scope, the scope each route needs, and the refusal when it falls short.
 import { AppError, type ErrorDetail } from '../../errors.js';
+import type { Role } from '../../model/role.js';
 
 /**
  * Each scope grants everything the ones before it do: `read` reads (and traces, follows changes,
@@ -35,4 +36,27 @@ export const scopeDetail = (held: KeyScope, needed: KeyScope): ErrorDetail => ({
 /** 403 `Unauthorized action`, naming the key's scope, when it does not grant `needed`. */
 export function scopeRefusal(held: KeyScope, needed: KeyScope): AppError | undefined {
   return grants(held, needed) ? undefined : new AppError('UNAUTHORIZED_ACTION', [scopeDetail(held, needed)]);
+}
+
+/** The broadest scope a role reaches: a key does no more than its user's role allows. */
+export const ROLE_REACH: Record<Role, KeyScope> = {
+  viewer: 'read',
+  editor: 'write',
+  admin: 'admin',
+  owner: 'admin',
+};
+
+/** The role a key's scope stands for, where a key made a member (before roles, and by the CLI). */
+export const ROLE_OF_SCOPE: Record<KeyScope, Role> = { read: 'viewer', write: 'editor', admin: 'admin' };
+
+/**
+ * 403 `Unauthorized action` when a key of scope `scope`, held by a member of role `role`, does not
+ * reach `needed`: the detail names what falls short, the key's scope first (which its holder chose).
+ */
+export function accessRefusal(scope: KeyScope, role: Role, needed: KeyScope): AppError | undefined {
+  const short = scopeRefusal(scope, needed);
+  if (short || grants(ROLE_REACH[role], needed)) return short;
+  return new AppError('UNAUTHORIZED_ACTION', [
+    { path: '', message: `your role in this workspace is ${role}: it cannot ${WHAT_IT_NEEDS[needed]}` },
+  ]);
 }

@@ -3,7 +3,8 @@
 import type { Db } from '../../db/tables.js';
 import { AppError, type ErrorDetail } from '../../errors.js';
 import { hashApiKey, newApiKey, randomSuffix } from '../../ids.js';
-import { DEFAULT_SCOPE } from './key-scopes.js';
+import type { Role } from '../../model/role.js';
+import { DEFAULT_SCOPE, ROLE_OF_SCOPE } from './key-scopes.js';
 import type { Whoami } from './keys-schemas.js';
 import type { KeyOptions, KeyPrincipal, KeysStore } from './keys-store.js';
 
@@ -13,6 +14,8 @@ export interface IssuedKey {
   keyId: string;
   workspaceId: string;
   userId: string;
+  /** The user's role in the workspace (which the key's scope does not change). */
+  role: Role;
 }
 
 /** What a presented key turned out to be: valid (who it speaks for), or refused and why. */
@@ -56,7 +59,7 @@ export function createKeysService({
   // The answer itself is kept, so that a hit allocates nothing.
   const cache = new Map<string, { checked: { principal: KeyPrincipal }; until: number }>();
   // Keys found active by id (stillValid), until when; the same rules as the cache above.
-  const active = new Map<string, number>();
+  const active = new Map<string, { until: number; workspaceId: string }>();
   // A look-up that began before a revocation here may have read the key as valid: it is not cached.
   let revocations = 0;
 
@@ -103,13 +106,12 @@ export function createKeysService({
     return db.transaction().execute(async (trx) => {
       const now = Date.now();
       const userId = await keysStore.ensureUser(trx, user, `usr_${randomSuffix(12)}`, now);
-      const workspaceId = await keysStore.ensureWorkspace(
-        trx,
-        workspace,
-        `ws_${randomSuffix(12)}`,
-        userId,
-        now,
-      );
+      const found = await keysStore.ensureWorkspace(trx, workspace, `ws_${randomSuffix(12)}`, userId, now);
+      const workspaceId = found.id;
+      // A key's user is a member: the workspace's first user its owner, anyone else with the role its
+      // key's scope stands for, unless they are a member already (a key never changes a role).
+      const chosen = found.ownerUserId === userId ? 'owner' : ROLE_OF_SCOPE[options.scope];
+      const role = await keysStore.ensureMembership(trx, workspaceId, userId, chosen, now);
       const keyId = `key_${randomSuffix(12)}`;
       await keysStore.insertKey(trx, {
         ...options,
@@ -119,7 +121,7 @@ export function createKeysService({
         workspaceId,
         now,
       });
-      return { key, keyId, workspaceId, userId };
+      return { key, keyId, workspaceId, userId, role };
     });
   }
 
@@ -142,12 +144,15 @@ export function createKeysService({
     stillValid(principal: KeyPrincipal): boolean | Promise<boolean> {
       const now = Date.now();
       if (principal.expiresAt !== null && principal.expiresAt <= now) return false;
-      if ((active.get(principal.keyId) ?? 0) > now) return true;
+      if ((active.get(principal.keyId)?.until ?? 0) > now) return true;
       const revocationsBefore = revocations;
       return keysStore.isActive(principal.keyId, now).then((valid) => {
         active.delete(principal.keyId);
         if (valid && cacheTtlMs > 0 && revocations === revocationsBefore)
-          remember(active, principal.keyId, rememberUntil(now, principal.expiresAt));
+          remember(active, principal.keyId, {
+            until: rememberUntil(now, principal.expiresAt),
+            workspaceId: principal.workspaceId,
+          });
         return valid;
       });
     },
@@ -175,6 +180,18 @@ export function createKeysService({
       }
       active.delete(keyId);
       return revoked;
+    },
+
+    /**
+     * Forgets what it remembered of the keys of a workspace (of every workspace without one): who may
+     * do what there changed, here or on another instance (heard through the access signals).
+     */
+    forget(workspaceId?: string): void {
+      revocations++;
+      for (const [keyHash, { checked }] of cache)
+        if (workspaceId === undefined || checked.principal.workspaceId === workspaceId) cache.delete(keyHash);
+      for (const [keyId, entry] of active)
+        if (workspaceId === undefined || entry.workspaceId === workspaceId) active.delete(keyId);
     },
 
     /** On a new, empty database: a default workspace, user and key, so a newcomer can start at once. */

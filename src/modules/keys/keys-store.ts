@@ -2,6 +2,7 @@
 import { prepared } from '../../db/prepared.js';
 import type { Db } from '../../db/tables.js';
 import type { Principal } from '../../model/principal.js';
+import type { Role } from '../../model/role.js';
 import type { KeyScope } from './key-scopes.js';
 
 /** Who an unrevoked key speaks for, what it may do, and until when. */
@@ -34,11 +35,16 @@ export function createKeysStore(db: Db) {
     db
       .selectFrom('api_keys as k')
       .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
+      // A key of a user who is no longer a member speaks for nobody.
+      .innerJoin('memberships as m', (join) =>
+        join.onRef('m.workspace_id', '=', 'k.workspace_id').onRef('m.user_id', '=', 'k.user_id'),
+      )
       .select((eb) => [
         'k.id as keyId',
         'k.user_id as userId',
         'k.workspace_id as workspaceId',
         'w.owner_user_id as ownerUserId',
+        eb.ref('m.role').$castTo<Role>().as('role'),
         eb.ref('k.scope').$castTo<KeyScope>().as('scope'),
         'k.expires_at as expiresAt',
       ])
@@ -83,25 +89,49 @@ export function createKeysStore(db: Db) {
       return row.id;
     },
 
-    /** The workspace named `name`, created with its first user as owner when missing. */
+    /** The workspace named `name` and its owner, created with its first user as owner when missing. */
     async ensureWorkspace(
       trx: Db,
       name: string,
       newId: string,
       ownerUserId: string,
       now: number,
-    ): Promise<string> {
+    ): Promise<{ id: string; ownerUserId: string }> {
       await trx
         .insertInto('workspaces')
         .values({ id: newId, name, owner_user_id: ownerUserId, created_at: now })
         .onConflict((oc) => oc.column('name').doNothing())
         .execute();
-      const row = await trx
+      return trx
         .selectFrom('workspaces')
-        .select('id')
+        .select(['id', 'owner_user_id as ownerUserId'])
         .where('name', '=', name)
         .executeTakeFirstOrThrow();
-      return row.id;
+    },
+
+    /**
+     * Makes the user a member of the workspace with `role`, unless they are one already (whose role
+     * stays: a key never raises it).
+     */
+    async ensureMembership(
+      trx: Db,
+      workspaceId: string,
+      userId: string,
+      role: Role,
+      now: number,
+    ): Promise<Role> {
+      await trx
+        .insertInto('memberships')
+        .values({ workspace_id: workspaceId, user_id: userId, role, created_at: now })
+        .onConflict((oc) => oc.columns(['workspace_id', 'user_id']).doNothing())
+        .execute();
+      const row = await trx
+        .selectFrom('memberships')
+        .select('role')
+        .where('workspace_id', '=', workspaceId)
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow();
+      return row.role as Role;
     },
 
     async insertKey(
@@ -140,6 +170,16 @@ export function createKeysStore(db: Db) {
         .where('id', '=', keyId)
         .where('revoked_at', 'is', null)
         .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+        // Its user still a member of its workspace.
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('memberships as m')
+              .select('m.role')
+              .whereRef('m.workspace_id', '=', 'api_keys.workspace_id')
+              .whereRef('m.user_id', '=', 'api_keys.user_id'),
+          ),
+        )
         .executeTakeFirst();
       return row !== undefined;
     },

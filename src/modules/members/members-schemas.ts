@@ -1,0 +1,45 @@
+// Shapes of /v1/members: a workspace's members with their roles, and a change of role.
+import { type Static, Type } from '@sinclair/typebox';
+import { Timestamp } from '../../model/common.js';
+import { ROLES } from '../../model/role.js';
+import { compile } from '../../validation.js';
+
+export const RoleSchema = Type.Union(
+  ROLES.map((role) => Type.Literal(role)),
+  {
+    description:
+      'What the member may do here: `viewer` reads (as a `read` key), `editor` also changes rules and ' +
+      'groups (`write`), `admin` also manages members (`admin`), `owner` also makes and removes owners. ' +
+      "A key does the smaller of its scope and its user's role.",
+  },
+);
+
+export const Member = Type.Object(
+  {
+    userId: Type.String({ examples: ['usr_p2f8w0c4n6aa'] }),
+    name: Type.String({ description: "The user's name.", examples: ['alice'] }),
+    role: RoleSchema,
+    since: Timestamp,
+  },
+  {
+    $id: 'Member',
+    additionalProperties: false,
+    description: 'A member of the workspace and their role.',
+    examples: [{ userId: 'usr_p2f8w0c4n6aa', name: 'alice', role: 'owner', since: 1763856000000 }],
+  },
+);
+export type Member = Static<typeof Member>;
+
+export const MemberParams = Type.Object({
+  userId: Type.String({
+    pattern: '^usr_[a-z0-9]{1,64}$',
+    description: "The member's user id, as GET /v1/members lists it; any other is not found.",
+    examples: ['usr_p2f8w0c4n6aa'],
+  }),
+});
+
+export const RoleChange = Type.Object(
+  { role: RoleSchema },
+  { $id: 'RoleChange', additionalProperties: false, examples: [{ role: 'viewer' }] },
+);
+export const checkRoleChange = compile(RoleChange);
