@@ -3,7 +3,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig } from '../config.js';
 import { migrate, openDatabase } from '../db/database.js';
-import { DEFAULT_SCOPE, KEY_SCOPES, type KeyScope } from '../modules/keys/key-scopes.js';
+import { DEFAULT_SCOPE, grants, KEY_SCOPES, type KeyScope, ROLE_REACH } from '../modules/keys/key-scopes.js';
 import { createKeysService, type KeysService } from '../modules/keys/keys-service.js';
 import { createKeysStore, type KeyListing } from '../modules/keys/keys-store.js';
 
@@ -81,7 +81,10 @@ export function registerKeysCommands(program: Command): void {
       (text) => parseExpiry(text),
     )
     .option('--name <name>', 'a name to tell the key by ("CI reader")', parseName)
-    .option('--json', 'print one JSON line {"key","keyId","workspaceId","userId","scope","expiresAt","name"}')
+    .option(
+      '--json',
+      'print one JSON line {"key","keyId","workspaceId","userId","role","scope","expiresAt","name"}',
+    )
     .action(
       (options: {
         workspace: string;
@@ -104,9 +107,14 @@ export function registerKeysCommands(program: Command): void {
           }
           const named = chosen.name === null ? '' : ` "${chosen.name}"`;
           const expiry = chosen.expiresAt === null ? 'no expiry' : `expires ${iso(chosen.expiresAt)}`;
+          // A member keeps their role: a key of a broader scope does no more than it allows.
+          const capped = grants(ROLE_REACH[issued.role], chosen.scope)
+            ? ''
+            : ` (capped by the role: it does what a ${ROLE_REACH[issued.role]} key does)`;
           process.stdout.write(
-            `key ${issued.keyId}${named} for user ${options.user} (${issued.userId}) in workspace ` +
-              `${options.workspace} (${issued.workspaceId}), scope ${chosen.scope}, ${expiry}:\n${issued.key}\n`,
+            `key ${issued.keyId}${named} for user ${options.user} (${issued.userId}, ${issued.role}) in ` +
+              `workspace ${options.workspace} (${issued.workspaceId}), scope ${chosen.scope}${capped}, ` +
+              `${expiry}:\n${issued.key}\n`,
           );
         }),
     );

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { registerBrowserRulesCommand } from './browser-rules-command.js';
 import { registerKeysCommands, withKeys } from './keys-commands.js';
 import { registerLintCommand } from './lint-command.js';
+import { registerMembersCommands } from './members-commands.js';
 import { registerOpenapiCommand } from './openapi-command.js';
 import { registerProxyCommand } from './proxy-command.js';
 import { registerTestCommand } from './test-command.js';
@@ -27,6 +28,7 @@ program
   );
 
 registerKeysCommands(program);
+registerMembersCommands(program);
 registerTestCommand(program);
 registerLintCommand(program);
 registerBrowserRulesCommand(program);

@@ -36,6 +36,7 @@ export interface IssuedCliKey {
   keyId: string;
   workspaceId: string;
   userId: string;
+  role: 'viewer' | 'editor' | 'admin' | 'owner';
   scope: 'read' | 'write' | 'admin';
   expiresAt: number | null;
   name: string | null;

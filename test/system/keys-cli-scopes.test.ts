@@ -69,7 +69,7 @@ describe.each(kinds)('keys with a scope, an expiry and a name (%s)', (kind) => {
     );
     expect(admin.code, admin.stderr).toBe(0);
     const printed =
-      /^key (key_\w+) "CI admin" for user ada \(usr_\w+\) in workspace acme \(ws_\w+\), scope admin, expires 2099-01-01T00:00:00\.000Z:\n(rk_[\w-]{43})\n$/.exec(
+      /^key (key_\w+) "CI admin" for user ada \(usr_\w+, admin\) in workspace acme \(ws_\w+\), scope admin, expires 2099-01-01T00:00:00\.000Z:\n(rk_[\w-]{43})\n$/.exec(
         admin.stdout,
       );
     expect(printed, admin.stdout).not.toBeNull();

@@ -36,7 +36,7 @@ it('creates, lists without the key, and revokes at once against the running serv
   const created = await runCli(['keys', 'create', '--workspace', 'acme', '--user', 'alice'], env);
   expect(created.code, created.stderr).toBe(0);
   const printed =
-    /^key (key_\w+) for user alice \((usr_\w+)\) in workspace acme \((ws_\w+)\), scope write, no expiry:\n(rk_[\w-]{43})\n$/.exec(
+    /^key (key_\w+) for user alice \((usr_\w+), owner\) in workspace acme \((ws_\w+)\), scope write, no expiry:\n(rk_[\w-]{43})\n$/.exec(
       created.stdout,
     );
   expect(printed, created.stdout).not.toBeNull();
@@ -52,6 +52,7 @@ it('creates, lists without the key, and revokes at once against the running serv
     keyId: expect.stringMatching(/^key_\w+$/),
     workspaceId: alice.workspaceId,
     userId: expect.stringMatching(/^usr_/),
+    role: 'editor',
     scope: 'write',
     expiresAt: null,
     name: null,
