@@ -115,8 +115,11 @@ forEachDatabase((db) => {
     shared = await world();
   });
 
-  /** Fresh objects for each cell, so that writes in one cell cannot change another's outcome. */
-  async function world(): Promise<World> {
+  /**
+   * Fresh objects for each cell, so that writes in one cell cannot change another's outcome: rules and
+   * groups for a cell that writes them, members for one that changes members (the rest shared).
+   */
+  async function world(fresh: 'all' | 'objects' | 'members' = 'all'): Promise<World> {
     const make = async (path: string, key: string, body: object) => {
       const reply = await t.call('POST', path, { key, body });
       expect(reply.status, JSON.stringify(reply.body)).toBe(201);
@@ -124,13 +127,29 @@ forEachDatabase((db) => {
     };
     const [owner, outsider] = [t.owner.key, t.outsider.key];
     const cell = ++cells;
+    const objects =
+      fresh === 'members'
+        ? shared
+        : {
+            ourRule: await make('/v1/rules', owner, { name: 'ours', ...cancel }),
+            ourGroup: await make('/v1/groups', owner, { name: 'ours' }),
+            theirRule: await make('/v1/rules', outsider, { name: 'theirs', ...cancel }),
+            theirGroup: await make('/v1/groups', outsider, { name: 'theirs' }),
+          };
+    const members =
+      fresh === 'objects'
+        ? shared
+        : {
+            ourMember: (await t.keysService.issue('acme', `our member ${cell}`)).userId,
+            theirMember: (await t.keysService.issue('other', `their member ${cell}`)).userId,
+          };
     return {
-      ourRule: await make('/v1/rules', owner, { name: 'ours', ...cancel }),
-      ourGroup: await make('/v1/groups', owner, { name: 'ours' }),
-      theirRule: await make('/v1/rules', outsider, { name: 'theirs', ...cancel }),
-      theirGroup: await make('/v1/groups', outsider, { name: 'theirs' }),
-      ourMember: (await t.keysService.issue('acme', `our member ${cell}`)).userId,
-      theirMember: (await t.keysService.issue('other', `their member ${cell}`)).userId,
+      ourRule: objects.ourRule,
+      ourGroup: objects.ourGroup,
+      theirRule: objects.theirRule,
+      theirGroup: objects.theirGroup,
+      ourMember: members.ourMember,
+      theirMember: members.theirMember,
     };
   }
 
@@ -283,7 +302,7 @@ forEachDatabase((db) => {
         it(`${caller} → ${outcome}`, async () => {
           // reads share one world; every write gets its own, and a refused write must change nothing
           const writes = !reads(row) && !noRoute(row);
-          const w = writes ? await world() : shared;
+          const w = writes ? await world(row.title.startsWith('/members') ? 'members' : 'objects') : shared;
           if (row.title === '/changes/stream' && outcome === 200) return expectStreamOpens(caller);
           const state = async () => (writes ? await observe(w) : []);
           const before = await state();
