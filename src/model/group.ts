@@ -3,6 +3,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { compile } from '../validation.js';
 import { acceptingIgnored, DocumentedName, ignoredFields, Status, Timestamp } from './common.js';
 import type { Principal } from './principal.js';
+import { REQUESTLY_GROUP_IGNORED } from './requestly-fields.js';
 
 export const GROUP_ID_PATTERN = /^Group_[A-Za-z0-9]{1,32}$/;
 
@@ -22,7 +23,10 @@ export const GroupWrite = Type.Object(
 export type GroupWrite = Static<typeof GroupWrite>;
 export const checkGroupWrite = compile(GroupWrite);
 
-/** Fields of a group response that a client may send back, and of Requestly's group records; ignored. */
+/**
+ * Fields of a group response that a client may send back, and the fields of Requestly's group records
+ * that Rulekeeper does not store (requestly-fields.ts says which and why); ignored.
+ */
 export const GROUP_READ_ONLY = new Set([
   'id',
   'objectType',
@@ -33,9 +37,7 @@ export const GROUP_READ_ONLY = new Set([
   'currentOwnerId',
   'ruleCount',
   'activeRuleCount',
-  'description',
-  'children',
-  'currentOwner',
+  ...REQUESTLY_GROUP_IGNORED,
 ]);
 
 const GroupIgnoredFields = ignoredFields('GroupIgnoredFields', GROUP_READ_ONLY);

@@ -38,16 +38,24 @@ function headerSet(sets: Json[]): Json {
   return joined;
 }
 
-/** A body pair's fields under `response` or `request`; no status code is an empty one, as Requestly writes it. */
+/**
+ * A body pair's fields under `response` or `request`. Requestly's type has a Response's status code as a
+ * string (ResponseRule.Pair), and no status code as an empty one, as its app writes it.
+ */
 function nestedBody(pair: Json, name: 'response' | 'request'): Json {
   const { id, source, ...body } = pair;
-  const nested = name === 'response' && body.statusCode === undefined ? { ...body, statusCode: '' } : body;
+  const nested =
+    name === 'response'
+      ? { ...body, statusCode: body.statusCode === undefined ? '' : String(body.statusCode) }
+      : body;
   return { ...(id === undefined ? {} : { id }), source, [name]: sorted(nested) };
 }
 
 function pairOf(ruleType: string, pair: Json): Json {
   const converted: Json = { ...pair, source: sourceOf(pair.source as Json) };
   if (ruleType === 'Headers') converted.modifications = headerSet(pair.modifications as Json[]);
+  // Requestly's DelayRule.Pair declares the delay a string ("Legacy issue", its type says).
+  if (ruleType === 'Delay') converted.delay = String(pair.delay);
   if (ruleType === 'Response') return sorted(nestedBody(converted, 'response'));
   if (ruleType === 'Request') return sorted(nestedBody(converted, 'request'));
   return sorted(converted);

@@ -4,6 +4,7 @@ import { compile } from '../validation.js';
 import { acceptingIgnored, DocumentedName, ignoredFields, Status, Timestamp } from './common.js';
 import { GROUP_ID_PATTERN } from './group.js';
 import type { Principal } from './principal.js';
+import { REQUESTLY_RULE_IGNORED } from './requestly-fields.js';
 import {
   answeredPairSchemas,
   PairSchema,
@@ -71,7 +72,10 @@ const pairsOf = (type: RuleType) =>
     description: `1 to ${MAX_PAIRS} pairs, each a ${type}PairInput.`,
   });
 
-/** Read-only and Requestly fields a rule body may carry; ignored. */
+/**
+ * Read-only fields a rule body may carry (so a client may send back what it read) and the fields of
+ * Requestly's rule records that Rulekeeper does not store (requestly-fields.ts says which and why); ignored.
+ */
 export const RULE_IGNORED_FIELDS = new Set([
   'id',
   'objectType',
@@ -81,15 +85,7 @@ export const RULE_IGNORED_FIELDS = new Set([
   'modificationDate',
   'currentOwner',
   'currentOwnerId',
-  'isSample',
-  'isFavourite',
-  'isReadOnly',
-  'schemaVersion',
-  'extensionRules',
-  'preserveCookie',
-  'version',
-  'removeCSPHeader',
-  'lastModified',
+  ...REQUESTLY_RULE_IGNORED,
   'ruleIndexForWhichPickerOpened',
 ]);
 
@@ -135,7 +131,7 @@ const VARIANTS =
   'string of digits; a Response or Request pair\'s fields nested in `response` or `request`; `statusCode: ""`; ' +
   'Headers `modifications` as one object; `filters` as one object, `null`, or holding empty objects or nulls; ' +
   "a filter's `pageUrl` for `URL`; a Redirect pair without `destinationType` (a URL); and, ignored, " +
-  "a Replace pair's `status` and `source.requestType`.";
+  "a Replace pair's `status`, a Delay pair's `delayType` and `source.requestType`.";
 
 export const RuleCreate = discriminated(
   'RuleCreate',

@@ -87,7 +87,7 @@ forEachDatabase((db) => {
         id: 'st201',
         response: {
           serveWithoutRequest: true,
-          statusCode: 201,
+          statusCode: '201', // a string, as Requestly's ResponseRule.Pair declares it
           statusText: 'Created',
           type: 'static',
           value: '{}',

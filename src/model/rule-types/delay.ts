@@ -38,8 +38,10 @@ export type DelayPair = Static<typeof DelayPair>;
 export const delay: RuleTypeDefinition = {
   name: 'Delay',
   pair: DelayPair,
-  // Requestly sends the delay as a string of digits.
-  normalise: pairNormaliser((pair) =>
+  // Requestly sends the delay as a string of digits, and may say where it delays (`delayType`: in the
+  // page or through its delay server); here the request waits wherever the rules act, so it is dropped
+  // (an import warns when it was not Requestly's default: requestly-fields.ts).
+  normalise: pairNormaliser(({ delayType: _dropped, ...pair }) =>
     Object.hasOwn(pair, 'delay') ? { ...pair, delay: digitsToNumber(pair.delay) } : pair,
   ),
   check: checkDelay,
@@ -60,6 +62,11 @@ export const delay: RuleTypeDefinition = {
     variants: [
       ...sourceVariants(valid),
       { title: 'delay as a string of digits', input: { ...valid, delay: '250' }, canonical: valid },
+      {
+        title: "Requestly's delayType (dropped)",
+        input: { ...valid, delay: '250', delayType: 'serverSideDelay' },
+        canonical: valid,
+      },
     ],
   },
 };

@@ -4,10 +4,16 @@ import { type Static, Type } from '@sinclair/typebox';
 import { sourceInvalidExamples, sourceVariants } from './example-helpers.js';
 import { checkPairSource, pairNormaliser, pairSchema } from './pair-helpers.js';
 import type { RuleTypeDefinition } from './rule-type.js';
-import { oneOf } from './schema-helpers.js';
+import { oneOf, patternString } from './schema-helpers.js';
+
+const ScriptId = Type.Optional(
+  patternString('pairId', { description: 'Id of the script: 1 to 32 letters or digits; kept as sent.' }),
+);
 
 const Script = Type.Object(
   {
+    // Requestly's type requires an id on each script; kept, as header and query-parameter changes' are.
+    id: ScriptId,
     type: oneOf(['url', 'code'], {
       description: '`value` is a URL to load or the code itself.',
       examples: ['code'],
@@ -80,7 +86,13 @@ export const script: RuleTypeDefinition = {
               fileName: 'debug.css',
               attributes: [{ name: 'media', value: 'screen' }],
             },
-            { type: 'code', codeType: 'js', loadTime: 'asSoonAsPossible', value: 'window.debug = true' },
+            {
+              id: 'k3v9x',
+              type: 'code',
+              codeType: 'js',
+              loadTime: 'asSoonAsPossible',
+              value: 'window.debug = true',
+            },
           ],
         } satisfies ScriptPair,
       },
@@ -105,6 +117,11 @@ export const script: RuleTypeDefinition = {
         path: '/scripts/0/attributes/0/name',
       },
       { title: 'a library name not a string', pair: { ...valid, libraries: [7] }, path: '/libraries/0' },
+      {
+        title: 'a script id that is not letters or digits',
+        pair: withScript({ ...valid.scripts[0], id: 'a b' }),
+        path: '/scripts/0/id',
+      },
     ],
     variants: sourceVariants(valid),
   },

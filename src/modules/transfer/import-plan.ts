@@ -42,6 +42,7 @@ export function createImportPlanner(
 ) {
   const taken = new Set<string>();
   const groupIds = new Map<string, string>();
+  const failedGroups = new Map<string, FailedRecord>();
   const now = Date.now();
   const user = principal.userId;
   const workspaceId = principal.workspaceId;
@@ -153,6 +154,15 @@ export function createImportPlanner(
       return done();
     },
 
+    /**
+     * A group record of the file that failed: the rules that name it are told so, not that it is missing
+     * (which sent the reader looking for a group that was there).
+     */
+    groupFailed(group: FailedRecord): void {
+      if (group.sourceId !== null && !failedGroups.has(group.sourceId))
+        failedGroups.set(group.sourceId, group);
+    },
+
     /** A batch of rules, after the groups. */
     async rules(rules: RuleRecord[]): Promise<ImportPlan> {
       const unknownGroups = rules.flatMap((r) =>
@@ -167,6 +177,15 @@ export function createImportPlanner(
         const imported = groupIds.get(sent);
         if (imported) return imported;
         if (mine(existingGroups.get(sent))) return sent;
+        const failure = failedGroups.get(sent);
+        if (failure) {
+          rule.warnings.push(
+            `its group "${sent}" (record ${failure.index}) failed: ${failure.message}` +
+              `${failure.details[0] ? ` (${failure.details[0].path}: ${failure.details[0].message})` : ''}; ` +
+              'imported ungrouped',
+          );
+          return null;
+        }
         rule.warnings.push(
           `group "${sent}" is neither in the file nor in this workspace: imported ungrouped`,
         );

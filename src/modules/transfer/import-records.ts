@@ -3,6 +3,7 @@ import { AppError, type ErrorDetail } from '../../errors.js';
 import { isPlainObject } from '../../http/payload.js';
 import type { GroupWrite } from '../../model/group.js';
 import type { PathMap } from '../../model/path-map.js';
+import { droppedFieldsWarning } from '../../model/requestly-fields.js';
 import { convertOlderFormats } from '../../model/requestly-older-formats.js';
 import type { RuleWrite } from '../../model/rule.js';
 import { readGroupWrite } from '../groups/groups-input.js';
@@ -53,15 +54,17 @@ export function readRecord(value: unknown, index: number, maxDelayMs: number): R
       details: [{ path, message }],
     };
   }
+  const dropped = droppedFieldsWarning(value, objectType);
   if (objectType === 'group') {
+    const warnings = dropped === null ? [] : [dropped];
     try {
-      return { ...base, kind: 'group', write: readGroupWrite(value, true) };
+      return { ...base, warnings, kind: 'group', write: readGroupWrite(value, true) };
     } catch (error) {
-      return failed(base, 'group', error, at);
+      return failed({ ...base, warnings }, 'group', error, at);
     }
   }
   const converted = convertOlderFormats(value);
-  const warnings = converted.warnings;
+  const warnings = dropped === null ? converted.warnings : [...converted.warnings, dropped];
   try {
     const { write, pairs = [] } = readRule(converted.record, { creating: true, maxDelayMs });
     return { ...base, warnings, kind: 'rule', write, pairs };

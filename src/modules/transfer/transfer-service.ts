@@ -180,6 +180,7 @@ export function createTransferService(deps: {
       if (written.length > 0) revision = await record(written);
     }
 
+    for (const failure of first.failures) if (failure.objectType === 'group') planner.groupFailed(failure);
     await apply(await planner.groups(first.groups));
     let rules: RuleRecord[] = [];
     let index = 0;
