@@ -28,7 +28,7 @@ for (const [name, entry] of Object.entries(ENTRIES)) {
     build: {
       outDir: out,
       emptyOutDir: false,
-      target: 'chrome120',
+      target: 'chrome128',
       minify: false,
       sourcemap: false,
       lib: { entry: join(root, entry), formats: ['iife'], name: 'rulekeeper', fileName: () => `${name}.js` },

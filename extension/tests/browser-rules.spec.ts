@@ -48,8 +48,12 @@ test('each rule type that Chrome can apply acts on real page loads', async ({
           source: path('/echo/headers'),
           modifications: [
             {
-              // (Chrome can add a request header only where the request has none: an Add is partial.)
-              Request: [{ header: 'Accept', type: 'Remove' as const }],
+              // A request header added, the commonest Headers rule: written as Chrome's set (partial:
+              // a value the request already had would be replaced, where the engine adds one).
+              Request: [
+                { header: 'Accept', type: 'Remove' as const },
+                { header: 'X-Added-By-Rule', type: 'Add' as const, value: 'yes' },
+              ],
               Response: [{ header: 'X-From-Rule', type: 'Add' as const, value: 'yes' }],
             },
           ],
@@ -124,6 +128,8 @@ test('each rule type that Chrome can apply acts on real page loads', async ({
   await test.step('Headers, on the request and on the response', async () => {
     await page.goto(`${origin}/echo/headers`);
     expect((await echoed()).headers.accept).toBeUndefined();
+    // The header the rule adds arrives at the upstream, on a real page load.
+    expect((await echoed()).headers['x-added-by-rule']).toBe('yes');
     // The response header as the page reads it (DevTools, and so Playwright, report what the server sent).
     const seen = await page.evaluate(async () => (await fetch('/echo/headers')).headers.get('x-from-rule'));
     expect(seen).toBe('yes');
@@ -139,6 +145,7 @@ test('each rule type that Chrome can apply acts on real page loads', async ({
     const { url, headers } = await echoed();
     expect(url).toBe('/echo/plain');
     expect(headers.accept).toBeDefined();
+    expect(headers['x-added-by-rule']).toBeUndefined();
     expect(headers['user-agent']).not.toBe('RulekeeperBot/1.0');
     await expect.poll(() => badgeOf(extension, page)).toBe('');
   });

@@ -207,7 +207,7 @@ describe('rule types', () => {
     expect(report?.status).toBe('not_compiled');
   });
 
-  it('QueryParam: a query transform; Ignore cannot be expressed', () => {
+  it('QueryParam: a query transform; Ignore is written as an Add, and said so (partial)', () => {
     const { rules } = one(
       queryParam('q', ANY, [
         { param: 'a', type: 'Add', value: '1' },
@@ -224,10 +224,18 @@ describe('rule types', () => {
     const ignored = one(
       queryParam('q', ANY, [{ param: 'a', type: 'Add', value: '1', actionWhenParamExists: 'Ignore' }]),
     );
-    expect(ignored.report[0]?.status).toBe('not_compiled');
+    expect(ignored.rules[0]?.action.redirect?.transform).toEqual({
+      queryTransform: { addOrReplaceParams: [{ key: 'a', value: '1' }] },
+    });
+    expect(ignored.report[0]).toMatchObject({
+      status: 'partial',
+      reasons: [
+        expect.stringContaining('Add a (actionWhenParamExists: Ignore): when the request has the parameter'),
+      ],
+    });
   });
 
-  it('Headers: Modify is left out and said so (partial)', () => {
+  it("Headers: Modify is written as Chrome's set, and the difference said (partial)", () => {
     const { rules, report } = one(
       headers(
         'h',
@@ -241,16 +249,21 @@ describe('rule types', () => {
     );
     expect(rules[0]?.action).toEqual({
       type: 'modifyHeaders',
-      requestHeaders: [{ header: 'X-A', operation: 'remove' }],
+      requestHeaders: [
+        { header: 'X-A', operation: 'remove' },
+        { header: 'X-B', operation: 'set', value: '1' },
+      ],
       responseHeaders: [{ header: 'X-C', operation: 'append', value: '2' }],
     });
     expect(report[0]).toMatchObject({
       status: 'partial',
-      reasons: [expect.stringContaining('Request Modify X-B')],
+      reasons: [
+        expect.stringContaining("Request Modify X-B: written as Chrome's set, which also adds the header"),
+      ],
     });
   });
 
-  it('Headers: a request header added is left out (Chromium 120 to 127 refuse an append to one)', () => {
+  it("Headers: a request header added is written as Chrome's set, as Requestly's extension does (partial)", () => {
     const { rules, report } = one(
       headers('h', ANY, [
         { header: 'Accept-Language', type: 'Add', value: 'fr' },
@@ -259,11 +272,42 @@ describe('rule types', () => {
     );
     expect(rules[0]?.action).toEqual({
       type: 'modifyHeaders',
-      requestHeaders: [{ header: 'X-A', operation: 'remove' }],
+      requestHeaders: [
+        { header: 'Accept-Language', operation: 'set', value: 'fr' },
+        { header: 'X-A', operation: 'remove' },
+      ],
     });
     expect(report[0]).toMatchObject({
       status: 'partial',
-      reasons: [expect.stringContaining('Request Add Accept-Language: Chrome before version 128')],
+      reasons: [
+        expect.stringContaining(
+          "Request Add Accept-Language: written as Chrome's set (as Requestly's extension does), which replaces a value the request already has",
+        ),
+      ],
+    });
+  });
+
+  it("Headers: a value calling Requestly's functions cannot act (not compiled when it is all)", () => {
+    const { report } = one(
+      headers(
+        'h',
+        ANY,
+        [],
+        [{ header: 'Access-Control-Allow-Origin', type: 'Add', value: 'rq_request_initiator_origin()' }],
+      ),
+    );
+    expect(report[0]).toMatchObject({
+      status: 'not_compiled',
+      reasons: [expect.stringContaining('calls a function the engine evaluates per request')],
+    });
+  });
+
+  it('Replace with flag g: the first match replaced, and said so (partial)', () => {
+    const { rules, report } = one(replace('g', src('Url', 'Contains', ''), '/a/g', 'b'));
+    expect(rules).toHaveLength(1);
+    expect(report[0]).toMatchObject({
+      status: 'partial',
+      reasons: [expect.stringContaining('flag g: Chrome replaces the first match only')],
     });
   });
 

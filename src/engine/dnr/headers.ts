@@ -1,10 +1,13 @@
-// Headers: Chrome's modifyHeaders. What it can say exactly: a request or response header removed, a
-// response header added (append). What it cannot: Modify (Chrome's `set` also sets an absent header,
-// where Modify does nothing), Add to a request header (Chrome appends to request headers only from
-// version 128, and to a few of them; before that, a rule that tries is refused with all the others
-// installed with it, and the extension supports Chromium 120+; a set would replace a value the
-// request has), and values calling Requestly's functions (evaluated per request by the engine).
-// Those are left out and reported.
+// Headers: Chrome's modifyHeaders. Exact: a request or response header removed, a response header
+// added (append). Close, so written and reported `partial` with the difference (decision 22: a rule
+// that can act in the browser is not left out for want of an exact translation):
+// - Add to a request header becomes `set`, as Requestly's extension writes it: Chrome appends to request
+//   headers only from version 128 and then only to a few of them, so `set` is the one operation every
+//   supported Chrome (128 and later) takes for any header; it replaces a value the request already has,
+//   where the engine adds one.
+// - Modify becomes `set`: Chrome's set also adds the header when it is absent, where Modify leaves it out.
+// What cannot act at all is left out and reported: values calling Requestly's functions (evaluated per
+// request by the engine; Chrome's rules hold one fixed value).
 import type { DnrHeader } from '../../model/browser-rule.js';
 import type { HeadersPair } from '../../model/rule-types/headers.js';
 import { type PairTranslator, withCondition } from './pair-rule.js';
@@ -13,18 +16,25 @@ const FUNCTION_CALL = /rq_request_initiator_origin\(\)|rq_rand\(/;
 
 type Modification = { header: string; type: string; value?: string };
 
-function translate(
-  target: 'Request' | 'Response',
-  { header, type, value }: Modification,
-): DnrHeader | string {
+/** A modification in Chrome's terms: written (with how it differs, if it does), or why it cannot be. */
+type Translated = { header: DnrHeader; differs?: string } | { refused: string };
+
+function translate(target: 'Request' | 'Response', { header, type, value }: Modification): Translated {
   const what = `${target} ${type} ${header}`;
   if (value !== undefined && FUNCTION_CALL.test(value))
-    return `${what}: its value calls a function the engine evaluates per request`;
-  if (type === 'Remove') return { header, operation: 'remove' };
+    return { refused: `${what}: its value calls a function the engine evaluates per request` };
+  if (type === 'Remove') return { header: { header, operation: 'remove' } };
+  const set: DnrHeader = { header, operation: 'set', value: value ?? '' };
   if (type === 'Modify')
-    return `${what}: Chrome's set would also add the header when it is absent, where Modify leaves it out`;
-  if (target === 'Response') return { header, operation: 'append', value: value ?? '' };
-  return `${what}: Chrome before version 128 cannot add to a request header (and after, only to a few); a set would replace a value the request has`;
+    return {
+      header: set,
+      differs: `${what}: written as Chrome's set, which also adds the header when it is absent, where Modify leaves it out`,
+    };
+  if (target === 'Response') return { header: { header, operation: 'append', value: value ?? '' } };
+  return {
+    header: set,
+    differs: `${what}: written as Chrome's set (as Requestly's extension does), which replaces a value the request already has, where the engine adds one`,
+  };
 }
 
 export const headersPair: PairTranslator = (pair) => {
@@ -38,8 +48,12 @@ export const headersPair: PairTranslator = (pair) => {
     ] as const) {
       for (const modification of list ?? []) {
         const translated = translate(target, modification);
-        if (typeof translated === 'string') left.push(translated);
-        else out.push(translated);
+        if ('refused' in translated) {
+          left.push(translated.refused);
+          continue;
+        }
+        out.push(translated.header);
+        if (translated.differs) left.push(translated.differs);
       }
     }
   }

@@ -1,6 +1,6 @@
 // Chrome's limits on the rules an extension installs, and whether a regexFilter fits Chrome's RE2 budget.
 
-/** Chrome 120+: dynamic rules an extension may have (MAX_NUMBER_OF_DYNAMIC_RULES). */
+/** Dynamic rules an extension may have (MAX_NUMBER_OF_DYNAMIC_RULES), in every Chrome the extension supports (128+). */
 export const MAX_DYNAMIC_RULES = 30_000;
 /** Of them, "unsafe" ones: redirect and modifyHeaders (MAX_NUMBER_OF_UNSAFE_DYNAMIC_RULES). */
 export const MAX_UNSAFE_RULES = 5_000;

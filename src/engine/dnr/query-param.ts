@@ -13,9 +13,13 @@ export const queryParamPair: PairTranslator = (pair): PairTranslation => {
   const effective = modifications.slice(lastRemoveAll + 1);
   const refused = (reason: string): PairTranslation => ({ kind: 'refused', reasons: [reason] });
   const seen = new Set<string>();
+  // Close, so written and reported (decision 22): Chrome has no "add only when absent".
+  const ignores: string[] = [];
   for (const { param = '', type, value = '', actionWhenParamExists } of effective) {
     if (actionWhenParamExists === 'Ignore' && type === 'Add')
-      return refused('Chrome cannot add a parameter only when it is absent (actionWhenParamExists: Ignore)');
+      ignores.push(
+        `Add ${param} (actionWhenParamExists: Ignore): when the request has the parameter, Chrome replaces its value, where the engine leaves it`,
+      );
     if (seen.has(param)) return refused(`Chrome applies one change per parameter; ${param} is changed twice`);
     seen.add(param);
     if (!unreserved(param) || !unreserved(value))
@@ -25,6 +29,7 @@ export const queryParamPair: PairTranslator = (pair): PairTranslation => {
   }
   const adds = effective.filter((m) => m.type === 'Add');
   if (lastRemoveAll >= 0) {
+    // After a Remove All no parameter exists: an Ignore adds as any Add does.
     const query = adds.map((m) => `${m.param}=${m.value ?? ''}`).join('&');
     return withCondition(pair, {
       type: 'redirect',
@@ -46,9 +51,12 @@ export const queryParamPair: PairTranslator = (pair): PairTranslation => {
     },
   });
   // Measured in Chromium: addOrReplaceParams sets the first occurrence and keeps the repeats.
-  const repeats = adds.map(
-    (m) =>
-      `Add ${m.param}: when the request repeats the parameter, Chrome keeps the repeats the engine removes`,
-  );
-  return translated.kind === 'rules' ? { ...translated, left: repeats } : translated;
+  // (An Ignore's parameter, when present, is left by the engine: its difference is said above.)
+  const repeats = adds
+    .filter((m) => m.actionWhenParamExists !== 'Ignore')
+    .map(
+      (m) =>
+        `Add ${m.param}: when the request repeats the parameter, Chrome keeps the repeats the engine removes`,
+    );
+  return translated.kind === 'rules' ? { ...translated, left: [...ignores, ...repeats] } : translated;
 };

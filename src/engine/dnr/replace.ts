@@ -24,11 +24,13 @@ export const replacePair: PairTranslator = (pair) => {
   let groups = 0;
   let names: ReadonlyMap<string, number> | undefined;
   let caseSensitive = true;
+  const left: string[] = [];
   if (isPatternLiteral(from)) {
     const compiled = compileRegex(from);
     if (!compiled.ok) return { kind: 'never', reason: `from cannot be used: ${compiled.problem}` };
+    // Close, so written and reported (decision 22): the first match is replaced, as without g.
     if (compiled.global)
-      return { kind: 'refused', reasons: ['Chrome replaces the first match only, not every match (flag g)'] };
+      left.push('flag g: Chrome replaces the first match only, where the engine replaces every match');
     if (source.value !== '')
       return {
         kind: 'refused',
@@ -76,6 +78,6 @@ export const replacePair: PairTranslator = (pair) => {
         condition: { ...condition.condition, regexFilter, isUrlFilterCaseSensitive: caseSensitive },
       },
     ],
-    left: [],
+    left,
   };
 };
