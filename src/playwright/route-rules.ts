@@ -51,7 +51,8 @@ function followedInput(followed: FollowedRequest, from: RequestInput): RequestIn
  * Routes the context's requests through the workspace's rules (Redirect, Cancel, Replace, QueryParam,
  * Headers, UserAgent, Delay, Request and Response static bodies, Script injection into HTML) and
  * follows its changes; in Chromium, the request a rule's redirect leads to goes through them too
- * (redirect-follows.ts). Settles once the rules are loaded; rejects if the server refuses the key.
+ * (redirect-follows.ts). Settles once the rules are loaded; rejects if the server refuses the key, or
+ * gives no copy of them within `readyTimeoutMs` (default 10 s: the runtime's, naming what was tried).
  */
 export async function applyRules(context: BrowserContext, options: ApplyRulesOptions): Promise<AppliedRules> {
   return routeRules(context, options, {});

@@ -32,6 +32,13 @@ export interface FollowOptions {
   /** The wait after a failure (default 250 ms), doubling with each failure up to `maxRetryMs` (30 s). */
   minRetryMs?: number;
   maxRetryMs?: number;
+  /**
+   * How long `ready` waits for the first copy (default 10 s): past it, `ready` rejects with the
+   * server's address and what was tried (a request sent and never answered, or the last failure),
+   * instead of waiting for ever on a server that accepts connections and never answers. The runtime
+   * goes on trying meanwhile; `close()` it to give up.
+   */
+  readyTimeoutMs?: number;
   /** The longest event the stream may send (default 1 MiB), and the largest JSON answer (64 MiB). */
   maxEventChars?: number;
   maxAnswerBytes?: number;
@@ -128,13 +135,45 @@ function byListOrder(a: RuntimeRule, b: RuntimeRule): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
+/** The first copy's default wait: a server on the same network answers its lists well within it. */
+export const READY_TIMEOUT_MS = 10_000;
+
+/** The last request a fetch made (method and path), and its answer's status once it had one. */
+interface Tried {
+  what: string;
+  status?: number;
+  /** Why it got no answer at all (the connection refused, reset, ...). */
+  failed?: string;
+}
+
+/** `inner`, noting in `tried` each request it makes: what a runtime that never got ready tells. */
+function noting(inner: typeof fetch, tried: { last?: Tried }): typeof fetch {
+  return async (input, init) => {
+    const request = input instanceof Request ? input : undefined;
+    const url = new URL(request?.url ?? String(input));
+    const attempt: Tried = { what: `${request?.method ?? init?.method ?? 'GET'} ${url.pathname}` };
+    tried.last = attempt;
+    try {
+      const response = await inner(input, init);
+      attempt.status = response.status;
+      return response;
+    } catch (error) {
+      // Node's fetch says "fetch failed" and keeps the reason (ECONNREFUSED) in its cause.
+      const cause = (error as { cause?: { code?: unknown } }).cause?.code;
+      attempt.failed = `${(error as Error).message}${typeof cause === 'string' ? ` (${cause})` : ''}`;
+      throw error;
+    }
+  };
+}
+
 export function followWorkspace(options: FollowOptions): WorkspaceCopy {
   const stopping = new AbortController();
   const { signal } = stopping;
+  const tried: { last?: Tried } = {};
   const client = createClient({
     baseUrl: options.server,
     key: options.key,
-    fetch: boundedFetch(options.fetch ?? fetch, options.maxAnswerBytes ?? MAX_ANSWER_BYTES),
+    fetch: boundedFetch(noting(options.fetch ?? fetch, tried), options.maxAnswerBytes ?? MAX_ANSWER_BYTES),
   });
   const reads: ServerReads = serverReads(client, signal);
   const backoff: Backoff = { minMs: options.minRetryMs ?? 250, maxMs: options.maxRetryMs ?? 30_000 };
@@ -306,9 +345,42 @@ export function followWorkspace(options: FollowOptions): WorkspaceCopy {
   }
 
   let markReady: { resolve(): void; reject(error: Error): void } | undefined;
+  const readyTimeoutMs = options.readyTimeoutMs ?? READY_TIMEOUT_MS;
   const ready = new Promise<void>((resolve, reject) => {
-    markReady = { resolve, reject };
+    const timer = setTimeout(() => {
+      markReady = undefined;
+      reject(notReady(readyTimeoutMs));
+    }, readyTimeoutMs);
+    const settled = () => clearTimeout(timer);
+    markReady = {
+      resolve: () => {
+        settled();
+        resolve();
+      },
+      reject: (error) => {
+        settled();
+        reject(error);
+      },
+    };
   });
+
+  /** Why the first copy did not come in time: where, what was tried, and how the last attempt ended. */
+  function notReady(ms: number): Error {
+    const last = tried.last;
+    const attempt =
+      last === undefined
+        ? 'no request was made'
+        : last.failed !== undefined
+          ? `${last.what} failed: ${last.failed}`
+          : last.status === undefined
+            ? `${last.what} was sent and has had no answer`
+            : `${last.what} answered ${last.status}`;
+    const failed =
+      problem === undefined || last?.failed !== undefined ? '' : `; the last failure: ${problem}`;
+    return new Error(
+      `rulekeeper/runtime: no copy of the workspace from ${options.server} within ${ms} ms (readyTimeoutMs): ${attempt}${failed}`,
+    );
+  }
   // Whoever never awaits `ready` is not told of a refused key by an unhandled rejection.
   ready.catch(() => {});
   void run();

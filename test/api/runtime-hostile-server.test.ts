@@ -4,6 +4,7 @@
 // send), reported as the runtime's problem, and followed by a slower and slower retry, never a crash.
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime, type RuntimeStatus } from '../../src/runtime/index.js';
 
@@ -127,5 +128,55 @@ describe('rulekeeper/runtime against a hostile server', () => {
     expect(problems[0]).toBe('the change stream sent a revision without end');
     await expect.poll(() => seen.cut.length).toBeGreaterThanOrEqual(1);
     expect(seen.cut[0]).toMatchObject({ closedByClient: true });
+  });
+});
+
+describe('a server that accepts connections and never answers', () => {
+  it('makes ready reject within readyTimeoutMs, naming the address and the request sent', async () => {
+    const held: Socket[] = [];
+    const silent = createNetServer((socket) => held.push(socket));
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const address = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+    const runtime = createRuntime({ server: address, key: 'rk_any', readyTimeoutMs: 200 });
+    try {
+      const started = performance.now();
+      const failed = await runtime.ready.then(
+        () => undefined,
+        (error: Error) => error,
+      );
+      expect(failed?.message).toBe(
+        `rulekeeper/runtime: no copy of the workspace from ${address} within 200 ms (readyTimeoutMs): ` +
+          'GET /v1/groups was sent and has had no answer',
+      );
+      expect(performance.now() - started).toBeLessThan(5_000);
+      // It goes on trying: the state says so, until it is closed.
+      expect(runtime.status().state).toBe('connecting');
+    } finally {
+      runtime.close();
+      for (const socket of held) socket.destroy();
+      silent.close();
+    }
+  });
+
+  it('says why the request failed, when nothing listens there', async () => {
+    const closed = createNetServer();
+    closed.listen(0, '127.0.0.1');
+    await once(closed, 'listening');
+    const address = `http://127.0.0.1:${(closed.address() as { port: number }).port}`;
+    closed.close();
+    const runtime = createRuntime({ server: address, key: 'rk_any', readyTimeoutMs: 200, minRetryMs: 20 });
+    try {
+      const failed = await runtime.ready.then(
+        () => undefined,
+        (error: Error) => error,
+      );
+      expect(failed?.message).toBe(
+        `rulekeeper/runtime: no copy of the workspace from ${address} within 200 ms (readyTimeoutMs): ` +
+          'GET /v1/groups failed: fetch failed (ECONNREFUSED)',
+      );
+    } finally {
+      runtime.close();
+    }
   });
 });

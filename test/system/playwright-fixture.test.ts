@@ -3,6 +3,7 @@
 // the next request.
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, type Socket } from 'node:net';
 import { type Browser, type BrowserContext, chromium, type Page } from '@playwright/test';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AppliedRules, applyRules } from '../../src/playwright/index.js';
@@ -382,6 +383,30 @@ describe.skipIf(!CHROMIUM)('applyRules(context): the rules in a real browser', (
       /refused the key \(401\)/,
     );
     await other.close();
+  });
+
+  it('rejects within readyTimeoutMs, naming the address and what was tried, when the server never answers', async () => {
+    // A real TCP server on loopback that accepts connections and never answers a byte.
+    const held: Socket[] = [];
+    const silent = createNetServer((socket) => held.push(socket));
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const address = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+    const other = await browser.newContext();
+    try {
+      const started = performance.now();
+      const failed = await applyRules(other, { server: address, key, readyTimeoutMs: 300 }).then(
+        () => undefined,
+        (error: Error) => error,
+      );
+      expect(failed?.message).toContain(`no copy of the workspace from ${address} within 300 ms`);
+      expect(failed?.message).toMatch(/GET \/v1\/(groups|rules) was sent and has had no answer/);
+      expect(performance.now() - started).toBeLessThan(5_000);
+    } finally {
+      await other.close();
+      for (const socket of held) socket.destroy();
+      silent.close();
+    }
   });
 });
 
