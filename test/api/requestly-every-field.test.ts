@@ -4,6 +4,7 @@
 // 3b60a3fe46f77b32b11cbcedae14617fe7d2466c, shared/src/types/entities/ (see src/model/requestly-fields.ts).
 import { describe, expect, it } from 'vitest';
 import type { Json } from '../helpers/fixtures.js';
+import { requestlyProblems } from '../helpers/requestly-required.js';
 import { forEachDatabase, useTestApp } from '../helpers/test-app.js';
 
 const owner = 'Ad4ZkQ2nVbT7yWm1pLx9sRc3eHj2';
@@ -213,6 +214,58 @@ forEachDatabase((db) => {
       });
       expect(reply.status).toBe(400);
       expect(JSON.stringify(reply.body.details)).toContain('/isShared');
+    });
+
+    it("exports what Requestly's types require and its importer reads, from rules written here", async () => {
+      const w = await workspace();
+      const group = await t.call('POST', '/v1/groups', { key: w.key, body: { name: 'Ours' } });
+      const groupId = group.body.data.id as string;
+      const at = { key: 'host', operator: 'Equals', value: 'api.example.com' };
+      // Each type in our canonical form, with what Requestly requires and ours leaves out: no value on
+      // a Remove, no id on a script, a number for a delay or a status code, no version on Headers.
+      const pairs: Record<string, Json> = {
+        Redirect: { source: at, destinationType: 'url', destination: 'https://example.org/' },
+        Replace: { source: { ...at, key: 'Url', operator: 'Contains', value: '' }, from: 'a', to: 'b' },
+        QueryParam: { source: at, modifications: [{ param: 'x', type: 'Remove' }, { type: 'Remove All' }] },
+        Cancel: { source: at },
+        Delay: { source: at, delay: 250 },
+        Headers: {
+          source: at,
+          modifications: [
+            { Request: [{ header: 'X-A', type: 'Remove' }], Response: [{ header: 'X-B', type: 'Remove' }] },
+          ],
+        },
+        UserAgent: { source: at, userAgent: 'Bot/1.0' },
+        Request: { source: at, type: 'static', value: '{}' },
+        Response: { source: at, type: 'static', value: '{}', statusCode: 201, serveWithoutRequest: false },
+        Script: {
+          source: at,
+          scripts: [{ type: 'code', codeType: 'js', loadTime: 'afterPageLoad', value: '1' }],
+        },
+      };
+      for (const [ruleType, pair] of Object.entries(pairs)) {
+        const body = { name: ruleType, ruleType, status: 'Active', groupId, pairs: [pair] };
+        const reply = await t.call('POST', '/v1/rules', { key: w.key, body });
+        expect(reply.status, `${ruleType}: ${JSON.stringify(reply.body)}`).toBe(201);
+      }
+      const exported = await w.exportFile('?format=requestly');
+      expect(exported).toHaveLength(11);
+      expect(exported.flatMap((record, index) => requestlyProblems(record, `/${index}`))).toEqual([]);
+      // The check can fail: our own format misses what Requestly needs.
+      const ours = await w.exportFile();
+      expect(ours.flatMap((record, index) => requestlyProblems(record, `/${index}`))).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/version: a Headers rule needs version 2/),
+          expect.stringMatching(/scripts\/0\/id: required/),
+          expect.stringMatching(/delay: must be a string/),
+        ]),
+      );
+      // Exported twice, the same file (a script's id is given from its place, not drawn anew).
+      expect(await w.exportFile('?format=requestly')).toEqual(exported);
+      // And this service takes the file back whole.
+      const back = await (await workspace()).importFile(exported);
+      expect(back.status, JSON.stringify(back.body)).toBe(200);
+      expect(back.body.data).toMatchObject({ created: 11, failed: 0 });
     });
 
     it("says a rule's group failed, not that it is missing, when the group's record failed", async () => {
