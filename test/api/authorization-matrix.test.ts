@@ -192,6 +192,7 @@ forEachDatabase((db) => {
     expect(body.success).toBe(true);
     if (row.title === '/whoami') {
       expect(body.data.user.id).toBe(userIds[caller]);
+      expect(body.data.user.role).toBe(CALLERS[caller]?.role);
       expect(body.data.key.scope).toBe(CALLERS[caller]?.scope);
       expect(body.data.workspace.name).toBe(CALLERS[caller]?.workspace);
       return;

@@ -47,7 +47,7 @@ forEachDatabase((db) => {
             expiresAt,
             createdAt: listed?.createdAt,
           },
-          user: { id: reader.userId, name: 'rita' },
+          user: { id: reader.userId, name: 'rita', role: 'viewer' },
           workspace: { id: reader.workspaceId, name: 'acme' },
         },
       });
@@ -63,7 +63,7 @@ forEachDatabase((db) => {
           expiresAt: null,
           createdAt: expect.any(Number),
         },
-        user: { id: t.outsider.userId, name: 'carol' },
+        user: { id: t.outsider.userId, name: 'carol', role: 'owner' },
         workspace: { id: t.outsider.workspaceId, name: 'other' },
       });
     });

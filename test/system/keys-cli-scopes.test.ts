@@ -107,7 +107,7 @@ describe.each(kinds)('keys with a scope, an expiry and a name (%s)', (kind) => {
           expiresAt: proxy.expiresAt,
           createdAt: expect.any(Number),
         },
-        user: { id: proxy.userId, name: 'pat' },
+        user: { id: proxy.userId, name: 'pat', role: 'viewer' },
         workspace: { id: proxy.workspaceId, name: 'acme' },
       });
       expect((await call(proxy.key, 'GET', '/v1/rules')).status).toBe(200);

@@ -1,6 +1,7 @@
 // Schemas of GET /v1/whoami: the key that asks, its user and its workspace.
 import { type Static, Type } from '@sinclair/typebox';
 import { Timestamp } from '../../model/common.js';
+import { ROLES } from '../../model/role.js';
 import { KEY_SCOPES } from './key-scopes.js';
 
 const Named = (what: string, idExample: string, nameExample: string) =>
@@ -41,7 +42,20 @@ export const Whoami = Type.Object(
       },
       { additionalProperties: false },
     ),
-    user: Named('user', 'usr_p2f8w0c4n6aa', 'alice'),
+    user: Type.Object(
+      {
+        ...Named('user', 'usr_p2f8w0c4n6aa', 'alice').properties,
+        role: Type.Union(
+          ROLES.map((role) => Type.Literal(role)),
+          {
+            description:
+              "The user's role in the workspace: the key does the smaller of its scope and this " +
+              '(viewer: read, editor: write, admin and owner: admin).',
+          },
+        ),
+      },
+      { additionalProperties: false },
+    ),
     workspace: Named('workspace', 'ws_7hq2m5t1v9bb', 'default'),
   },
   {
@@ -57,7 +71,7 @@ export const Whoami = Type.Object(
           expiresAt: 1766448000000,
           createdAt: 1763856000000,
         },
-        user: { id: 'usr_p2f8w0c4n6aa', name: 'alice' },
+        user: { id: 'usr_p2f8w0c4n6aa', name: 'alice', role: 'editor' },
         workspace: { id: 'ws_7hq2m5t1v9bb', name: 'default' },
       },
     ],

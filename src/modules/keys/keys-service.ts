@@ -165,7 +165,7 @@ export function createKeysService({
       const { id, name, scope, expiresAt, createdAt } = found;
       return {
         key: { id, name, scope, expiresAt, createdAt },
-        user: { id: found.userId, name: found.user },
+        user: { id: found.userId, name: found.user, role: principal.role },
         workspace: { id: found.workspaceId, name: found.workspace },
       };
     },
