@@ -6,8 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { MIGRATIONS, migrate, openDatabase } from '../../src/db/database.js';
-import { createKeysService, type IssuedKey } from '../../src/modules/keys/keys-service.js';
-import { createKeysStore } from '../../src/modules/keys/keys-store.js';
+import type { IssuedKey } from '../../src/modules/keys/keys-service.js';
+import { createKeys } from '../../src/services.js';
 import { expectError } from '../helpers/fixtures.js';
 import { createTestDatabase, forEachDatabase, useTestApp } from '../helpers/test-app.js';
 
@@ -136,12 +136,12 @@ forEachDatabase((db) => {
     });
     const database = openDatabase(config);
     await migrate(database);
-    const keysService = createKeysService({
-      db: database.db,
-      keysStore: createKeysStore(database.db),
-      cacheTtlMs: config.keyCacheTtlMs,
+    const other = await buildApp({
+      config,
+      database,
+      keysService: createKeys(database, config),
+      logger: false,
     });
-    const other = await buildApp({ config, database, keysService, logger: false });
     try {
       await other.ready();
       const editor = await newEditor();

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type Database, type DialectName, migrate, openDatabase } from '../../src/db/database.js';
-import { createKeysService, type IssuedKey, type KeysService } from '../../src/modules/keys/keys-service.js';
-import { createKeysStore } from '../../src/modules/keys/keys-store.js';
+import type { IssuedKey, KeysService } from '../../src/modules/keys/keys-service.js';
+import { createKeys } from '../../src/services.js';
 import { checkResponses } from './contract.js';
 
 /** The PostgreSQL server tests may create databases on, e.g. postgres://postgres@127.0.0.1:5432/postgres. */
@@ -78,11 +78,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const database = openDatabase(config);
   await migrate(database);
   // The app's own keys: a key revoked through it is refused at once, as on the instance that revoked it.
-  const keysService = createKeysService({
-    db: database.db,
-    keysStore: createKeysStore(database.db),
-    cacheTtlMs: config.keyCacheTtlMs,
-  });
+  const keysService = createKeys(database, config);
   const owner = await keysService.issue('acme', 'alice');
   const teammate = await keysService.issue('acme', 'bob');
   const outsider = await keysService.issue('other', 'carol');
