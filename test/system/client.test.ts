@@ -17,9 +17,14 @@ describe('rulekeeper/client', () => {
   let database: ScratchDatabase;
   let service: ServiceProcess;
   let key: string;
+  /** The owner's admin key, for the member routes; and a teammate to change. */
+  let adminKey: string;
+  let teammate: string;
   beforeAll(async () => {
     database = await scratchDatabase('sqlite');
     key = (await createKeyWithCli(database.url, 'client', 'dev')).key;
+    adminKey = (await createKeyWithCli(database.url, 'client', 'dev', ['--scope', 'admin'])).key;
+    teammate = (await createKeyWithCli(database.url, 'client', 'pat')).userId;
     service = await startService({ DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: '0' });
   });
   afterAll(async () => {
@@ -128,6 +133,20 @@ describe('rulekeeper/client', () => {
     const whoami = await client.GET('/v1/whoami');
     note('whoami', whoami.response.status, 200);
     expect(whoami.data?.data.key.scope).toBe('write');
+    expect(whoami.data?.data.user.role).toBe('owner');
+
+    const admin = createClient({ baseUrl: service.url, key: adminKey });
+    const members = await admin.GET('/v1/members');
+    note('listMembers', members.response.status, 200);
+    expect(members.data?.data.map((m) => [m.name, m.role])).toEqual([
+      ['dev', 'owner'],
+      ['pat', 'editor'],
+    ]);
+    const member = { params: { path: { userId: teammate } } };
+    const demoted = await admin.PATCH('/v1/members/{userId}', { ...member, body: { role: 'viewer' } });
+    note('setMemberRole', demoted.response.status, 200);
+    expect(demoted.data?.data.role).toBe('viewer');
+    note('removeMember', (await admin.DELETE('/v1/members/{userId}', member)).response.status, 200);
 
     note('deleteRule', (await client.DELETE('/v1/rules/{ruleId}', path)).response.status, 200);
     const deleted = await client.GET('/v1/rules/deleted', { params: { query: { pageSize: '10' } } });
