@@ -107,7 +107,8 @@ describe.each(kinds)('keys with a scope, an expiry and a name (%s)', (kind) => {
           expiresAt: proxy.expiresAt,
           createdAt: expect.any(Number),
         },
-        user: { id: proxy.userId, name: 'pat', role: 'viewer' },
+        // pat is the workspace's first user, so its owner; the key still only reads (its scope).
+        user: { id: proxy.userId, name: 'pat', role: 'owner' },
         workspace: { id: proxy.workspaceId, name: 'acme' },
       });
       expect((await call(proxy.key, 'GET', '/v1/rules')).status).toBe(200);
