@@ -1,7 +1,7 @@
 // Schemas of GET /v1/whoami: the key that asks, its user and its workspace.
 import { type Static, Type } from '@sinclair/typebox';
 import { Timestamp } from '../../model/common.js';
-import { ROLES } from '../../model/role.js';
+import { RoleSchema } from '../../model/role.js';
 import { KEY_SCOPES } from './key-scopes.js';
 
 const Named = (what: string, idExample: string, nameExample: string) =>
@@ -45,14 +45,7 @@ export const Whoami = Type.Object(
     user: Type.Object(
       {
         ...Named('user', 'usr_p2f8w0c4n6aa', 'alice').properties,
-        role: Type.Union(
-          ROLES.map((role) => Type.Literal(role)),
-          {
-            description:
-              "The user's role in the workspace: the key does the smaller of its scope and this " +
-              '(viewer: read, editor: write, admin and owner: admin).',
-          },
-        ),
+        role: RoleSchema,
       },
       { additionalProperties: false },
     ),

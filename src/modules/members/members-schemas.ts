@@ -1,18 +1,8 @@
 // Shapes of /v1/members: a workspace's members with their roles, and a change of role.
 import { type Static, Type } from '@sinclair/typebox';
 import { Timestamp } from '../../model/common.js';
-import { ROLES } from '../../model/role.js';
+import { RoleSchema } from '../../model/role.js';
 import { compile } from '../../validation.js';
-
-export const RoleSchema = Type.Union(
-  ROLES.map((role) => Type.Literal(role)),
-  {
-    description:
-      'What the member may do here: `viewer` reads (as a `read` key), `editor` also changes rules and ' +
-      'groups (`write`), `admin` also manages members (`admin`), `owner` also makes and removes owners. ' +
-      "A key does the smaller of its scope and its user's role.",
-  },
-);
 
 export const Member = Type.Object(
   {

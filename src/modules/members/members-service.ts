@@ -25,6 +25,20 @@ export function createMembersService(deps: {
   const { db, store } = deps;
 
   /**
+   * Runs `work` in one transaction that changes who may do what in the workspace, announced with its
+   * commit to every instance; this one forgets the workspace's keys once it committed.
+   */
+  async function changeAccess<T>(workspaceId: string, work: (trx: Db) => Promise<T>): Promise<T> {
+    const result = await db.transaction().execute(async (trx) => {
+      const done = await work(trx);
+      await deps.signals.announceAccess(trx, workspaceId);
+      return done;
+    });
+    deps.forget(workspaceId);
+    return result;
+  }
+
+  /**
    * The member `userId` of the caller's workspace, changed by `change` in one transaction holding the
    * workspace's lock; a change that would leave no owner is refused and nothing changes.
    */
@@ -34,7 +48,7 @@ export function createMembersService(deps: {
     change: (trx: Db, member: Member) => Promise<Role | null>,
   ): Promise<Member | null> {
     const { workspaceId } = principal;
-    const result = await db.transaction().execute(async (trx) => {
+    return changeAccess(workspaceId, async (trx) => {
       await store.lockWorkspace(trx, workspaceId);
       const member = await store.find(trx, workspaceId, userId);
       if (!member) throw new AppError('MEMBER_NOT_FOUND');
@@ -44,11 +58,8 @@ export function createMembersService(deps: {
       const role = await change(trx, member);
       if (member.role === 'owner' && role !== 'owner' && (await store.countOwners(trx, workspaceId)) === 0)
         throw new AppError('LAST_OWNER');
-      await deps.signals.announceAccess(trx, workspaceId);
       return role === null ? null : { ...member, role };
     });
-    deps.forget(workspaceId);
-    return result;
   }
 
   return {
@@ -67,12 +78,10 @@ export function createMembersService(deps: {
     /** `rulekeeper members add`: a user (by id) made a member; 409 when they are one already. */
     async add(principal: Principal, userId: string, role: Role): Promise<void> {
       if (role === 'owner' && principal.role !== 'owner') throw ownersOnly('make an owner');
-      await db.transaction().execute(async (trx) => {
+      await changeAccess(principal.workspaceId, async (trx) => {
         if (!(await store.add(trx, principal.workspaceId, userId, role, Date.now())))
           throw new AppError('MEMBER_EXISTS');
-        await deps.signals.announceAccess(trx, principal.workspaceId);
       });
-      deps.forget(principal.workspaceId);
     },
 
     /** DELETE /v1/members/:userId: their keys in this workspace stop working at once. */
