@@ -24,14 +24,23 @@ const when = {
     '`POST /v1/import` of a file that is not a JSON array of records, or (with `onError=abort`) with a record that failed.',
   MEMBER_PAYLOAD_INVALID:
     'The body of `PATCH /v1/members/:userId`: `role` missing or not one of the four, or another field.',
+  USER_PAYLOAD_INVALID:
+    'A new user (`rulekeeper users create`, an invite or the setup link) whose email is not an address, whose name is blank or too long, or whose password is under 12 or over 256 characters.',
+  SIGN_IN_PAYLOAD_INVALID: 'A `POST /v1/session` body without `email` and `password` as strings, or with another field.',
   INVALID_TRACE_REQUEST:
     'A `POST /v1/trace` body that is not a trace request (a relative URL, an unknown field, both `ruleIds` and `rules`).',
   INVALID_IDEMPOTENCY_KEY: 'An `Idempotency-Key` that is empty, too long or not visible ASCII.',
   MALFORMED_REQUEST:
     'Not HTTP the parser reads: a control character in a header, a header line without a colon (answered on any path, then the connection is closed).',
-  API_KEY_REQUIRED: 'No `x-api-key`.',
+  API_KEY_REQUIRED: 'Neither an `x-api-key` nor a session cookie.',
   API_KEY_INVALID:
     'Unknown, revoked or expired key (for an expired key, `details` says when it expired; nothing is said about any other key).',
+  INVALID_CREDENTIALS:
+    'A sign-in with an unknown email, a wrong password, or as a disabled user: the same answer, in about the same time, for each.',
+  SESSION_INVALID: 'A session cookie that was signed out, ended by a password change or a disabled user, or expired (7 days idle, 30 in all).',
+  SESSION_REQUIRED: '`GET` or `DELETE /v1/session` without a session cookie (an API key has no session).',
+  CSRF_REFUSED:
+    'A change made with a session cookie without the session\'s `x-rk-csrf` token, with a wrong one, or from another origin (`Origin`).',
   UNAUTHORIZED_ACTION:
     "The key's scope does not reach the operation (a `read` key on a write; `details` names the scope), or the id exists but belongs to another workspace (in the path or as `groupId`).",
   RULE_NOT_FOUND: 'No rule with that id.',
@@ -44,6 +53,7 @@ const when = {
   IDEMPOTENCY_KEY_REUSED: 'Same `Idempotency-Key`, different request.',
   RESTORE_CONFLICT: 'Restore of a deleted object whose id another object now holds.',
   MEMBER_EXISTS: '`rulekeeper members add` of a user who is a member already.',
+  USER_EXISTS: 'A new user whose email, or name, another user has.',
   LAST_OWNER: 'A change of role or a removal that would leave the workspace without an owner.',
   CHANGES_EXPIRED:
     '`GET /v1/changes?after=REV` where changes after `REV` were swept, or `REV` is beyond the latest.',
@@ -51,6 +61,8 @@ const when = {
   PAYLOAD_TOO_LARGE: 'Body over `MAX_BODY_BYTES`.',
   UNSUPPORTED_MEDIA_TYPE: 'A body that is not `application/json`.',
   RATE_LIMITED: 'Over the rate limit.',
+  SIGN_IN_LIMITED:
+    'More than 10 failed sign-ins for the account, or from the address, in 15 minutes; `Retry-After` says when the oldest of them no longer counts.',
   HEADERS_TOO_LARGE: "The request's headers are larger than Node's limit (16 KiB by default).",
   INTERNAL: 'A bug; never with a stack trace or a driver message.',
   UNAVAILABLE: 'The database cannot be reached, or the instance is shutting down; `Retry-After: 5`.',

@@ -12,10 +12,11 @@ import type { KeysService } from './modules/keys/keys-service.js';
 import { registerLintRoutes } from './modules/lint/lint-routes.js';
 import { registerMembersRoutes } from './modules/members/members-routes.js';
 import { registerRulesRoutes } from './modules/rules/rules-routes.js';
+import { registerSessionsRoutes } from './modules/sessions/sessions-routes.js';
 import { registerTraceRoutes } from './modules/trace/trace-routes.js';
 import { registerTransferRoutes } from './modules/transfer/transfer-routes.js';
 import { abandonedRequestsPlugin } from './plugins/abandoned-requests.js';
-import { apiKeyAuthPlugin } from './plugins/api-key-auth.js';
+import { authenticationPlugin } from './plugins/authentication.js';
 import { clientErrorHandler } from './plugins/client-error.js';
 import { consolePlugin } from './plugins/console.js';
 import { errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler.js';
@@ -37,6 +38,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** The instance's keys, when the caller also issues and revokes them (tests); made here otherwise. */
   keysService?: KeysService;
+  /** The clock of sessions and sign-in limits (tests move it); Date.now otherwise. */
+  now?: () => number;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -49,7 +52,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestIdHeader: false,
     // Ids of any length reach the services, which answer them as the contract says (404 / 400).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 65_536 },
-    frameworkErrors: frameworkErrorHandler(keysService),
+    frameworkErrors: frameworkErrorHandler(() => authenticators),
     clientErrorHandler,
     // Slow or stalled clients must not hold connections forever: cut off after REQUEST_TIMEOUT_MS,
     // checked every second (Node's default check runs every 30 s). Node's request timeout stops
@@ -67,7 +70,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(() => () => true);
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  const services = createServices(app, { config, database, keys: keysService });
+  const services = createServices(app, { config, database, keys: keysService, now: options.now });
+  const authenticators = { keys: keysService, sessions: services.sessions };
   const { changesModule, lint } = services;
 
   errorHandlerPlugin(app);
@@ -81,12 +85,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await openapiPlugin(app, version);
   await app.register(
     async (api) => {
-      apiKeyAuthPlugin(api, keysService);
+      authenticationPlugin(api, authenticators, config);
       await rateLimitPlugin(api, config);
       changesModule.register(api);
       registerHistoryRoutes(api, services.history);
       registerGroupsRoutes(api, services.groups);
       registerKeysRoutes(api, keysService);
+      registerSessionsRoutes(api, services.sessions, config);
       registerMembersRoutes(api, services.members);
       registerRulesRoutes(api, services.rules, lint.findingsOfRule);
       registerTraceRoutes(api, services.trace);

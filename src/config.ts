@@ -4,6 +4,11 @@ import { MAX_CONFIGURABLE_DELAY_MS } from './model/rule-types/delay.js';
 export interface Config {
   port: number;
   host: string;
+  /**
+   * Where people reach the service (https://rules.example.com), when it is behind a proxy: the origin
+   * a session's changes must come from, and, when https, secure `__Host-` cookies.
+   */
+  publicUrl: string | undefined;
   databaseUrl: string;
   logLevel: string;
   /** `json` lines, `pretty` lines for people, or `auto`: pretty when the logs go to a terminal. */
@@ -91,9 +96,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!LOG_FORMATS.includes(logFormat)) {
     throw new ConfigError(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}, got "${logFormat}"`);
   }
+  const publicUrl = env.PUBLIC_URL || undefined;
+  if (publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+\/?$/.test(publicUrl)) {
+    throw new ConfigError(
+      `PUBLIC_URL must be an origin such as https://rules.example.com, got "${publicUrl}"`,
+    );
+  }
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '127.0.0.1',
+    publicUrl,
     databaseUrl,
     logLevel,
     logFormat,

@@ -12,10 +12,16 @@ export const errorTable = {
   INVALID_IDEMPOTENCY_KEY: { status: 400, message: 'Invalid Idempotency-Key' },
   IMPORT_INVALID: { status: 400, message: 'Import is invalid' },
   MEMBER_PAYLOAD_INVALID: { status: 400, message: 'Invalid member payload' },
+  USER_PAYLOAD_INVALID: { status: 400, message: 'Invalid user payload' },
+  SIGN_IN_PAYLOAD_INVALID: { status: 400, message: 'Invalid sign-in payload' },
   MALFORMED_REQUEST: { status: 400, message: 'Malformed request' },
   API_KEY_REQUIRED: { status: 401, message: 'API key required' },
   API_KEY_INVALID: { status: 401, message: 'Invalid API key' },
+  INVALID_CREDENTIALS: { status: 401, message: 'Invalid credentials' },
+  SESSION_INVALID: { status: 401, message: 'Session ended or expired' },
+  SESSION_REQUIRED: { status: 401, message: 'Sign-in required' },
   UNAUTHORIZED_ACTION: { status: 403, message: 'Unauthorized action' },
+  CSRF_REFUSED: { status: 403, message: 'Cross-site request refused' },
   RULE_NOT_FOUND: { status: 404, message: 'Rule not found' },
   GROUP_NOT_FOUND: { status: 404, message: 'Group not found' },
   VERSION_NOT_FOUND: { status: 404, message: 'Version not found' },
@@ -26,12 +32,14 @@ export const errorTable = {
   IDEMPOTENCY_KEY_REUSED: { status: 409, message: 'Idempotency key reused with a different request' },
   RESTORE_CONFLICT: { status: 409, message: 'Id taken by another object' },
   MEMBER_EXISTS: { status: 409, message: 'Already a member' },
+  USER_EXISTS: { status: 409, message: 'User already exists' },
   LAST_OWNER: { status: 409, message: 'A workspace keeps at least one owner' },
   CHANGES_EXPIRED: { status: 410, message: 'Changes no longer kept' },
   PRECONDITION_FAILED: { status: 412, message: 'Precondition failed' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Payload too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported media type' },
   RATE_LIMITED: { status: 429, message: 'Too many requests' },
+  SIGN_IN_LIMITED: { status: 429, message: 'Too many failed sign-ins' },
   TOO_MANY_STREAMS: { status: 429, message: 'Too many open streams' },
   HEADERS_TOO_LARGE: { status: 431, message: 'Request headers too large' },
   INTERNAL: { status: 500, message: 'Internal server error' },
@@ -54,6 +62,8 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     readonly details?: ErrorDetail[],
+    /** Seconds the caller should wait before trying again (Retry-After), where the refusal knows. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(errorTable[code].message);
     this.name = 'AppError';

@@ -24,6 +24,8 @@ import { createMembersStore } from './modules/members/members-store.js';
 import { createRulesReadModel } from './modules/rules/rules-read-model.js';
 import { createRulesService } from './modules/rules/rules-service.js';
 import { createRulesStore } from './modules/rules/rules-store.js';
+import { createSessionsService, type SessionPrincipal } from './modules/sessions/sessions-service.js';
+import { createSessionsStore } from './modules/sessions/sessions-store.js';
 import { createListedRulesStore } from './modules/shared/listed-rules-store.js';
 import type { TraceJob, TraceOutcome } from './modules/trace/trace-job.js';
 import { createTraceService } from './modules/trace/trace-service.js';
@@ -31,6 +33,8 @@ import type { ImportJob, ImportOutcome } from './modules/transfer/import-job.js'
 import { createImportRunner } from './modules/transfer/import-runner.js';
 import { createTransferService } from './modules/transfer/transfer-service.js';
 import { createTransferStore } from './modules/transfer/transfer-store.js';
+import { createUsersService } from './modules/users/users-service.js';
+import { createUsersStore } from './modules/users/users-store.js';
 
 /** The instance's keys: made once, by the server (or a test) or else by buildApp. */
 export function createKeys(database: Database, config: Config): KeysService {
@@ -41,15 +45,44 @@ export function createKeys(database: Database, config: Config): KeysService {
 /** Every service of the API; the pools and the journal's timers end with `app`. */
 export function createServices(
   app: FastifyInstance,
-  { config, database, keys: keysService }: { config: Config; database: Database; keys: KeysService },
+  {
+    config,
+    database,
+    keys: keysService,
+    now,
+  }: { config: Config; database: Database; keys: KeysService; now?: () => number },
 ) {
   const { db, dialect } = database;
   const pools = createPools(config);
   app.addHook('onClose', () => pools.close());
+  const usersStore = createUsersStore(db);
+  const sessions = createSessionsService({
+    db,
+    store: createSessionsStore(db),
+    users: usersStore,
+    signals: database.signals,
+    cacheTtlMs: config.keyCacheTtlMs,
+    now,
+  });
+  /** Forgets every key and session this instance remembered: who may do what changed. */
+  const forgetAll = () => {
+    keysService.forget();
+    sessions.forget();
+  };
   const groupsStore = createGroupsStore(db, dialect);
   const idempotency = createIdempotencyService({ db, store: createIdempotencyStore() });
   const rulesStore = createRulesStore(db, dialect);
-  const changesModule = createChangesModule(app, { database, config, keys: keysService });
+  const changesModule = createChangesModule(app, {
+    database,
+    config,
+    // A stream lives as long as the key or session it was opened with.
+    keys: {
+      stillValid: (principal) =>
+        principal.via === 'session'
+          ? sessions.stillValid(principal as SessionPrincipal)
+          : keysService.stillValid(principal),
+    },
+  });
   const changes = changesModule.service;
   const groupsService = createGroupsService({ db, groupsStore, idempotency, changes });
   const historyService = createHistoryService({
@@ -104,15 +137,25 @@ export function createServices(
     db,
     store: createMembersStore(db),
     signals: database.signals,
-    forget: keysService.forget,
+    forget: (workspaceId) => {
+      keysService.forget(workspaceId);
+      sessions.forget();
+    },
   });
-  // What another instance changed of who may do what: this one forgets the keys it remembered there.
-  const access = database.signals.followAccess(keysService.forget, () => keysService.forget());
+  const users = createUsersService({ db, store: usersStore, signals: database.signals, forget: forgetAll });
+  // What another instance changed of who may do what: this one forgets the keys and sessions it
+  // remembered there (sessions are few: all of them).
+  const access = database.signals.followAccess((workspaceId) => {
+    keysService.forget(workspaceId);
+    sessions.forget();
+  }, forgetAll);
   app.addHook('onClose', () => access.close());
 
   return {
     changesModule,
     members: membersService,
+    sessions,
+    users,
     groups: groupsService,
     history: historyService,
     rules: rulesService,

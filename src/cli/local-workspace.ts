@@ -42,6 +42,7 @@ export async function withLocalWorkspace<T>(
     // The operator at the server's shell acts with every power, as the owner would.
     const principal = {
       keyId: '',
+      via: 'key' as const,
       userId,
       workspaceId: found.id,
       ownerUserId: found.ownerUserId,

@@ -17,6 +17,35 @@ export interface UsersTable {
   id: string;
   name: string;
   created_at: number;
+  /** Lower-cased; null for a user made by `keys create --user` and not yet given one. */
+  email: Generated<string | null>;
+  /** `scrypt$…` (modules/users/passwords.ts); null: no password sign-in. */
+  password_hash: Generated<string | null>;
+  disabled_at: Generated<number | null>;
+  /** 1 for a machine's user (a workspace key's), which never signs in. */
+  service: Generated<number>;
+}
+
+export interface SessionsTable {
+  id: string;
+  /** SHA-256 of the cookie's value, hex; the value itself is never stored. */
+  token_hash: string;
+  user_id: string;
+  csrf_secret: string;
+  created_at: number;
+  last_seen_at: number;
+  /** The absolute expiry (epoch ms). */
+  expires_at: number;
+  ended_at: number | null;
+  address: string | null;
+}
+
+export interface SignInFailuresTable {
+  /** The attempt's id (two subjects, one attempt). */
+  id: string;
+  /** `email:<lower-cased email>` or `ip:<address>`. */
+  subject: string;
+  at: number;
 }
 
 export interface ApiKeysTable {
@@ -118,6 +147,8 @@ export interface Tables {
   users: UsersTable;
   api_keys: ApiKeysTable;
   memberships: MembershipsTable;
+  sessions: SessionsTable;
+  sign_in_failures: SignInFailuresTable;
   groups: GroupsTable;
   rules: RulesTable;
   idempotency_keys: IdempotencyKeysTable;

@@ -65,6 +65,8 @@ export interface SuccessOptions {
   replayable?: boolean;
   /** Further headers of this answer. */
   headers?: Record<string, HeaderSchema>;
+  /** An answer to a caller not yet in any workspace (signing in): no Rulekeeper-Revision. */
+  outsideWorkspace?: boolean;
 }
 
 const replayed = header(
@@ -77,20 +79,18 @@ const replayed = header(
  * (@fastify/swagger turns the schema's named parts into components only in this form, not under `content`).
  */
 export function success(description: string, schema: TSchema, options: SuccessOptions = {}) {
-  return {
-    ...schema,
-    description,
-    headers: answerHeaders({
-      ...(options.etag || options.created ? { ETag: etag } : {}),
-      ...(options.created
-        ? {
-            Location: header('The path of the new object.', { examples: ['/v1/rules/Redirect_a1b2c'] }, true),
-          }
-        : {}),
-      ...(options.created || options.replayable ? { 'Idempotent-Replayed': replayed } : {}),
-      ...options.headers,
-    }),
-  };
+  const headers = answerHeaders({
+    ...(options.etag || options.created ? { ETag: etag } : {}),
+    ...(options.created
+      ? {
+          Location: header('The path of the new object.', { examples: ['/v1/rules/Redirect_a1b2c'] }, true),
+        }
+      : {}),
+    ...(options.created || options.replayable ? { 'Idempotent-Replayed': replayed } : {}),
+    ...options.headers,
+  });
+  if (options.outsideWorkspace) delete (headers as Partial<typeof headers>)['Rulekeeper-Revision'];
+  return { ...schema, description, headers };
 }
 
 /** 304 to a GET whose If-None-Match still holds: no body. */

@@ -5,9 +5,8 @@ import { ClientGone } from '../db/abandon.js';
 import { isUnavailable } from '../db/dialect.js';
 import { AppError, type ErrorCode, type ErrorDetail, errorTable } from '../errors.js';
 import { accessRefusal } from '../modules/keys/key-scopes.js';
-import type { KeysService } from '../modules/keys/keys-service.js';
 import { MAX_DETAILS } from '../validation.js';
-import { resolveApiKey } from './api-key-auth.js';
+import { type Authenticators, resolveCaller } from './authentication.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -120,6 +119,8 @@ export function errorHandlerPlugin(app: FastifyInstance): void {
       return reply.code(499).send();
     }
     const code = codeFor(error, request);
+    if (error instanceof AppError && error.retryAfterSeconds !== undefined)
+      reply.header('retry-after', String(error.retryAfterSeconds));
     if (code === 'INTERNAL' || code === 'UNAVAILABLE') {
       request.log.error({ err: error }, 'request failed');
     }
@@ -142,9 +143,9 @@ export function errorHandlerPlugin(app: FastifyInstance): void {
  * user's role, Rule not found or Invalid Group Id, else Route not found. No route was found to declare a
  * scope, but under /v1/rules/ and /v1/groups/ every method but GET changes something.
  */
-export function frameworkErrorHandler(keys: KeysService) {
+export function frameworkErrorHandler(authenticators: () => Authenticators) {
   return (_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
-    void Promise.resolve(resolveApiKey(request.headers['x-api-key'], keys)).then(
+    void Promise.resolve(resolveCaller(request, authenticators())).then(
       (resolved) => {
         if ('error' in resolved)
           return sendError(request, reply, resolved.error.code, resolved.error.details);

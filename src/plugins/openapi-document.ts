@@ -2,6 +2,7 @@
 // every /v1 operation reads.
 import { type TObject, Type } from '@sinclair/typebox';
 import type { FastifySchema } from 'fastify';
+import type { ErrorCode } from '../errors.js';
 import { REQUEST_ID_PATTERN } from '../http/request-id.js';
 import { errorExample, errorResponses } from '../http/responses.js';
 import { KEY_SCOPES, type KeyScope, scopeDetail } from '../modules/keys/key-scopes.js';
@@ -52,8 +53,42 @@ export function withRequestIdHeader(schema: FastifySchema, url: string): Fastify
 
 interface ErrorResponse {
   description: string;
-  content: { 'application/json': { examples: Record<string, unknown> } };
+  content: {
+    'application/json': {
+      examples: Record<string, unknown>;
+      schema?: { allOf?: unknown[] };
+    };
+  };
 }
+
+/** The responses with `codes` added to those of their statuses (examples kept). */
+function withCodes(responses: Record<string, ErrorResponse>, codes: ErrorCode[]): void {
+  const added = errorResponses(...codes) as unknown as Record<string, ErrorResponse>;
+  for (const status of Object.keys(added)) {
+    const existing = responses[status];
+    // errorResponses' body: the ErrorBody, then its codes narrowed.
+    const narrowed = existing?.content['application/json'].schema?.allOf?.[1] as
+      | { properties: { code: { enum: ErrorCode[] } } }
+      | undefined;
+    const listed = narrowed?.properties.code.enum ?? [];
+    const all = errorResponses(...listed, ...codes) as unknown as Record<string, ErrorResponse>;
+    const merged = all[status] as ErrorResponse;
+    const content = merged.content['application/json'];
+    responses[status] = existing
+      ? {
+          ...merged,
+          content: {
+            'application/json': {
+              ...content,
+              examples: { ...existing.content['application/json'].examples, ...content.examples },
+            },
+          },
+        }
+      : merged;
+  }
+}
+
+const SAFE_METHODS = ['GET', 'HEAD', 'OPTIONS'];
 
 const EXPIRED = errorExample(
   'API_KEY_INVALID',
@@ -66,9 +101,21 @@ const EXPIRED = errorExample(
  * scope named in `security`, and a 403 for keys of a lesser scope beside the operation's other 403s.
  * Also an expired key's 401, on every operation behind the key check.
  */
-export function withKeyScope(schema: FastifySchema, scope: KeyScope | undefined): FastifySchema {
+export function withKeyScope(
+  schema: FastifySchema,
+  scope: KeyScope | undefined,
+  method: string | string[],
+): FastifySchema {
   if (!schema || !scope) return schema;
   const responses = { ...(schema.response as Record<string, ErrorResponse>) };
+  // A session's workspace that is not the person's (`x-rk-workspace`), and a change made with a
+  // session without its CSRF token (authentication.ts).
+  const writes = [method].flat().some((m) => !SAFE_METHODS.includes(m));
+  withCodes(responses, [
+    'SESSION_INVALID',
+    'UNAUTHORIZED_ACTION',
+    ...(writes ? (['CSRF_REFUSED'] as const) : []),
+  ]);
   const withExample = (response: ErrorResponse, name: string, example: unknown, description?: string) => {
     const content = response.content['application/json'];
     return {
@@ -96,7 +143,7 @@ export function withKeyScope(schema: FastifySchema, scope: KeyScope | undefined)
     );
     responses[403] = withExample(base, 'KEY_SCOPE', example, description);
   }
-  return { ...schema, security: [{ apiKey: [scope] }], response: responses };
+  return { ...schema, security: [{ apiKey: [scope] }, { session: [] }], response: responses };
 }
 
 /**

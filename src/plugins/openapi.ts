@@ -40,12 +40,27 @@ export async function openapiPlugin(app: FastifyInstance, version: string): Prom
         },
         { name: 'changes', description: 'The change log, its live stream, and versions to restore.' },
         { name: 'keys', description: 'The API key that asks: who it speaks for and what it may do.' },
+        { name: 'session', description: 'People signing in and out of the console.' },
       ],
-      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'rk_session',
+            description:
+              'A person signed in (`POST /v1/session`): the cookie `rk_session` (`__Host-rk_session` over ' +
+              "HTTPS). A change also needs the session's CSRF token in `x-rk-csrf`; `x-rk-workspace` picks " +
+              'the workspace. The role in the workspace gives the scope: viewer `read`, editor `write`, ' +
+              'admin and owner `admin`.',
+          },
+        },
+      },
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transform: ({ schema, url, route }) => ({
-      schema: withKeyScope(withRequestIdHeader(schema, url), route.config?.scope),
+      schema: withKeyScope(withRequestIdHeader(schema, url), route.config?.scope, route.method),
       url,
     }),
     transformObject: (document) =>

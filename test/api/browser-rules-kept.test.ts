@@ -44,7 +44,7 @@ forEachDatabase((db) => {
 
     it('answers an unchanged revision from what it kept, and compiles again after a change', async () => {
       const { browserRules, jobs } = service();
-      const principal = { ...t.owner, ownerUserId: t.owner.userId };
+      const principal = { ...t.owner, via: 'key' as const, ownerUserId: t.owner.userId };
       const first = await createRule(t, { status: 'Active' });
       const answer = JSON.parse((await browserRules.browserRules(principal)).toString());
       expect(answer.data.report.map((entry: { ruleId: string }) => entry.ruleId)).toEqual([first.id]);

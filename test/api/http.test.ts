@@ -603,9 +603,9 @@ forEachDatabase((db) => {
               });
             }
           }
-          // The least scope a key needs: reading is `read`, anything else `write`.
+          // The least scope a key needs: reading is `read`, anything else `write`; or a session.
           const scope = method === 'get' ? 'read' : 'write';
-          expect(operation.security, `${method} ${path}`).toEqual([{ apiKey: [scope] }]);
+          expect(operation.security, `${method} ${path}`).toEqual([{ apiKey: [scope] }, { session: [] }]);
           if (scope === 'write') {
             expect(
               operation.responses['403'].content['application/json'].examples.KEY_SCOPE.value.details,

@@ -12,7 +12,7 @@ import * as idempotency from '../../src/db/migrations/0002-idempotency.js';
 import * as changes from '../../src/db/migrations/0003-changes.js';
 import { createKeysService } from '../../src/modules/keys/keys-service.js';
 import { createKeysStore } from '../../src/modules/keys/keys-store.js';
-import { apiKeyAuthPlugin } from '../../src/plugins/api-key-auth.js';
+import { authenticationPlugin } from '../../src/plugins/authentication.js';
 import { createRule, expectError, type Reply } from '../helpers/fixtures.js';
 import { createTestDatabase, forEachDatabase, useTestApp } from '../helpers/test-app.js';
 
@@ -224,13 +224,13 @@ describe('keys issued before scopes existed', () => {
 });
 
 describe('a /v1 route must say which scope it needs', () => {
-  const keys = {} as Parameters<typeof apiKeyAuthPlugin>[1];
+  const authenticators = {} as Parameters<typeof authenticationPlugin>[1];
   /** Starts an app whose routes behind the key check are `routes`; rejects as the start would. */
   async function start(routes: (api: FastifyInstance) => void) {
     const app = Fastify();
     try {
       await app.register(async (api) => {
-        apiKeyAuthPlugin(api, keys);
+        authenticationPlugin(api, authenticators, { publicUrl: undefined });
         routes(api);
       });
       await app.ready();

@@ -105,7 +105,7 @@ forEachDatabase((db) => {
             dataVersion: undefined,
             signals: t.database.signals,
           }),
-        ).lint({ ...t.owner, ownerUserId: t.owner.userId });
+        ).lint({ ...t.owner, via: 'key' as const, ownerUserId: t.owner.userId });
       const same = async () => {
         const kept = await t.call('GET', '/v1/lint');
         expect(kept.status).toBe(200);

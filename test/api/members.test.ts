@@ -63,7 +63,13 @@ forEachDatabase((db) => {
     expect((await t.call('GET', '/v1/whoami', { key: editor.key })).status).toBe(200);
     expect((await remove(editor)).body).toStrictEqual({ success: true, message: 'Member removed' });
     expectError(await t.call('GET', '/v1/rules', { key: editor.key }), 'API_KEY_INVALID');
-    const principal = { ...editor, ownerUserId: t.owner.userId, scope: 'write' as const, expiresAt: null };
+    const principal = {
+      ...editor,
+      via: 'key' as const,
+      ownerUserId: t.owner.userId,
+      scope: 'write' as const,
+      expiresAt: null,
+    };
     expect(await t.keysService.stillValid(principal)).toBe(false);
   });
 

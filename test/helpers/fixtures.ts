@@ -19,10 +19,16 @@ export const ERRORS = {
   INVALID_TRACE_REQUEST: [400, 'Invalid trace request'],
   IMPORT_INVALID: [400, 'Import is invalid'],
   MEMBER_PAYLOAD_INVALID: [400, 'Invalid member payload'],
+  SIGN_IN_PAYLOAD_INVALID: [400, 'Invalid sign-in payload'],
   MALFORMED_REQUEST: [400, 'Malformed request'],
   API_KEY_REQUIRED: [401, 'API key required'],
   API_KEY_INVALID: [401, 'Invalid API key'],
+  // Decision 18 names the sign-in refusal; the other session messages are the service's.
+  INVALID_CREDENTIALS: [401, 'Invalid credentials'],
+  SESSION_INVALID: [401, 'Session ended or expired'],
+  SESSION_REQUIRED: [401, 'Sign-in required'],
   UNAUTHORIZED_ACTION: [403, 'Unauthorized action'],
+  CSRF_REFUSED: [403, 'Cross-site request refused'],
   RULE_NOT_FOUND: [404, 'Rule not found'],
   GROUP_NOT_FOUND: [404, 'Group not found'],
   VERSION_NOT_FOUND: [404, 'Version not found'],
@@ -31,11 +37,13 @@ export const ERRORS = {
   // Decision 1 gives the status only; the message is the service's error table's.
   METHOD_NOT_ALLOWED: [405, 'Method not allowed'],
   MEMBER_EXISTS: [409, 'Already a member'],
+  USER_EXISTS: [409, 'User already exists'],
   LAST_OWNER: [409, 'A workspace keeps at least one owner'],
   CHANGES_EXPIRED: [410, 'Changes no longer kept'],
   PAYLOAD_TOO_LARGE: [413, 'Payload too large'],
   UNSUPPORTED_MEDIA_TYPE: [415, 'Unsupported media type'],
   RATE_LIMITED: [429, 'Too many requests'],
+  SIGN_IN_LIMITED: [429, 'Too many failed sign-ins'],
   TIME_LIMIT_EXCEEDED: [503, 'Time limit exceeded'],
 } as const satisfies Record<string, readonly [number, string]>;
 

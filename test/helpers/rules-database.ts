@@ -37,7 +37,7 @@ export function useRulesDatabase(kind: DialectName): () => RulesDatabase {
     });
     const principal = async (workspace: string, user: string): Promise<Principal> => {
       const issued = await keys.issue(workspace, user);
-      return { ...issued, ownerUserId: issued.userId };
+      return { ...issued, via: 'key', ownerUserId: issued.userId };
     };
     const rulesStore = createRulesStore(database.db, database.dialect);
     built = {

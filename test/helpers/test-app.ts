@@ -68,6 +68,8 @@ export interface TestAppOptions {
   logger?: unknown;
   /** Reach the new database through this URL instead (e.g. through a proxy); maps the created URL. */
   reach?: (url: string) => string;
+  /** The clock of sessions and sign-in limits, for tests that move it. */
+  now?: () => number;
 }
 
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp & { config: Config }> {
@@ -82,7 +84,13 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const owner = await keysService.issue('acme', 'alice');
   const teammate = await keysService.issue('acme', 'bob');
   const outsider = await keysService.issue('other', 'carol');
-  const app = await buildApp({ config, database, keysService, logger: (options.logger as never) ?? false });
+  const app = await buildApp({
+    config,
+    database,
+    keysService,
+    logger: (options.logger as never) ?? false,
+    now: options.now,
+  });
   await app.ready();
   // Every response a test receives (through call or app.inject) is checked against the OpenAPI document.
   await checkResponses(app);

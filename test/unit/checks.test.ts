@@ -13,7 +13,14 @@ import {
 } from '../../src/http/checks.js';
 import type { Principal } from '../../src/model/principal.js';
 
-const alice: Principal = { keyId: 'k1', userId: 'u1', workspaceId: 'w1', ownerUserId: 'u1', role: 'owner' };
+const alice: Principal = {
+  via: 'key',
+  keyId: 'k1',
+  userId: 'u1',
+  workspaceId: 'w1',
+  ownerUserId: 'u1',
+  role: 'owner',
+};
 const ours = { id: 'Redirect_abcde', workspace_id: 'w1', rule_type: 'Redirect', modification_date: 5 };
 const theirs = { ...ours, workspace_id: 'w2' };
 

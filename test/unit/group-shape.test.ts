@@ -17,6 +17,7 @@ const row = {
 };
 const principal = {
   keyId: 'k1',
+  via: 'key' as const,
   userId: 'u2',
   workspaceId: 'w1',
   ownerUserId: 'u1',

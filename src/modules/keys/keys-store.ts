@@ -1,4 +1,5 @@
 // SQL for users, workspaces and API keys.
+import { sql } from 'kysely';
 import { prepared } from '../../db/prepared.js';
 import type { Db } from '../../db/tables.js';
 import type { Principal } from '../../model/principal.js';
@@ -39,7 +40,10 @@ export function createKeysStore(db: Db) {
       .innerJoin('memberships as m', (join) =>
         join.onRef('m.workspace_id', '=', 'k.workspace_id').onRef('m.user_id', '=', 'k.user_id'),
       )
+      // A disabled user's keys speak for nobody either.
+      .innerJoin('users as u', 'u.id', 'k.user_id')
       .select((eb) => [
+        sql<'key'>`'key'`.as('via'),
         'k.id as keyId',
         'k.user_id as userId',
         'k.workspace_id as workspaceId',
@@ -49,7 +53,8 @@ export function createKeysStore(db: Db) {
         'k.expires_at as expiresAt',
       ])
       .where('k.key_hash', '=', p.keyHash)
-      .where('k.revoked_at', 'is', null),
+      .where('k.revoked_at', 'is', null)
+      .where('u.disabled_at', 'is', null),
   );
 
   /** Keys with the names of their users and workspaces, never the hash. */
@@ -178,6 +183,15 @@ export function createKeysStore(db: Db) {
               .select('m.role')
               .whereRef('m.workspace_id', '=', 'api_keys.workspace_id')
               .whereRef('m.user_id', '=', 'api_keys.user_id'),
+          ),
+        )
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('users as u')
+              .select('u.id')
+              .whereRef('u.id', '=', 'api_keys.user_id')
+              .where('u.disabled_at', 'is', null),
           ),
         )
         .executeTakeFirst();
