@@ -93,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       registerKeysRoutes(api, keysService);
       registerSessionsRoutes(api, services.sessions, config);
       registerMembersRoutes(api, services.members);
+      services.activityModule.register(api);
       registerRulesRoutes(api, services.rules, lint.findingsOfRule);
       registerTraceRoutes(api, services.trace);
       registerLintRoutes(api, lint);

@@ -37,6 +37,11 @@ export interface Config {
   dbConnectTimeoutMs: number;
   /** Days a change record (a version in history) is kept; an object's latest version stays. */
   historyRetentionDays: number;
+  /**
+   * Days a security event (GET /v1/activity) is kept. Rule and group changes in the activity come from
+   * the change log, kept historyRetentionDays.
+   */
+  activityRetentionDays: number;
   /** How often a change stream without anything to send gets a heartbeat comment. */
   changesHeartbeatMs: number;
   /** How often streams look for changes they were not woken for (the safety net of NOTIFY). */
@@ -122,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 5000, 1, 3_600_000),
     dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 2000, 1, 600_000),
     historyRetentionDays: integer(env, 'HISTORY_RETENTION_DAYS', 90, 1, 36_500),
+    activityRetentionDays: integer(env, 'ACTIVITY_RETENTION_DAYS', 400, 1, 36_500),
     changesHeartbeatMs: integer(env, 'CHANGES_HEARTBEAT_MS', 15_000, 10, 3_600_000),
     changesPollMs: integer(env, 'CHANGES_POLL_MS', 1000, 10, 60_000),
     maxStreamsPerKey: integer(env, 'MAX_STREAMS_PER_KEY', 20, 1, 1_000_000),

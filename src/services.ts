@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { createPools } from './jobs/pools.js';
+import { createActivityModule } from './modules/activity/activity-module.js';
 import type { BrowserRulesJob, BrowserRulesOutcome } from './modules/browser-rules/browser-rules-job.js';
 import { createBrowserRulesService } from './modules/browser-rules/browser-rules-service.js';
 import { createChangesModule } from './modules/changes/changes-module.js';
@@ -133,6 +134,8 @@ export function createServices(
     runner: pools.of<BrowserRulesJob, BrowserRulesOutcome>('browserRules'),
   });
 
+  // The security events every module records into, inside its own transactions.
+  const activityModule = createActivityModule(app, { db, config });
   const membersService = createMembersService({
     db,
     store: createMembersStore(db),
@@ -141,6 +144,7 @@ export function createServices(
       keysService.forget(workspaceId);
       sessions.forget();
     },
+    activity: activityModule.service,
   });
   const users = createUsersService({ db, store: usersStore, signals: database.signals, forget: forgetAll });
   // What another instance changed of who may do what: this one forgets the keys and sessions it
@@ -153,6 +157,7 @@ export function createServices(
 
   return {
     changesModule,
+    activityModule,
     members: membersService,
     sessions,
     users,

@@ -4,6 +4,8 @@ import { type Command, Option } from 'commander';
 import { AppError } from '../errors.js';
 import { randomSuffix } from '../ids.js';
 import { ROLES, type Role } from '../model/role.js';
+import { createActivityService } from '../modules/activity/activity-service.js';
+import { createActivityStore } from '../modules/activity/activity-store.js';
 import { createKeysStore } from '../modules/keys/keys-store.js';
 import { createMembersService } from '../modules/members/members-service.js';
 import { createMembersStore } from '../modules/members/members-store.js';
@@ -22,6 +24,7 @@ async function withMembers(
           store: createMembersStore(local.database.db),
           signals: local.database.signals,
           forget: () => {},
+          activity: createActivityService({ store: createActivityStore(local.database.db) }),
         }),
         local,
       ),

@@ -142,6 +142,24 @@ export interface IdOwnersTable {
   workspace_id: string;
 }
 
+/** Security events of GET /v1/activity (sign-ins, keys, invites, members, settings). */
+export interface SecurityEventsTable {
+  id: string;
+  workspace_id: string;
+  at: number;
+  /** One of the kinds of modules/activity/activity-kinds.ts. */
+  kind: string;
+  actor_user_id: string | null;
+  /** `session`, `cli`, or the id of the key the request came with; null when unknown. */
+  via: string | null;
+  /** The client's address; null when there was none (the CLI). */
+  address: string | null;
+  object_type: string | null;
+  object_id: string | null;
+  /** A small JSON object, as text. */
+  detail: string | null;
+}
+
 export interface Tables {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -154,6 +172,7 @@ export interface Tables {
   idempotency_keys: IdempotencyKeysTable;
   changes: ChangesTable;
   id_owners: IdOwnersTable;
+  security_events: SecurityEventsTable;
 }
 
 export type Db = Kysely<Tables>;

@@ -41,6 +41,11 @@ export async function openapiPlugin(app: FastifyInstance, version: string): Prom
         { name: 'changes', description: 'The change log, its live stream, and versions to restore.' },
         { name: 'keys', description: 'The API key that asks: who it speaks for and what it may do.' },
         { name: 'session', description: 'People signing in and out of the console.' },
+        {
+          name: 'activity',
+          description:
+            'Who did what in the workspace: rule and group changes, and security events for admins.',
+        },
       ],
       components: {
         securitySchemes: {

@@ -110,6 +110,9 @@ export const ROWS: Row[] = [
   { method: 'PATCH', title: '/members/:missing', path: () => '/v1/members/usr_zzzzz', body: () => ({ role: 'viewer' }), expect: same(MNF), needs: 'admin' },
   { method: 'DELETE', title: '/members/:ours', path: (w) => `/v1/members/${w.ourMember}`, expect: [200, MNF], needs: 'admin' },
   { method: 'DELETE', title: '/members/:theirs', path: (w) => `/v1/members/${w.theirMember}`, expect: [MNF, 200], needs: 'admin' },
+  { method: 'GET', title: '/activity', path: () => '/v1/activity', expect: same(200) },
+  { method: 'GET', title: '/activity about our rule', path: (w) => `/v1/activity?object=${w.ourRule}`, expect: same(200) },
+  { method: 'GET', title: '/activity about their rule', path: (w) => `/v1/activity?object=${w.theirRule}`, expect: same(200) },
   { method: 'GET', title: '/nowhere (no such route)', path: () => '/v1/nowhere', expect: same('ROUTE_NOT_FOUND') },
   { method: 'PATCH', title: '/rules (no such method)', path: () => '/v1/rules', expect: same('METHOD_NOT_ALLOWED') },
 ];

@@ -242,6 +242,19 @@ forEachDatabase((db) => {
       expect(ids).not.toContain(theirs ? w.ourRule : w.theirRule);
       return;
     }
+    if (row.title.startsWith('/activity')) {
+      // The caller's workspace's rule is there, another's never (not even asked for by id).
+      const objects = (body.data as { object: { id: string } | null }[]).map((entry) => entry.object?.id);
+      const [own, other] = mine([w.ourRule, w.theirRule]);
+      const asked = row.title.endsWith('our rule')
+        ? w.ourRule
+        : row.title.endsWith('their rule')
+          ? w.theirRule
+          : '';
+      if (asked === own) expect(objects).toContain(own);
+      expect(objects).not.toContain(other);
+      return;
+    }
     if (row.title === '/changes') {
       expect(body.data.length).toBeGreaterThan(0);
       return;

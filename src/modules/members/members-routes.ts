@@ -63,7 +63,7 @@ export function registerMembersRoutes(app: FastifyInstance, members: MembersServ
     },
     async (request) => ({
       success: true,
-      data: await members.setRole(request.principal, request.params.userId, request.body),
+      data: await members.setRole(request.principal, request.params.userId, request.body, request.ip),
     }),
   );
 
@@ -86,7 +86,7 @@ export function registerMembersRoutes(app: FastifyInstance, members: MembersServ
       },
     },
     async (request) => {
-      await members.remove(request.principal, request.params.userId);
+      await members.remove(request.principal, request.params.userId, request.ip);
       return { success: true, message: 'Member removed' };
     },
   );

@@ -7,6 +7,8 @@ import { AppError } from '../../errors.js';
 import { readPayload } from '../../http/payload.js';
 import type { Principal } from '../../model/principal.js';
 import type { Role } from '../../model/role.js';
+import { actorOf } from '../activity/activity-actor.js';
+import type { ActivityService } from '../activity/activity-service.js';
 import { checkRoleChange, type Member } from './members-schemas.js';
 import type { MembersStore } from './members-store.js';
 
@@ -21,7 +23,10 @@ export function createMembersService(deps: {
   signals: Pick<ChangeSignals, 'announceAccess'>;
   /** Forgets what this instance remembered of the workspace's keys (the others hear the signal). */
   forget: (workspaceId: string) => void;
+  /** Where each change of a member is recorded, in its transaction (GET /v1/activity). */
+  activity: Pick<ActivityService, 'record'>;
 }) {
+  const { activity } = deps;
   const { db, store } = deps;
 
   /**
@@ -65,29 +70,65 @@ export function createMembersService(deps: {
   return {
     list: (principal: Principal) => deps.store.list(principal.workspaceId),
 
-    /** PATCH /v1/members/:userId: the body read at step 7, after the member was found. */
-    setRole(principal: Principal, userId: string, body: unknown): Promise<Member> {
+    /**
+     * PATCH /v1/members/:userId: the body read at step 7, after the member was found. `address`: the
+     * client's, for the activity (none from the command line).
+     */
+    setRole(
+      principal: Principal,
+      userId: string,
+      body: unknown,
+      address: string | null = null,
+    ): Promise<Member> {
       return changeMember(principal, userId, async (trx, member) => {
         const { role } = readPayload(body, checkRoleChange, 'MEMBER_PAYLOAD_INVALID', NOTHING_IGNORED);
         if (role === 'owner' && principal.role !== 'owner') throw ownersOnly('make an owner');
-        if (role !== member.role) await store.setRole(trx, principal.workspaceId, userId, role);
+        if (role !== member.role) {
+          await store.setRole(trx, principal.workspaceId, userId, role);
+          await activity.record(trx, {
+            workspaceId: principal.workspaceId,
+            kind: 'member_role_changed',
+            actor: actorOf(principal, address),
+            object: { type: 'user', id: userId },
+            detail: { from: member.role, to: role },
+          });
+        }
         return role;
       }) as Promise<Member>;
     },
 
     /** `rulekeeper members add`: a user (by id) made a member; 409 when they are one already. */
-    async add(principal: Principal, userId: string, role: Role): Promise<void> {
+    async add(
+      principal: Principal,
+      userId: string,
+      role: Role,
+      address: string | null = null,
+    ): Promise<void> {
       if (role === 'owner' && principal.role !== 'owner') throw ownersOnly('make an owner');
       await changeAccess(principal.workspaceId, async (trx) => {
         if (!(await store.add(trx, principal.workspaceId, userId, role, Date.now())))
           throw new AppError('MEMBER_EXISTS');
+        await activity.record(trx, {
+          workspaceId: principal.workspaceId,
+          kind: 'member_added',
+          actor: actorOf(principal, address),
+          object: { type: 'user', id: userId },
+          detail: { role },
+        });
       });
     },
 
     /** DELETE /v1/members/:userId: their keys in this workspace stop working at once. */
-    async remove(principal: Principal, userId: string): Promise<void> {
-      await changeMember(principal, userId, async (trx) => {
+    async remove(principal: Principal, userId: string, address: string | null = null): Promise<void> {
+      await changeMember(principal, userId, async (trx, member) => {
         await store.remove(trx, principal.workspaceId, userId);
+        await activity.record(trx, {
+          workspaceId: principal.workspaceId,
+          kind: 'member_removed',
+          actor: actorOf(principal, address),
+          object: { type: 'user', id: userId },
+          detail: { role: member.role },
+        });
         return null;
       });
     },

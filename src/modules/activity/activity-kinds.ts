@@ -1,0 +1,38 @@
+// What an activity entry can tell of: a security event's kind (decisions §18), or a rule's or group's
+// change as the change log keeps it. One list, read by the recorder, the query's check and the document.
+
+/** Security events: written by the modules they happen in, seen by admins and owners only. */
+export const SECURITY_KINDS = [
+  'sign_in',
+  'sign_in_failed',
+  'sign_out',
+  'key_created',
+  'key_revoked',
+  'invite_created',
+  'invite_accepted',
+  'member_added',
+  'member_removed',
+  'member_role_changed',
+  'setting_changed',
+] as const;
+export type SecurityKind = (typeof SECURITY_KINDS)[number];
+
+/** Changes of rules and groups, read from the change log: seen by every member. */
+export const CHANGE_KINDS = [
+  'rule_created',
+  'rule_updated',
+  'rule_deleted',
+  'group_created',
+  'group_updated',
+  'group_deleted',
+] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+
+export type ActivityKind = SecurityKind | ChangeKind;
+
+const securityKinds = new Set<string>(SECURITY_KINDS);
+export const isSecurityKind = (kind: string): kind is SecurityKind => securityKinds.has(kind);
+
+/** What a security event is about, when it is about something. */
+export const OBJECT_TYPES = ['rule', 'group', 'user', 'key', 'invite', 'setting', 'workspace'] as const;
+export type ActivityObjectType = (typeof OBJECT_TYPES)[number];
