@@ -232,7 +232,7 @@ forEachDatabase((db) => {
   });
 
   it('refuses a query it cannot read with 400 Invalid query, naming the parameter', async () => {
-    for (const [query, path] of [
+    const cases: [string, string][] = [
       ['?pageSize=0', '/pageSize'],
       ['?pageSize=1001', '/pageSize'],
       ['?kind=coffee', '/kind'],
@@ -240,7 +240,8 @@ forEachDatabase((db) => {
       ['?actor=alice', '/actor'],
       ['?object=a%20b', '/object'],
       ['?offset=3', ''],
-    ])
+    ];
+    for (const [query, path] of cases)
       expectError(await t.call('GET', `/v1/activity${query}`, { key: owner.key }), 'INVALID_QUERY', [
         expect.objectContaining({ path: expect.stringContaining(path) }),
       ]);
