@@ -56,12 +56,14 @@ export function createServices(
   const { db, dialect } = database;
   const pools = createPools(config);
   app.addHook('onClose', () => pools.close());
+  const activityModule = createActivityModule(app, { db, config });
   const usersStore = createUsersStore(db);
   const sessions = createSessionsService({
     db,
     store: createSessionsStore(db),
     users: usersStore,
     signals: database.signals,
+    activity: activityModule.service,
     cacheTtlMs: config.keyCacheTtlMs,
     now,
   });
@@ -135,7 +137,6 @@ export function createServices(
   });
 
   // The security events every module records into, inside its own transactions.
-  const activityModule = createActivityModule(app, { db, config });
   const membersService = createMembersService({
     db,
     store: createMembersStore(db),

@@ -303,6 +303,38 @@ forEachDatabase((db) => {
     });
   });
 
+  describe('the activity', () => {
+    it("shows a member's sign-ins, failed sign-ins and sign-outs to the workspace's admins, with the address", async () => {
+      const person = await addPerson(t, email('watched'));
+      // The clock stands still unless moved: each step a second later, so that their order is plain.
+      await attempt(t, person.email, 'not it', '10.3.3.3');
+      clock.now += 1000;
+      const session = await signIn(t, person.email);
+      clock.now += 1000;
+      await withSession(t, 'DELETE', '/v1/session', session);
+      const admin = await t.keysService.issue('acme', 'alice', {
+        scope: 'admin',
+        expiresAt: null,
+        name: null,
+      });
+      const seen = await t.call('GET', `/v1/activity?actor=${person.id}`, { key: admin.key });
+      expect(
+        seen.body.data.map((entry: { kind: string; via: { type: string } | null }) => [
+          entry.kind,
+          entry.via?.type,
+        ]),
+      ).toEqual([
+        ['sign_out', 'session'],
+        ['sign_in', 'session'],
+        ['sign_in_failed', 'session'],
+      ]);
+      expect(seen.body.data[2].address).toBe('10.3.3.3');
+      // Nothing of the password or the cookie is kept in it.
+      expect(JSON.stringify(seen.body)).not.toContain(session.cookie.split('=')[1]);
+      expect(JSON.stringify(seen.body)).not.toContain('not it');
+    });
+  });
+
   describe('failed sign-ins are limited', () => {
     it('per account: the 11th in 15 minutes is refused, the right password too, until the oldest ages out', async () => {
       const person = await addPerson(t, email('guessed'));

@@ -125,7 +125,7 @@ export function registerSessionsRoutes(
       const { everywhere } = request.query;
       if (everywhere !== undefined && everywhere !== 'true' && everywhere !== 'false')
         throw new AppError('INVALID_QUERY', [{ path: '/everywhere', message: 'must be true or false' }]);
-      await sessions.end(session, everywhere === 'true');
+      await sessions.end(session, everywhere === 'true', request.ip);
       setCookie(reply, clearedCookie(secure(request)));
       return { success: true, message: 'Signed out' };
     },

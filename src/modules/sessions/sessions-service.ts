@@ -10,6 +10,8 @@ import type { Db } from '../../db/tables.js';
 import { AppError } from '../../errors.js';
 import { readPayload } from '../../http/payload.js';
 import { hashApiKey, randomSuffix } from '../../ids.js';
+import type { SecurityKind } from '../activity/activity-kinds.js';
+import type { ActivityService } from '../activity/activity-service.js';
 import type { KeyPrincipal } from '../keys/keys-store.js';
 import { decoyHash, verifyPassword } from '../users/passwords.js';
 import { checkCredentials, normalEmail, type User, type UserWorkspace } from '../users/users-schemas.js';
@@ -59,6 +61,7 @@ export function createSessionsService(deps: {
   store: SessionsStore;
   users: UsersStore;
   signals: Pick<ChangeSignals, 'announceAccess'>;
+  activity: Pick<ActivityService, 'record'>;
   /** How long a session's principal is remembered (KEY_CACHE_TTL_MS, as for keys). */
   cacheTtlMs: number;
   now?: () => number;
@@ -74,15 +77,80 @@ export function createSessionsService(deps: {
     return { user, workspaces, csrfToken: tokens.create(csrfSecret), expiresAt };
   }
 
+  /**
+   * Records `kind` in the activity of every workspace the user belongs to (their admins see it there),
+   * and, when `announce`, tells every instance that access changed in each.
+   */
+  async function tellWorkspaces(
+    trx: Db,
+    userId: string,
+    kind: SecurityKind,
+    address: string,
+    at: number,
+    { announce = false, detail }: { announce?: boolean; detail?: Record<string, boolean> } = {},
+  ): Promise<void> {
+    for (const workspace of await users.workspacesOf(userId, trx)) {
+      await deps.activity.record(trx, {
+        workspaceId: workspace.id,
+        kind,
+        actor: { userId, via: 'session', address },
+        object: { type: 'user', id: userId },
+        ...(detail ? { detail } : {}),
+        at,
+      });
+      if (announce) await deps.signals.announceAccess(trx, workspace.id);
+    }
+  }
+
   /** Ends the session, or all of the user's, and tells every instance. */
-  async function end(principal: SessionPrincipal, everywhere: boolean): Promise<void> {
+  async function end(principal: SessionPrincipal, everywhere: boolean, address: string): Promise<void> {
     const at = now();
     await db.transaction().execute(async (trx) => {
       await store.end(trx, everywhere ? { userId: principal.userId } : { id: principal.keyId }, at);
-      for (const workspace of await users.workspacesOf(principal.userId, trx))
-        await deps.signals.announceAccess(trx, workspace.id);
+      await tellWorkspaces(trx, principal.userId, 'sign_out', address, at, {
+        announce: true,
+        detail: { everywhere },
+      });
     });
     forget();
+  }
+
+  /**
+   * A new session for the user, signed in from `address`: the cookie's value (shown once) and what
+   * the person sees. `previous`, a session cookie the browser already had, ends: the id after sign-in
+   * is never one set before it. Password and single sign-on alike end here.
+   */
+  async function open(
+    userId: string,
+    address: string,
+    previous: string | undefined,
+    how: 'password' | 'sso',
+  ): Promise<{ token: string; view: SessionView }> {
+    const at = now();
+    if (previous !== undefined) await store.endByTokenHash(hashApiKey(previous), at);
+    const token = randomBytes(32).toString('base64url');
+    const csrfSecret = tokens.secretSync();
+    const expiresAt = at + ABSOLUTE_MS;
+    await db.transaction().execute(async (trx) => {
+      await store.sweep(trx, userId, at, at - IDLE_MS);
+      await store.insert(trx, {
+        id: `ses_${randomSuffix(16)}`,
+        tokenHash: hashApiKey(token),
+        userId,
+        csrfSecret,
+        now: at,
+        expiresAt,
+        address,
+      });
+      await tellWorkspaces(trx, userId, 'sign_in', address, at, { detail: { sso: how === 'sso' } });
+    });
+    return { token, view: await describe(userId, csrfSecret, expiresAt) };
+  }
+
+  async function describe(userId: string, csrfSecret: string, expiresAt: number): Promise<SessionView> {
+    const [found, workspaces] = await Promise.all([users.find(userId), users.workspacesOf(userId)]);
+    if (!found) throw new AppError('SESSION_INVALID');
+    return view({ id: found.id, name: found.name, email: found.email }, workspaces, csrfSecret, expiresAt);
   }
 
   function forget(): void {
@@ -136,10 +204,9 @@ export function createSessionsService(deps: {
     },
 
     /**
-     * POST /v1/session: a new session for the email and password, or 401 Invalid credentials, the
-     * same answer in about the same time whether the email is unknown, the password wrong or the user
-     * disabled. `previous`, a session cookie the browser already had, ends: the id after sign-in is
-     * never one set before it.
+     * POST /v1/session: a new session for the email and password (see `open`), or 401 Invalid
+     * credentials, the same answer in about the same time whether the email is unknown, the password
+     * wrong or the user disabled.
      */
     async signIn(
       body: unknown,
@@ -166,35 +233,21 @@ export function createSessionsService(deps: {
       }
       const user = await users.findForSignIn(email);
       const matches = await verifyPassword(credentials.password, user?.passwordHash ?? (await decoyHash()));
-      if (!user || !user.passwordHash || !matches || user.disabledAt !== null)
+      if (!user || !user.passwordHash || !matches || user.disabledAt !== null) {
+        // Their admins see guesses at a member's password; an unknown email belongs to no workspace.
+        if (user)
+          await db
+            .transaction()
+            .execute((trx) => tellWorkspaces(trx, user.id, 'sign_in_failed', address, at));
         throw new AppError('INVALID_CREDENTIALS');
+      }
       await store.forgetFailures(attempt, account);
-
-      if (previous !== undefined) await store.endByTokenHash(hashApiKey(previous), at);
-      const token = randomBytes(32).toString('base64url');
-      const csrfSecret = tokens.secretSync();
-      const expiresAt = at + ABSOLUTE_MS;
-      await db.transaction().execute(async (trx) => {
-        await store.sweep(trx, user.id, at, at - IDLE_MS);
-        await store.insert(trx, {
-          id: `ses_${randomSuffix(16)}`,
-          tokenHash: hashApiKey(token),
-          userId: user.id,
-          csrfSecret,
-          now: at,
-          expiresAt,
-          address,
-        });
-      });
-      return { token, view: await this.describe(user.id, csrfSecret, expiresAt) };
+      return open(user.id, address, previous, 'password');
     },
 
+    open,
     /** GET /v1/session: the person, their workspaces and a CSRF token. */
-    async describe(userId: string, csrfSecret: string, expiresAt: number): Promise<SessionView> {
-      const [found, workspaces] = await Promise.all([users.find(userId), users.workspacesOf(userId)]);
-      if (!found) throw new AppError('SESSION_INVALID');
-      return view({ id: found.id, name: found.name, email: found.email }, workspaces, csrfSecret, expiresAt);
-    },
+    describe,
 
     /** Whether `token` is a CSRF token of the session's. */
     verifyCsrf: (principal: SessionPrincipal, token: string) => tokens.verify(principal.csrfSecret, token),
