@@ -7,11 +7,16 @@ import { fileURLToPath } from 'node:url';
 import { createClient } from 'rulekeeper/client';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { openDatabase } from '../../src/db/database.js';
+import { createUsersService } from '../../src/modules/users/users-service.js';
+import { createUsersStore } from '../../src/modules/users/users-store.js';
 import { createKeyWithCli, type ScratchDatabase, scratchDatabase } from '../helpers/cli.js';
 import { type ServiceProcess, startService } from '../helpers/service-process.js';
 import { typeProblems } from '../helpers/typescript.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PASSWORD = 'correct horse battery staple';
 
 describe('rulekeeper/client', () => {
   let database: ScratchDatabase;
@@ -25,6 +30,20 @@ describe('rulekeeper/client', () => {
     key = (await createKeyWithCli(database.url, 'client', 'dev')).key;
     adminKey = (await createKeyWithCli(database.url, 'client', 'dev', ['--scope', 'admin'])).key;
     teammate = (await createKeyWithCli(database.url, 'client', 'pat')).userId;
+    // The owner, dev, gets an email and a password: the session routes are called as a person.
+    const opened = openDatabase(loadConfig({ DATABASE_URL: database.url }));
+    const users = createUsersService({
+      db: opened.db,
+      store: createUsersStore(opened.db),
+      signals: opened.signals,
+      forget: () => {},
+    });
+    await opened.db
+      .transaction()
+      .execute((trx) =>
+        users.create(trx, { email: 'dev@example.com', name: 'dev', password: PASSWORD }, Date.now()),
+      );
+    await opened.close();
     service = await startService({ DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: '0' });
   });
   afterAll(async () => {
@@ -147,6 +166,27 @@ describe('rulekeeper/client', () => {
     note('setMemberRole', demoted.response.status, 200);
     expect(demoted.data?.data.role).toBe('viewer');
     note('removeMember', (await admin.DELETE('/v1/members/{userId}', member)).response.status, 200);
+    note('listActivity', (await admin.GET('/v1/activity')).response.status, 200);
+
+    // A person's session: the sign-in answer's cookie and CSRF token, then the same client calls.
+    const signIn = await client.POST('/v1/session', {
+      body: { email: 'dev@example.com', password: PASSWORD },
+    });
+    note('signIn', signIn.response.status, 200);
+    const cookie = (signIn.response.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    const person = createClient({
+      baseUrl: service.url,
+      session: { csrfToken: signIn.data?.data.csrfToken as string, cookie },
+    });
+    const session = await person.GET('/v1/session');
+    note('getSession', session.response.status, 200);
+    expect(session.data?.data.workspaces.map((w) => [w.name, w.role])).toEqual([['client', 'owner']]);
+    // A change made with the session carries its CSRF token.
+    expect((await person.POST('/v1/groups', { body: { name: 'made by a person' } })).response.status).toBe(
+      201,
+    );
+    note('signOut', (await person.DELETE('/v1/session')).response.status, 200);
+    expect((await person.GET('/v1/session')).error?.code).toBe('SESSION_INVALID');
 
     note('deleteRule', (await client.DELETE('/v1/rules/{ruleId}', path)).response.status, 200);
     const deleted = await client.GET('/v1/rules/deleted', { params: { query: { pageSize: '10' } } });
