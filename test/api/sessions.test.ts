@@ -3,8 +3,12 @@
 // are limited per account and per address; sessions end on sign-out (here or everywhere), on expiry and
 // when their user is disabled. Both databases; the clock is moved, never slept on.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { migrate, openDatabase } from '../../src/db/database.js';
 import { createUsersService } from '../../src/modules/users/users-service.js';
 import { createUsersStore } from '../../src/modules/users/users-store.js';
+import { createKeys } from '../../src/services.js';
 import { expectError } from '../helpers/fixtures.js';
 import { addPerson, cookieOf, PASSWORD, signIn } from '../helpers/people.js';
 import { forEachDatabase, type TestApp, useTestApp } from '../helpers/test-app.js';
@@ -263,6 +267,41 @@ forEachDatabase((db) => {
       expect((await withSession(t, 'GET', '/v1/rules', phone)).status).toBe(200);
       await withSession(t, 'DELETE', '/v1/session?everywhere=true', laptop);
       expectError(await withSession(t, 'GET', '/v1/rules', phone), 'SESSION_INVALID');
+    });
+
+    it('on another instance too, which remembered the session, as soon as it hears of it', async () => {
+      // A second instance on the same database, remembering sessions for an hour.
+      const config = loadConfig({
+        DATABASE_URL: t.config.databaseUrl,
+        RATE_LIMIT_PER_MINUTE: '0',
+        KEY_CACHE_TTL_MS: '3600000',
+      });
+      const database = openDatabase(config);
+      await migrate(database);
+      const other = await buildApp({
+        config,
+        database,
+        keysService: createKeys(database, config),
+        logger: false,
+      });
+      try {
+        await other.ready();
+        const person = await addPerson(t, email('travelling'));
+        const session = await signIn(t, person.email);
+        const read = async () =>
+          (await other.inject({ method: 'GET', url: '/v1/rules', headers: { cookie: session.cookie } }))
+            .statusCode;
+        expect(await read()).toBe(200); // now in its cache
+        await withSession(t, 'DELETE', '/v1/session?everywhere=true', session);
+        // Heard through the access signal (PostgreSQL's NOTIFY, SQLite's data_version), not the hour.
+        let status = 200;
+        for (const deadline = Date.now() + 10_000; status !== 401 && Date.now() < deadline; )
+          status = await read();
+        expect(status).toBe(401);
+      } finally {
+        await other.close();
+        await database.close();
+      }
     });
 
     it('when their user is disabled, who then cannot sign in either', async () => {
