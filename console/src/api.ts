@@ -24,8 +24,20 @@ export function forgetKey(): void {
   sessionStorage.removeItem(KEY_ITEM);
 }
 
-export function clientFor(key: string): RulekeeperClient {
-  return createClient({ baseUrl: location.origin, key });
+/**
+ * How the console speaks to the API: with an API key (kept in the tab's session storage), or as a
+ * person signed in (the browser holds the HttpOnly cookie; the page holds only the CSRF token and the
+ * workspace it shows).
+ */
+export type Credentials = { key: string } | { session: { csrfToken: string; workspaceId?: string } };
+
+export function clientFor(credentials: Credentials): RulekeeperClient {
+  return createClient({ baseUrl: location.origin, ...credentials });
+}
+
+/** A client with no credentials, for signing in and for reading the session the cookie holds. */
+export function anonymousClient(): RulekeeperClient {
+  return createClient({ baseUrl: location.origin, session: { csrfToken: '' } });
 }
 
 /** An answer that was not a success: the API's error body, or one made up when there was none. */

@@ -1,7 +1,7 @@
 // The console: the sign-in page, or the screens of a signed-in workspace with their navigation and
 // the live change stream that keeps them current.
-import { useCallback, useMemo, useState } from 'preact/hooks';
-import { clientFor, forgetKey, savedKey, saveKey } from './api.js';
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
+import { ApiError, anonymousClient, clientFor, forgetKey, savedKey, saveKey, unwrap } from './api.js';
 import { GroupsPage } from './groups/groups-page.js';
 import { type LiveState, useLiveChanges } from './live.js';
 import { LiveContext } from './live-context.js';
@@ -9,45 +9,119 @@ import { hrefFor, type Route, useRoute } from './route.js';
 import { DeletedPage } from './rules/deleted-page.js';
 import { RuleEditor } from './rules/rule-editor.js';
 import { RulesPage } from './rules/rules-page.js';
-import { REVOKED_MESSAGE, type Session, SessionContext } from './session.js';
-import { SignIn } from './sign-in.js';
+import {
+  powers,
+  REVOKED_MESSAGE,
+  refusedMessage,
+  type Session,
+  SessionContext,
+  type Signed,
+} from './session.js';
+import { personFrom, SignIn } from './sign-in.js';
 import { TemplatesPage } from './templates/templates-page.js';
 import { TryItPage } from './trace/try-it-page.js';
 import { MovePage } from './transfer/move-page.js';
 import { ShortcutsDialog, useShortcuts } from './ui/shortcuts.js';
 
+/** The workspace a person chose last in this tab: not a secret, only where they were. */
+const WORKSPACE_ITEM = 'rulekeeper.workspace';
+
+/**
+ * Who the console speaks for when it opens: the key kept in this tab, or the person whose session
+ * cookie the browser holds; null when neither (the sign-in page), with why.
+ */
+async function whoIsHere(): Promise<{ signed: Signed | null; message: string | null }> {
+  const key = savedKey();
+  if (key) {
+    try {
+      const { data } = unwrap(await clientFor({ key }).GET('/v1/whoami'));
+      return {
+        signed: {
+          credentials: { key },
+          name: data.user.name,
+          role: data.user.role,
+          scope: data.key.scope,
+          workspaceId: data.workspace.id,
+          workspaces: [{ id: data.workspace.id, name: data.workspace.name, role: data.user.role }],
+        },
+        message: null,
+      };
+    } catch (error) {
+      forgetKey();
+      return {
+        signed: null,
+        message: error instanceof ApiError && error.status === 401 ? REVOKED_MESSAGE : null,
+      };
+    }
+  }
+  const answer = await anonymousClient().GET('/v1/session');
+  if (!answer.response.ok || !answer.data) return { signed: null, message: null };
+  return {
+    signed: personFrom(answer.data.data, sessionStorage.getItem(WORKSPACE_ITEM) ?? undefined),
+    message: null,
+  };
+}
+
 export function App() {
-  const [key, setKey] = useState(savedKey);
+  const [signed, setSigned] = useState<Signed | null | 'checking'>('checking');
   const [message, setMessage] = useState<string | null>(null);
-  const session = useMemo<Session | null>(
-    () =>
-      key
-        ? {
-            client: clientFor(key),
-            signOut: (reason) => {
-              forgetKey();
-              setKey(null);
-              setMessage(reason ?? 'Signed out. The key is no longer kept in this browser.');
-            },
-          }
-        : null,
-    [key],
-  );
+  useEffect(() => {
+    whoIsHere().then(
+      (found) => {
+        setSigned(found.signed);
+        setMessage(found.message);
+      },
+      () => setSigned(null),
+    );
+  }, []);
+  const session = useMemo<Session | null>(() => {
+    if (signed === null || signed === 'checking') return null;
+    const { credentials } = signed;
+    const client = clientFor(credentials);
+    return {
+      ...signed,
+      ...powers(signed.role, signed.scope),
+      client,
+      switchWorkspace: (workspaceId) => {
+        const workspace = signed.workspaces.find((w) => w.id === workspaceId);
+        if (!workspace || !('session' in credentials)) return;
+        sessionStorage.setItem(WORKSPACE_ITEM, workspaceId);
+        setSigned({
+          ...signed,
+          credentials: { session: { ...credentials.session, workspaceId } },
+          role: workspace.role,
+          workspaceId,
+        });
+      },
+      signOut: (reason) => {
+        if ('key' in credentials) forgetKey();
+        // Ended on the service too, unless it already was (the reason it signs out).
+        else if (!reason) void client.DELETE('/v1/session', { params: { query: {} } }).catch(() => {});
+        sessionStorage.removeItem(WORKSPACE_ITEM);
+        setSigned(null);
+        setMessage(
+          reason ??
+            ('key' in credentials ? 'Signed out. The key is no longer kept in this browser.' : 'Signed out.'),
+        );
+      },
+    };
+  }, [signed]);
+  if (signed === 'checking') return <p class="loading">Loading…</p>;
   if (!session) {
     return (
       <SignIn
         message={message}
-        onSignIn={(newKey) => {
-          saveKey(newKey);
+        onSignIn={(newly) => {
+          if ('key' in newly.credentials) saveKey(newly.credentials.key);
           setMessage(null);
-          setKey(newKey);
+          setSigned(newly);
         }}
       />
     );
   }
   return (
     <SessionContext.Provider value={session}>
-      <Workspace apiKey={key as string} onSignOut={(reason) => session.signOut(reason)} />
+      <Workspace key={session.workspaceId} session={session} />
     </SessionContext.Provider>
   );
 }
@@ -67,13 +141,14 @@ const LIVE_LABELS: Record<LiveState, string> = {
   stopped: 'Not following',
 };
 
-function Workspace({ apiKey, onSignOut }: { apiKey: string; onSignOut: (reason?: string) => void }) {
+function Workspace({ session }: { session: Session }) {
   const route = useRoute();
   const [changes, setChanges] = useState(0);
+  const { credentials, signOut } = session;
   const live = useLiveChanges(
-    apiKey,
+    credentials,
     () => setChanges((count) => count + 1),
-    () => onSignOut(REVOKED_MESSAGE),
+    () => signOut(refusedMessage(credentials)),
   );
   const current = route.page === 'rule' || route.page === 'deleted' ? 'rules' : route.page;
   const [shortcuts, setShortcuts] = useState(false);
@@ -108,7 +183,8 @@ function Workspace({ apiKey, onSignOut }: { apiKey: string; onSignOut: (reason?:
         >
           Shortcuts <kbd>?</kbd>
         </button>
-        <button type="button" class="secondary small" onClick={() => onSignOut()}>
+        <WhoIsSignedIn session={session} />
+        <button type="button" class="secondary small" onClick={() => signOut()}>
           Sign out
         </button>
       </header>
@@ -129,5 +205,35 @@ function Workspace({ apiKey, onSignOut }: { apiKey: string; onSignOut: (reason?:
       </main>
       {shortcuts ? <ShortcutsDialog onClose={() => setShortcuts(false)} /> : null}
     </LiveContext.Provider>
+  );
+}
+
+/** The person (or key's user) and their role, and, for a person in several, the workspace switcher. */
+function WhoIsSignedIn({ session }: { session: Session }) {
+  const here = session.workspaces.find((w) => w.id === session.workspaceId);
+  return (
+    <span class="who">
+      {session.workspaces.length > 1 ? (
+        <label>
+          <span class="visually-hidden">Workspace</span>
+          <select
+            value={session.workspaceId}
+            onChange={(e) => session.switchWorkspace(e.currentTarget.value)}
+          >
+            {session.workspaces.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : (
+        <span class="workspace-name">{here?.name}</span>
+      )}{' '}
+      <span class="person">
+        {session.name} · {session.role}
+        {'key' in session.credentials ? ` (${session.scope} key)` : ''}
+      </span>
+    </span>
   );
 }

@@ -3,6 +3,7 @@
 // evaluates nothing locally (the engine stays out of its bundle) and its panels read their own pages.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { followWorkspace, type RuntimeState } from '../../src/runtime/workspace-copy.js';
+import type { Credentials } from './api.js';
 
 export type LiveState = RuntimeState;
 
@@ -11,14 +12,18 @@ export type LiveState = RuntimeState;
  * included: the panels read again), and `onRefused` when the service no longer accepts the key, until
  * the component goes away.
  */
-export function useLiveChanges(key: string, onChange: () => void, onRefused: () => void): LiveState {
+export function useLiveChanges(
+  credentials: Credentials,
+  onChange: () => void,
+  onRefused: () => void,
+): LiveState {
   const [state, setState] = useState<LiveState>('connecting');
   const latest = useRef({ onChange, onRefused });
   latest.current = { onChange, onRefused };
 
   useEffect(() => {
     // What changed only: each panel reads what it shows itself.
-    const copy = followWorkspace({ server: location.origin, key, keepCopy: false });
+    const copy = followWorkspace({ server: location.origin, ...credentials, keepCopy: false });
     // The first change is the position the stream opened at: the panels have just read the same.
     let made = false;
     copy.on('change', () => {
@@ -30,6 +35,6 @@ export function useLiveChanges(key: string, onChange: () => void, onRefused: () 
       if (error.status === 401) latest.current.onRefused();
     });
     return () => copy.close();
-  }, [key]);
+  }, [credentials]);
   return state;
 }

@@ -1,10 +1,34 @@
-// Who is signed in: the key's client, and what to do when the service stops accepting the key.
+// Who is signed in (a person with a session, or a key), what they may do in the workspace shown, and
+// what to do when the service stops accepting them.
 import { createContext } from 'preact';
 import { useCallback, useContext } from 'preact/hooks';
-import { ApiError, type RulekeeperClient, unwrap } from './api.js';
+import { ApiError, type Credentials, type RulekeeperClient, type Schemas, unwrap } from './api.js';
 
-export interface Session {
+export type Role = Schemas['Member']['role'];
+export type UserWorkspace = Schemas['Session']['workspaces'][number];
+
+/** Who the console speaks for. */
+export interface Signed {
+  credentials: Credentials;
+  /** The person or the key's user, as the header shows them. */
+  name: string;
+  /** Their role in the workspace shown. */
+  role: Role;
+  /** A key's scope (a person's session has the reach of its role). */
+  scope: 'read' | 'write' | 'admin';
+  /** The workspace shown, and (for a person) every workspace they belong to. */
+  workspaceId: string;
+  workspaces: UserWorkspace[];
+}
+
+export interface Session extends Signed {
   client: RulekeeperClient;
+  /** Whether rules and groups may be changed here: the smaller of the key's scope and the role. */
+  canWrite: boolean;
+  /** Whether members, invites and workspace keys may be managed here. */
+  canAdmin: boolean;
+  /** Shows another of the person's workspaces. */
+  switchWorkspace: (workspaceId: string) => void;
   /** Leaves the console; `reason` is shown on the sign-in page. */
   signOut: (reason?: string) => void;
 }
@@ -17,15 +41,29 @@ export function useSession(): Session {
   return session;
 }
 
+const RANK: Record<Role, number> = { viewer: 0, editor: 1, admin: 2, owner: 2 };
+const SCOPE_RANK = { read: 0, write: 1, admin: 2 } as const;
+
+/** What a role and a key's scope together allow, as the service decides it. */
+export function powers(role: Role, scope: Signed['scope']): { canWrite: boolean; canAdmin: boolean } {
+  const reach = Math.min(RANK[role], SCOPE_RANK[scope]);
+  return { canWrite: reach >= 1, canAdmin: reach >= 2 };
+}
+
 export const REVOKED_MESSAGE =
   'The service no longer accepts this API key: it was revoked or never existed. Sign in with another key.';
+export const SESSION_ENDED_MESSAGE = 'Your session ended (signed out elsewhere, or expired). Sign in again.';
+
+/** What the sign-in page says when the service stops accepting who the console speaks for. */
+export const refusedMessage = (credentials: Credentials) =>
+  'key' in credentials ? REVOKED_MESSAGE : SESSION_ENDED_MESSAGE;
 
 type Answer<T> = { data?: T; error?: unknown; response: Response };
 
 /**
  * Makes a call and answers its data (and shows `onResponse` the response, for its headers). A key
- * the service refuses (revoked while the page was open) signs out with a message instead of leaving
- * every panel failing on its own.
+ * or session the service refuses (revoked or ended while the page was open) signs out with a message
+ * instead of leaving every panel failing on its own.
  */
 export function useApi() {
   const session = useSession();
@@ -40,7 +78,8 @@ export function useApi() {
         onResponse?.(answer.response);
         return unwrap(answer);
       } catch (error) {
-        if (error instanceof ApiError && error.status === 401) session.signOut(REVOKED_MESSAGE);
+        if (error instanceof ApiError && error.status === 401)
+          session.signOut(refusedMessage(session.credentials));
         throw error;
       }
     },

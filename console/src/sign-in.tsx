@@ -1,11 +1,95 @@
-// Sign in with a workspace's API key. The key is checked with one small request before it is kept,
-// so a mistyped or revoked key is said here, not by every panel after.
+// Signing in: a person with their email and password (the service sets an HttpOnly cookie the page
+// never sees), or, for a machine's key or a quick look, an API key. Either is checked with one small
+// request before the console opens, so a mistake is said here, not by every panel after.
 import { useState } from 'preact/hooks';
-import { ApiError, clientFor, unwrap } from './api.js';
+import { ApiError, anonymousClient, clientFor, type Schemas, unwrap } from './api.js';
 import { DocText } from './forms/text.js';
-import { describeError } from './session.js';
+import { describeError, type Signed } from './session.js';
 
-export function SignIn({ message, onSignIn }: { message: string | null; onSignIn: (key: string) => void }) {
+/** Who a person's session speaks for, in `workspaceId` (their first workspace without it). */
+export function personFrom(view: Schemas['Session'], workspaceId?: string): Signed | null {
+  const workspace = view.workspaces.find((w) => w.id === workspaceId) ?? view.workspaces[0];
+  if (!workspace) return null;
+  return {
+    credentials: { session: { csrfToken: view.csrfToken, workspaceId: workspace.id } },
+    name: view.user.name,
+    role: workspace.role,
+    scope: 'admin',
+    workspaceId: workspace.id,
+    workspaces: view.workspaces,
+  };
+}
+
+const NO_WORKSPACE =
+  'You belong to no workspace yet: ask an admin of your team to invite you, or to add you again.';
+
+function PersonForm({ onSignIn }: { onSignIn: (signed: Signed) => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    if (!email.trim() || !password) {
+      setError('Enter your email and your password.');
+      return;
+    }
+    setBusy(true);
+    try {
+      const view = unwrap(await anonymousClient().POST('/v1/session', { body: { email, password } })).data;
+      const signed = personFrom(view);
+      if (signed) onSignIn(signed);
+      else setError(NO_WORKSPACE);
+    } catch (failure) {
+      setError(
+        failure instanceof ApiError && failure.code === 'INVALID_CREDENTIALS'
+          ? 'That email and password do not match an account here.'
+          : describeError(failure),
+      );
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} noValidate aria-busy={busy} aria-labelledby="person-heading">
+      <h2 id="person-heading">Sign in</h2>
+      <div class="field">
+        <label for="email">Email</label>
+        <input
+          id="email"
+          type="email"
+          autocomplete="username"
+          value={email}
+          onInput={(e) => setEmail(e.currentTarget.value)}
+        />
+      </div>
+      <div class={error ? 'field invalid' : 'field'}>
+        <label for="password">Password</label>
+        <input
+          id="password"
+          type="password"
+          autocomplete="current-password"
+          value={password}
+          aria-invalid={error ? 'true' : undefined}
+          aria-describedby={error ? 'person-error' : undefined}
+          onInput={(e) => setPassword(e.currentTarget.value)}
+        />
+        {error ? (
+          <p class="field-error" id="person-error">
+            {error}
+          </p>
+        ) : null}
+      </div>
+      <button type="submit" disabled={busy}>
+        Sign in
+      </button>
+    </form>
+  );
+}
+
+function KeyForm({ onSignIn }: { onSignIn: (signed: Signed) => void }) {
   const [key, setKey] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -19,8 +103,15 @@ export function SignIn({ message, onSignIn }: { message: string | null; onSignIn
     }
     setBusy(true);
     try {
-      unwrap(await clientFor(trimmed).GET('/v1/groups', { params: { query: { pageSize: '1' } } }));
-      onSignIn(trimmed);
+      const { data } = unwrap(await clientFor({ key: trimmed }).GET('/v1/whoami'));
+      onSignIn({
+        credentials: { key: trimmed },
+        name: data.user.name,
+        role: data.user.role,
+        scope: data.key.scope,
+        workspaceId: data.workspace.id,
+        workspaces: [{ id: data.workspace.id, name: data.workspace.name, role: data.user.role }],
+      });
     } catch (failure) {
       setError(
         failure instanceof ApiError && failure.status === 401
@@ -33,6 +124,45 @@ export function SignIn({ message, onSignIn }: { message: string | null; onSignIn
   }
 
   return (
+    <form onSubmit={submit} noValidate aria-busy={busy} aria-labelledby="key-heading">
+      <h2 id="key-heading">Or use an API key</h2>
+      <div class={error ? 'field invalid' : 'field'}>
+        <label for="api-key">API key</label>
+        <input
+          id="api-key"
+          type="password"
+          autocomplete="off"
+          spellcheck={false}
+          value={key}
+          aria-invalid={error ? 'true' : undefined}
+          aria-describedby={error ? 'api-key-error api-key-hint' : 'api-key-hint'}
+          onInput={(e) => setKey(e.currentTarget.value)}
+        />
+        <small class="hint" id="api-key-hint">
+          Printed by <code>npm start</code> on first start, or by <code>rulekeeper keys create</code>. Kept in
+          this browser tab only, until you sign out or close it.
+        </small>
+        {error ? (
+          <p class="field-error" id="api-key-error">
+            <DocText text={error} />
+          </p>
+        ) : null}
+      </div>
+      <button type="submit" class="secondary" disabled={busy}>
+        Use key
+      </button>
+    </form>
+  );
+}
+
+export function SignIn({
+  message,
+  onSignIn,
+}: {
+  message: string | null;
+  onSignIn: (signed: Signed) => void;
+}) {
+  return (
     <main class="sign-in">
       <h1>Rulekeeper</h1>
       <p>Manage, test and move the traffic rules of your workspace.</p>
@@ -41,33 +171,8 @@ export function SignIn({ message, onSignIn }: { message: string | null; onSignIn
           {message}
         </p>
       ) : null}
-      <form onSubmit={submit} noValidate aria-busy={busy}>
-        <div class={error ? 'field invalid' : 'field'}>
-          <label for="api-key">API key</label>
-          <input
-            id="api-key"
-            type="password"
-            autocomplete="off"
-            spellcheck={false}
-            value={key}
-            aria-invalid={error ? 'true' : undefined}
-            aria-describedby={error ? 'api-key-error api-key-hint' : 'api-key-hint'}
-            onInput={(e) => setKey(e.currentTarget.value)}
-          />
-          <small class="hint" id="api-key-hint">
-            Printed by <code>npm start</code> on first start, or by <code>rulekeeper keys create</code>. Kept
-            in this browser tab only, until you sign out or close it.
-          </small>
-          {error ? (
-            <p class="field-error" id="api-key-error">
-              <DocText text={error} />
-            </p>
-          ) : null}
-        </div>
-        <button type="submit" disabled={busy}>
-          Sign in
-        </button>
-      </form>
+      <PersonForm onSignIn={onSignIn} />
+      <KeyForm onSignIn={onSignIn} />
       <p>
         The API is under <code>/v1</code>; its reference is at <a href="/docs">/docs</a>.
       </p>

@@ -156,7 +156,7 @@ export { expect };
 export async function signIn(page: Page, key: string): Promise<void> {
   await page.goto('/');
   await page.getByLabel('API key').fill(key);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Use key' }).click();
   await expect(page.getByRole('heading', { name: 'Rules', level: 1 })).toBeVisible();
 }
 

@@ -10,7 +10,7 @@ import {
   type TraceResult,
   toEngineRequest,
 } from '../engine/index.js';
-import { type FollowOptions, followWorkspace, type WorkspaceCopy } from './workspace-copy.js';
+import { type FollowSettings, followWorkspace, type WorkspaceCopy } from './workspace-copy.js';
 
 export type { Outcome, RequestInput, RuleSet, RuleVerdict, TraceResult } from '../engine/index.js';
 export { KeyRefusedError, type RuntimeGroup, type RuntimeRule } from './server-reads.js';
@@ -25,7 +25,8 @@ export type {
 export { followWorkspace } from './workspace-copy.js';
 
 /** The follower's options; a runtime always keeps its copy (it evaluates against it). */
-export type RuntimeOptions = Omit<FollowOptions, 'keepCopy'>;
+/** A runtime follows with an API key: it runs where people do not sign in (tests, proxies, CI). */
+export type RuntimeOptions = Omit<FollowSettings, 'keepCopy'> & { key: string };
 
 export interface EvaluateOptions {
   /** `all` (the default, as the trace): every rule explained; `acted`: only those that acted (fast); `none`: the outcome alone. */

@@ -10,6 +10,7 @@ import {
   EventTooLargeError,
   eventChunks,
   MAX_EVENT_CHARS,
+  type SessionCredentials,
   type StreamEvent,
 } from '../client/index.js';
 import { type Backoff, backoffDelay, pause } from './backoff.js';
@@ -22,11 +23,20 @@ import {
   serverReads,
 } from './server-reads.js';
 
-export interface FollowOptions {
+export type FollowOptions = FollowSettings &
+  (
+    | {
+        /** An API key of the workspace; a `read` key is enough. */
+        key: string;
+        session?: never;
+      }
+    /** A person's session, in the console (the browser sends its cookie). */
+    | { key?: never; session: SessionCredentials }
+  );
+
+export interface FollowSettings {
   /** The service, e.g. `http://127.0.0.1:8080`. */
   server: string;
-  /** An API key of the workspace; a `read` key is enough. */
-  key: string;
   /** Another fetch (a test's, a proxy-aware one); default the global fetch. */
   fetch?: typeof fetch;
   /** The wait after a failure (default 250 ms), doubling with each failure up to `maxRetryMs` (30 s). */
@@ -172,7 +182,7 @@ export function followWorkspace(options: FollowOptions): WorkspaceCopy {
   const tried: { last?: Tried } = {};
   const client = createClient({
     baseUrl: options.server,
-    key: options.key,
+    ...(options.session ? { session: options.session } : { key: options.key as string }),
     fetch: boundedFetch(noting(options.fetch ?? fetch, tried), options.maxAnswerBytes ?? MAX_ANSWER_BYTES),
   });
   const reads: ServerReads = serverReads(client, signal);

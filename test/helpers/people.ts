@@ -1,6 +1,8 @@
 // People for the tests: a user with an email and a password, a member of a workspace, and their
 // session cookie once signed in.
 
+import { loadConfig } from '../../src/config.js';
+import { openDatabase } from '../../src/db/database.js';
 import type { Role } from '../../src/model/role.js';
 import { createKeysStore } from '../../src/modules/keys/keys-store.js';
 import { createUsersService } from '../../src/modules/users/users-service.js';
@@ -50,4 +52,25 @@ export async function signIn(
   if (answer.status !== 200)
     throw new Error(`sign-in failed: ${answer.status} ${JSON.stringify(answer.body)}`);
   return { cookie: cookieOf(answer.headers), csrf: answer.body.data.csrfToken, body: answer.body };
+}
+
+/**
+ * Gives the user `name` of the database at `databaseUrl` (made by `keys create --user`, so a member
+ * already) an email and PASSWORD, as for a running service's tests (the system and console suites).
+ */
+export async function givePassword(databaseUrl: string, name: string, email: string): Promise<void> {
+  const database = openDatabase(loadConfig({ DATABASE_URL: databaseUrl }));
+  try {
+    const users = createUsersService({
+      db: database.db,
+      store: createUsersStore(database.db),
+      signals: database.signals,
+      forget: () => {},
+    });
+    await database.db
+      .transaction()
+      .execute((trx) => users.create(trx, { email, name, password: PASSWORD }, Date.now()));
+  } finally {
+    await database.close();
+  }
 }
