@@ -26,7 +26,10 @@ const when = {
     'The body of `PATCH /v1/members/:userId`: `role` missing or not one of the four, or another field.',
   USER_PAYLOAD_INVALID:
     'A new user (`rulekeeper users create`, an invite or the setup link) whose email is not an address, whose name is blank or too long, or whose password is under 12 or over 256 characters.',
-  SIGN_IN_PAYLOAD_INVALID: 'A `POST /v1/session` body without `email` and `password` as strings, or with another field.',
+  SIGN_IN_PAYLOAD_INVALID:
+    'A `POST /v1/session` body without `email` and `password` as strings, or with another field.',
+  KEY_PAYLOAD_INVALID:
+    'The body of `POST /v1/keys`: `name` missing, blank, over 100 characters or with a control character; `scope` not `read`, `write` or `admin`; `expiresAt` not a future epoch-ms time; `service` not a boolean; another field.',
   INVALID_TRACE_REQUEST:
     'A `POST /v1/trace` body that is not a trace request (a relative URL, an unknown field, both `ruleIds` and `rules`).',
   INVALID_IDEMPOTENCY_KEY: 'An `Idempotency-Key` that is empty, too long or not visible ASCII.',
@@ -37,16 +40,19 @@ const when = {
     'Unknown, revoked or expired key (for an expired key, `details` says when it expired; nothing is said about any other key).',
   INVALID_CREDENTIALS:
     'A sign-in with an unknown email, a wrong password, or as a disabled user: the same answer, in about the same time, for each.',
-  SESSION_INVALID: 'A session cookie that was signed out, ended by a password change or a disabled user, or expired (7 days idle, 30 in all).',
+  SESSION_INVALID:
+    'A session cookie that was signed out, ended by a password change or a disabled user, or expired (7 days idle, 30 in all).',
   SESSION_REQUIRED: '`GET` or `DELETE /v1/session` without a session cookie (an API key has no session).',
   CSRF_REFUSED:
-    'A change made with a session cookie without the session\'s `x-rk-csrf` token, with a wrong one, or from another origin (`Origin`).',
+    "A change made with a session cookie without the session's `x-rk-csrf` token, with a wrong one, or from another origin (`Origin`).",
   UNAUTHORIZED_ACTION:
-    "The key's scope does not reach the operation (a `read` key on a write; `details` names the scope), or the id exists but belongs to another workspace (in the path or as `groupId`).",
+    "The key's scope or its user's role does not reach the operation (a `read` key on a write; `details` names the scope or the role), or what a key route asks for (a key broader or longer-lived than the caller's, a workspace key, another member's key), or the id exists but belongs to another workspace (in the path or as `groupId`).",
   RULE_NOT_FOUND: 'No rule with that id.',
   GROUP_NOT_FOUND: "No group with that id, in the path or as a rule's `groupId`.",
   VERSION_NOT_FOUND: 'Restore of a version that is not kept.',
   MEMBER_NOT_FOUND: 'A user id that is not a member of the workspace (`/v1/members/:userId`).',
+  KEY_NOT_FOUND:
+    "A key id (`DELETE /v1/keys/:id`) of no key of the workspace: unknown, or another workspace's (never said which).",
   ROUTE_NOT_FOUND: 'Unknown path.',
   METHOD_NOT_ALLOWED: 'Known path, other method (see the `Allow` header).',
   REQUEST_TIMEOUT: "The request's headers did not all arrive within `REQUEST_TIMEOUT_MS`.",

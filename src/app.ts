@@ -90,7 +90,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       changesModule.register(api);
       registerHistoryRoutes(api, services.history);
       registerGroupsRoutes(api, services.groups);
-      registerKeysRoutes(api, keysService);
+      registerKeysRoutes(api, keysService, services.keyManagement);
       registerSessionsRoutes(api, services.sessions, config);
       registerMembersRoutes(api, services.members);
       services.activityModule.register(api);

@@ -15,6 +15,7 @@ import { createHistoryService } from './modules/history/history-service.js';
 import { createHistoryStore } from './modules/history/history-store.js';
 import { createIdempotencyService } from './modules/idempotency/idempotency-service.js';
 import { createIdempotencyStore } from './modules/idempotency/idempotency-store.js';
+import { createKeyManagementService } from './modules/keys/key-management-service.js';
 import { createKeysService, type KeysService } from './modules/keys/keys-service.js';
 import { createKeysStore } from './modules/keys/keys-store.js';
 import type { LintJob, LintOutcome } from './modules/lint/lint-job.js';
@@ -147,6 +148,12 @@ export function createServices(
     },
     activity: activityModule.service,
   });
+  const keyManagement = createKeyManagementService({
+    db,
+    keysStore: createKeysStore(db),
+    signals: database.signals,
+    forget: keysService.forget,
+  });
   const users = createUsersService({ db, store: usersStore, signals: database.signals, forget: forgetAll });
   // What another instance changed of who may do what: this one forgets the keys and sessions it
   // remembered there (sessions are few: all of them).
@@ -162,6 +169,7 @@ export function createServices(
     members: membersService,
     sessions,
     users,
+    keyManagement,
     groups: groupsService,
     history: historyService,
     rules: rulesService,

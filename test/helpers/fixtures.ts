@@ -20,6 +20,7 @@ export const ERRORS = {
   IMPORT_INVALID: [400, 'Import is invalid'],
   MEMBER_PAYLOAD_INVALID: [400, 'Invalid member payload'],
   SIGN_IN_PAYLOAD_INVALID: [400, 'Invalid sign-in payload'],
+  KEY_PAYLOAD_INVALID: [400, 'Invalid key payload'],
   MALFORMED_REQUEST: [400, 'Malformed request'],
   API_KEY_REQUIRED: [401, 'API key required'],
   API_KEY_INVALID: [401, 'Invalid API key'],
@@ -33,6 +34,7 @@ export const ERRORS = {
   GROUP_NOT_FOUND: [404, 'Group not found'],
   VERSION_NOT_FOUND: [404, 'Version not found'],
   MEMBER_NOT_FOUND: [404, 'Member not found'],
+  KEY_NOT_FOUND: [404, 'Key not found'],
   ROUTE_NOT_FOUND: [404, 'Route not found'],
   // Decision 1 gives the status only; the message is the service's error table's.
   METHOD_NOT_ALLOWED: [405, 'Method not allowed'],

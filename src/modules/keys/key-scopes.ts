@@ -60,3 +60,8 @@ export function accessRefusal(scope: KeyScope, role: Role, needed: KeyScope): Ap
     { path: '', message: `your role in this workspace is ${role}: it cannot ${WHAT_IT_NEEDS[needed]}` },
   ]);
 }
+
+/** What a key of scope `scope`, held by a member of role `role`, may do: the smaller of the two. */
+export function effectiveScope(scope: KeyScope, role: Role): KeyScope {
+  return grants(scope, ROLE_REACH[role]) ? ROLE_REACH[role] : scope;
+}

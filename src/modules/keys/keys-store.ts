@@ -57,24 +57,27 @@ export function createKeysStore(db: Db) {
       .where('u.disabled_at', 'is', null),
   );
 
-  /** Keys with the names of their users and workspaces, never the hash. */
-  const listings = () =>
+  /** Keys with their users and workspaces, to select from. */
+  const joined = () =>
     db
       .selectFrom('api_keys as k')
       .innerJoin('users as u', 'u.id', 'k.user_id')
-      .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
-      .select((eb) => [
-        'k.id',
-        'k.name',
-        'u.name as user',
-        'u.id as userId',
-        'w.name as workspace',
-        'w.id as workspaceId',
-        eb.ref('k.scope').$castTo<KeyScope>().as('scope'),
-        'k.created_at as createdAt',
-        'k.expires_at as expiresAt',
-        'k.revoked_at as revokedAt',
-      ]);
+      .innerJoin('workspaces as w', 'w.id', 'k.workspace_id');
+
+  /** Keys (those `from` keeps) with the names of their users and workspaces, never the hash. */
+  const listings = (from = joined()) =>
+    from.select((eb) => [
+      'k.id',
+      'k.name',
+      'u.name as user',
+      'u.id as userId',
+      'w.name as workspace',
+      'w.id as workspaceId',
+      eb.ref('k.scope').$castTo<KeyScope>().as('scope'),
+      'k.created_at as createdAt',
+      'k.expires_at as expiresAt',
+      'k.revoked_at as revokedAt',
+    ]);
 
   return {
     findPrincipal: (keyHash: string) => principalByHash.first(db, { keyHash }),
@@ -198,9 +201,9 @@ export function createKeysStore(db: Db) {
       return row !== undefined;
     },
 
-    /** Marks the key revoked; false when no unrevoked key has that id. */
-    async revoke(keyId: string, now: number): Promise<boolean> {
-      const result = await db
+    /** Marks the key revoked (in `trx` when given); false when no unrevoked key has that id. */
+    async revoke(keyId: string, now: number, trx: Db = db): Promise<boolean> {
+      const result = await trx
         .updateTable('api_keys')
         .set({ revoked_at: now })
         .where('id', '=', keyId)
@@ -221,6 +224,57 @@ export function createKeysStore(db: Db) {
     /** The user named `name`, for commands that act as a user by name. */
     async findUser(name: string): Promise<{ id: string } | undefined> {
       return db.selectFrom('users').select('id').where('name', '=', name).executeTakeFirst();
+    },
+
+    /** Ends the user's membership, unless they are an owner (a workspace always keeps one). */
+    async removeMembership(trx: Db, workspaceId: string, userId: string): Promise<void> {
+      await trx
+        .deleteFrom('memberships')
+        .where('workspace_id', '=', workspaceId)
+        .where('user_id', '=', userId)
+        .where('role', '!=', 'owner')
+        .execute();
+    },
+
+    /** A new user (a service user: no other user may share it, unlike ensureUser's). */
+    async insertUser(trx: Db, id: string, name: string, now: number): Promise<void> {
+      await trx.insertInto('users').values({ id, name, created_at: now }).execute();
+    },
+
+    /**
+     * A page of the workspace's keys (of one user's only, with `userId`), oldest first, and how many
+     * there are; `state` keeps the active ones (unrevoked, unexpired at `now`), the revoked or the
+     * expired (and unrevoked).
+     */
+    async listInWorkspace(query: {
+      workspaceId: string;
+      userId?: string;
+      state?: 'active' | 'revoked' | 'expired';
+      now: number;
+      offset: number;
+      pageSize: number;
+    }): Promise<{ items: KeyListing[]; total: number }> {
+      const { workspaceId, userId, state, now } = query;
+      let matching = joined().where('k.workspace_id', '=', workspaceId);
+      if (userId !== undefined) matching = matching.where('k.user_id', '=', userId);
+      if (state === 'revoked') matching = matching.where('k.revoked_at', 'is not', null);
+      else if (state !== undefined) {
+        matching = matching.where('k.revoked_at', 'is', null);
+        matching =
+          state === 'expired'
+            ? matching.where('k.expires_at', '<=', now)
+            : matching.where((eb) => eb.or([eb('k.expires_at', 'is', null), eb('k.expires_at', '>', now)]));
+      }
+      const [items, counted] = await Promise.all([
+        listings(matching)
+          .orderBy('k.created_at')
+          .orderBy('k.id')
+          .offset(query.offset)
+          .limit(query.pageSize)
+          .execute(),
+        matching.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { items, total: Number(counted.n) };
     },
 
     async hasAnyWorkspace(): Promise<boolean> {

@@ -22,8 +22,9 @@ export type Member = Static<typeof Member>;
 
 export const MemberParams = Type.Object({
   userId: Type.String({
-    pattern: '^usr_[a-z0-9]{1,64}$',
-    description: "The member's user id, as GET /v1/members lists it; any other is not found.",
+    pattern: '^(usr|svc)_[a-z0-9]{1,64}$',
+    description:
+      "The member's user id, as GET /v1/members lists it (`svc_`: a workspace key's service user); any other is not found.",
     examples: ['usr_p2f8w0c4n6aa'],
   }),
 });
