@@ -11,6 +11,9 @@ export interface World {
   /** An editor of each workspace, made for the cell (a member row changes or removes them). */
   ourMember: string;
   theirMember: string;
+  /** A key of each workspace's owner, made for the cell (a key row revokes them). */
+  ourKey: string;
+  theirKey: string;
 }
 const MISSING_RULE = 'Cancel_zzzzz';
 const MISSING_GROUP = 'Group_zzzzz';
@@ -29,7 +32,9 @@ export interface Row {
   body?: (w: World) => unknown;
   expect: [ours: Outcome, theirs: Outcome];
   /** The scope (and role) the route needs, when not `read` for a read and `write` for a change. */
-  needs?: 'admin';
+  needs?: 'read' | 'admin';
+  /** What some callers (by name) get instead, past the scope and role checks: a rule of the service's. */
+  except?: Record<string, Outcome>;
 }
 
 const F = 'UNAUTHORIZED_ACTION' as const;
@@ -37,6 +42,9 @@ const RNF = 'RULE_NOT_FOUND' as const;
 const GNF = 'GROUP_NOT_FOUND' as const;
 const IGI = 'INVALID_GROUP_ID' as const;
 const MNF = 'MEMBER_NOT_FOUND' as const;
+const KNF = 'KEY_NOT_FOUND' as const;
+/** Another member's key is revoked by admins only (an admin key of an admin or owner). */
+const notAdmins = (...callers: string[]) => Object.fromEntries(callers.map((caller) => [caller, F]));
 const same = (outcome: Outcome): [Outcome, Outcome] => [outcome, outcome];
 const importFile = [{ objectType: 'rule', name: 'imported', ...cancel }];
 // biome-ignore format: the matrix reads best as a table
@@ -113,6 +121,14 @@ export const ROWS: Row[] = [
   { method: 'GET', title: '/activity', path: () => '/v1/activity', expect: same(200) },
   { method: 'GET', title: '/activity about our rule', path: (w) => `/v1/activity?object=${w.ourRule}`, expect: same(200) },
   { method: 'GET', title: '/activity about their rule', path: (w) => `/v1/activity?object=${w.theirRule}`, expect: same(200) },
+  // Anyone makes, lists and revokes their own keys (the service caps what they make): `read` is enough.
+  { method: 'GET', title: '/keys', path: () => '/v1/keys', expect: same(200) },
+  { method: 'POST', title: '/keys', path: () => '/v1/keys', body: () => ({ name: 'cell', scope: 'read' }), expect: same(201), needs: 'read' },
+  { method: 'POST', title: '/keys with an invalid body', path: () => '/v1/keys', body: () => ({ name: 'cell', scope: 'root' }), expect: same('KEY_PAYLOAD_INVALID'), needs: 'read' },
+  { method: 'DELETE', title: '/keys/:ours', path: (w) => `/v1/keys/${w.ourKey}`, expect: [200, KNF], needs: 'read', except: notAdmins('teammate', 'reader', 'viewer', 'demotedAdmin') },
+  { method: 'DELETE', title: '/keys/:theirs', path: (w) => `/v1/keys/${w.theirKey}`, expect: [KNF, 200], needs: 'read', except: notAdmins('outsideReader') },
+  { method: 'DELETE', title: '/keys/:missing', path: () => '/v1/keys/key_zzzzzzzzzzzz', expect: same(KNF), needs: 'read' },
+  { method: 'DELETE', title: '/keys/:malformed', path: () => '/v1/keys/not-a-key', expect: same(KNF), needs: 'read' },
   { method: 'GET', title: '/nowhere (no such route)', path: () => '/v1/nowhere', expect: same('ROUTE_NOT_FOUND') },
   { method: 'PATCH', title: '/rules (no such method)', path: () => '/v1/rules', expect: same('METHOD_NOT_ALLOWED') },
 ];

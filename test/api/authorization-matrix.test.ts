@@ -58,7 +58,7 @@ function expected(row: Row, caller: Caller): Expected {
   // The scope, then the role, are checked right after the key, before any id, body or reference.
   if (below(scope, needs(row))) return 'SCOPE';
   if (below(REACH[role], needs(row))) return 'ROLE';
-  return row.expect[workspace === 'acme' ? 0 : 1];
+  return row.except?.[caller] ?? row.expect[workspace === 'acme' ? 0 : 1];
 }
 
 const needs = (row: Row) => row.needs ?? (reads(row) ? 'read' : 'write');
@@ -119,7 +119,7 @@ forEachDatabase((db) => {
    * Fresh objects for each cell, so that writes in one cell cannot change another's outcome: rules and
    * groups for a cell that writes them, members for one that changes members (the rest shared).
    */
-  async function world(fresh: 'all' | 'objects' | 'members' = 'all'): Promise<World> {
+  async function world(fresh: 'all' | 'objects' | 'members' | 'keys' = 'all'): Promise<World> {
     const make = async (path: string, key: string, body: object) => {
       const reply = await t.call('POST', path, { key, body });
       expect(reply.status, JSON.stringify(reply.body)).toBe(201);
@@ -128,7 +128,7 @@ forEachDatabase((db) => {
     const [owner, outsider] = [t.owner.key, t.outsider.key];
     const cell = ++cells;
     const objects =
-      fresh === 'members'
+      fresh === 'members' || fresh === 'keys'
         ? shared
         : {
             ourRule: await make('/v1/rules', owner, { name: 'ours', ...cancel }),
@@ -137,13 +137,22 @@ forEachDatabase((db) => {
             theirGroup: await make('/v1/groups', outsider, { name: 'theirs' }),
           };
     const members =
-      fresh === 'objects'
+      fresh === 'objects' || fresh === 'keys'
         ? shared
         : {
             ourMember: (await t.keysService.issue('acme', `our member ${cell}`)).userId,
             theirMember: (await t.keysService.issue('other', `their member ${cell}`)).userId,
           };
+    const ownersKey = async (workspace: string, user: string) =>
+      (await t.keysService.issue(workspace, user, { scope: 'read', expiresAt: null, name: `cell ${cell}` }))
+        .keyId;
+    const keys =
+      fresh === 'objects' || fresh === 'members'
+        ? shared
+        : { ourKey: await ownersKey('acme', 'alice'), theirKey: await ownersKey('other', 'carol') };
     return {
+      ourKey: keys.ourKey,
+      theirKey: keys.theirKey,
       ourRule: objects.ourRule,
       ourGroup: objects.ourGroup,
       theirRule: objects.theirRule,
@@ -167,6 +176,9 @@ forEachDatabase((db) => {
       ]),
       ['/v1/members', ours],
       ['/v1/members', theirs],
+      // The owners' keys that work (a write key lists its own user's keys).
+      ['/v1/keys?state=active', ours],
+      ['/v1/keys?state=active', theirs],
     ];
     return Promise.all(
       reads.map(async ([path, key]) => {
@@ -214,6 +226,29 @@ forEachDatabase((db) => {
         expect(body).toStrictEqual({ success: true, message: 'Member removed' });
         const left = await t.call('GET', '/v1/members', { key: keys[caller] });
         expect(left.body.data.map((m: { userId: string }) => m.userId)).not.toContain(member);
+      }
+      return;
+    }
+    if (row.title.startsWith('/keys')) {
+      const [own, other] = mine([w.ourKey, w.theirKey]);
+      if (row.method === 'GET') {
+        const listed = (body.data as { id: string; user: { id: string } }[]).map((k) => k.id);
+        expect(listed).not.toContain(other);
+        expect(listed.length).toBeGreaterThan(0);
+      } else if (row.method === 'POST') {
+        expect(body.data).toMatchObject({
+          name: 'cell',
+          scope: 'read',
+          user: { id: userIds[caller] },
+          service: false,
+        });
+        expect(body.data.key).toMatch(/^rk_/);
+      } else {
+        expect(body).toStrictEqual({ success: true, message: 'Key revoked' });
+        const left = await t.call('GET', '/v1/keys?state=revoked', {
+          key: theirs ? t.outsider.key : t.owner.key,
+        });
+        expect(left.body.data.map((k: { id: string }) => k.id)).toContain(own);
       }
       return;
     }
@@ -316,7 +351,12 @@ forEachDatabase((db) => {
         it(`${caller} → ${outcome}`, async () => {
           // reads share one world; every write gets its own, and a refused write must change nothing
           const writes = !reads(row) && !noRoute(row);
-          const w = writes ? await world(row.title.startsWith('/members') ? 'members' : 'objects') : shared;
+          const fresh = row.title.startsWith('/members')
+            ? 'members'
+            : row.title.startsWith('/keys')
+              ? 'keys'
+              : 'objects';
+          const w = writes ? await world(fresh) : shared;
           if (row.title === '/changes/stream' && outcome === 200) return expectStreamOpens(caller);
           const state = async () => (writes ? await observe(w) : []);
           const before = await state();
