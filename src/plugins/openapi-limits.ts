@@ -5,8 +5,10 @@
 export const SCHEMAS_CANNOT_SAY: string[] = [
   'Lengths: the service counts UTF-16 code units, JSON Schema counts characters: text with characters ' +
     'outside the Basic Multilingual Plane (emoji) reaches `maxLength` sooner than a schema counts.',
-  'Names (rules, groups) are trimmed of white space first: `maxLength: 256` holds for the trimmed name, so ' +
-    'a name padded with white space may be longer.',
+  "Names (rules, groups, keys) are trimmed of white space first: `maxLength` (256; a key's 100) holds for " +
+    'the trimmed name, so a name padded with white space may be longer.',
+  "A new key's `expiresAt` must be in the future, and no later than the expiry of the key that makes it; " +
+    "its scope within the caller's (the smaller of its key's scope and its role): beyond either, 403.",
   'No text (a value or a key, anywhere in a body) may hold a NUL character or a lone UTF-16 surrogate: ' +
     'JSON can carry them, no database stores them (400). Free text in a query says so in its pattern.',
   'Bodies: at most `MAX_BODY_BYTES` (default 1 MiB; an import `MAX_IMPORT_BYTES`, default 50 MiB), nested ' +

@@ -37,6 +37,7 @@ const STATE_DEPENDENT = new Set([
   'CHANGES_EXPIRED',
   'MEMBER_NOT_FOUND',
   'LAST_OWNER',
+  'KEY_NOT_FOUND',
 ]);
 
 forEachDatabase((db) => {
@@ -44,7 +45,7 @@ forEachDatabase((db) => {
   let document: any;
   let requests: RequestContract;
   let operations: Operation[];
-  const pools: Pools = { rules: new Map(), groups: new Set(), members: new Set() };
+  const pools: Pools = { rules: new Map(), groups: new Set(), members: new Set(), keys: new Set() };
   /** The owner's admin key: every route is open to it (the first key of a user writes only). */
   let ownerKey = '';
   const stats = { sent: 0, skipped: 0, byStatus: {} as Record<string, number> };
@@ -53,6 +54,11 @@ forEachDatabase((db) => {
     ownerKey = (await t.keysService.issue('acme', 'alice', { scope: 'admin', expiresAt: null, name: null }))
       .key;
     for (const key of [t.owner, t.teammate]) pools.members.add(key.userId);
+    // Keys to revoke, none of them one the fuzzer calls with (a path id's pool must not be empty).
+    for (const name of ['one', 'two'])
+      pools.keys.add(
+        (await t.keysService.issue('acme', 'alice', { scope: 'read', expiresAt: null, name })).keyId,
+      );
     document = (await contractOf(t.app)).document;
     requests = await requestContractOf(t.app);
     operations = operationsOf(document);
@@ -106,6 +112,7 @@ forEachDatabase((db) => {
     if (status !== 201 || !body?.data?.id) return;
     if (request.operation.template === '/v1/rules') pools.rules.set(body.data.id, body.data.ruleType);
     if (request.operation.template === '/v1/groups') pools.groups.add(body.data.id);
+    if (request.operation.template === '/v1/keys') pools.keys.add(body.data.id);
   }
 
   /** A PUT of a rule whose pairs or ruleType are not of the stored type: the state decides. */

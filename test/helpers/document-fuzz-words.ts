@@ -5,6 +5,11 @@ import type { FuzzRequest } from './document-fuzz.js';
 /** The constraints stated in words, kept: each repair leaves the request valid by the document. */
 export function keepWords(request: FuzzRequest): void {
   const body = request.body as any;
+  // A new key's expiry is in the future: a past one is moved as far after now as it was after 0.
+  if (request.operation.template === '/v1/keys' && typeof body?.expiresAt === 'number') {
+    const now = Date.now() + 60_000;
+    if (body.expiresAt <= now) body.expiresAt += now;
+  }
   const rules: any[] =
     request.operation.template === '/v1/import' && Array.isArray(body)
       ? body.filter((r) => r?.ruleType)

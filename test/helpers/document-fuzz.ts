@@ -29,6 +29,8 @@ export interface Pools {
   groups: Set<string>;
   /** User ids of the workspace's members (path parameter userId). */
   members: Set<string>;
+  /** Ids of keys the fuzzer made (never the key it calls with, which it would revoke). */
+  keys: Set<string>;
 }
 
 const URLS = [
@@ -111,7 +113,7 @@ export function requestArbitrary(
               weight: 4,
               arbitrary: fc
                 .nat()
-                .map((n) => pathId(p.name, pools, n))
+                .map((n) => pathId(operation.template, p.name, pools, n))
                 .filter((id) => id !== undefined),
             },
             { weight: 1, arbitrary: arbitraries.arbitrary(p.schema, []).map((g) => g.value as string) },
@@ -142,8 +144,9 @@ export function requestArbitrary(
   });
 }
 
-function pathId(name: string, pools: Pools, n: number): string | undefined {
+function pathId(template: string, name: string, pools: Pools, n: number): string | undefined {
   if (name === 'ruleId') return pick([...pools.rules.keys()], n);
+  if (template.startsWith('/v1/keys/')) return pick([...pools.keys], n);
   return pick([...(name === 'userId' ? pools.members : pools.groups)], n);
 }
 

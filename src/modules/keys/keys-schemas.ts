@@ -74,6 +74,8 @@ export const Whoami = Type.Object(
 );
 export type Whoami = Static<typeof Whoami>;
 
+/** Said of a number kept in a bigint column (an epoch-ms time), which may pass 2^31 - 1. */
+export const EPOCH_MS_BIGINT = 'Epoch milliseconds (kept as a 64-bit integer).';
 /** A key's name: 1 to 100 characters after trimming, none of them a control character. */
 export const MAX_KEY_NAME = 100;
 /** The latest time a JavaScript date (and so an expiry shown as ISO text) can hold. */
@@ -186,12 +188,15 @@ const keyCreateBody = (documented: boolean) =>
         : Type.String(),
       scope: Scope,
       expiresAt: Type.Optional(
-        Type.Union([Type.Integer({ minimum: 1, maximum: MAX_EXPIRY }), Type.Null()], {
-          description:
-            'When the key stops working (epoch milliseconds), in the future; absent or null: never. ' +
-            'A key made with a key that expires expires no later than it.',
-          examples: [1766448000000],
-        }),
+        Type.Union(
+          [Type.Integer({ minimum: 1, maximum: MAX_EXPIRY, description: EPOCH_MS_BIGINT }), Type.Null()],
+          {
+            description:
+              'When the key stops working (epoch milliseconds), in the future; absent or null: never. ' +
+              'A key made with a key that expires expires no later than it.',
+            examples: [1766448000000],
+          },
+        ),
       ),
       service: Type.Optional(
         Type.Boolean({
