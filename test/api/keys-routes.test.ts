@@ -11,6 +11,7 @@ import { hashApiKey } from '../../src/ids.js';
 import type { IssuedKey } from '../../src/modules/keys/keys-service.js';
 import { createKeys } from '../../src/services.js';
 import { expectError, type Reply } from '../helpers/fixtures.js';
+import { addPerson, signIn } from '../helpers/people.js';
 import { forEachDatabase, useTestApp } from '../helpers/test-app.js';
 
 const HOUR = 3_600_000;
@@ -409,6 +410,44 @@ forEachDatabase((db) => {
       await other.close();
       await database.close();
     }
+  });
+
+  it('a person signed in makes keys up to their role, of any expiry, with the CSRF token, and revokes them', async () => {
+    const person = await addPerson(t, `eve-${db}@example.com`, { role: 'editor' });
+    const { cookie, csrf } = await signIn(t, person.email);
+    const session = (
+      method: 'GET' | 'POST' | 'DELETE',
+      url: string,
+      body?: unknown,
+      token: string | null = csrf,
+    ) =>
+      call(method, url, {
+        key: null,
+        headers: { cookie, ...(token ? { 'x-rk-csrf': token } : {}) },
+        ...(body ? { body } : {}),
+      });
+    // Without the CSRF token, nothing is made.
+    const before = await allOfAcme();
+    expect((await session('POST', '/v1/keys', { name: 'no token', scope: 'read' }, null)).status).toBe(403);
+    expect((await allOfAcme()).total).toBe(before.total);
+    expectError(
+      await session('POST', '/v1/keys', { name: 'too much', scope: 'admin' }),
+      'UNAUTHORIZED_ACTION',
+      [
+        {
+          path: '/scope',
+          message: 'your role in this workspace is editor: it cannot make a key of scope admin',
+        },
+      ],
+    );
+    // A session's own expiry does not bound the keys its person makes for machines.
+    const reply = await session('POST', '/v1/keys', { name: "Eve's CI", scope: 'write' });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    if (reply.status === 201) shown.push(reply.body.data.key);
+    expect(reply.body.data).toMatchObject({ expiresAt: null, user: { id: person.id }, service: false });
+    expect(ids(await session('GET', '/v1/keys'))).toStrictEqual([reply.body.data.id]);
+    expect((await session('DELETE', `/v1/keys/${reply.body.data.id}`)).status).toBe(200);
+    expectError(await call('GET', '/v1/whoami', { key: reply.body.data.key }), 'API_KEY_INVALID');
   });
 
   it('showed each key in the answer that made it and in no other, and no hash of any key in any answer', () => {

@@ -19,7 +19,10 @@ import { readKeyCreate } from './keys-input.js';
 import { checkKeyListQuery, type Key, type NewKey } from './keys-schemas.js';
 import type { KeyListing, KeysStore } from './keys-store.js';
 
-/** Who asks: a principal with what its credential may do and until when (a key's scope and expiry). */
+/**
+ * Who asks: a principal with what its credential may do and until when (a key's scope and expiry; a
+ * session's scope is what its role reaches).
+ */
 export interface KeyHolder extends Principal {
   scope: KeyScope;
   /** Epoch ms; null: never. A key made by this caller expires no later. */
@@ -82,7 +85,12 @@ export function createKeyManagementService(deps: {
       if (asked.service)
         refuse(shortOf(caller, 'admin', '/service', 'only an admin or owner makes workspace keys'));
       else refuse(shortOf(caller, asked.scope, '/scope', `it cannot make a key of scope ${asked.scope}`));
-      if (caller.expiresAt !== null && (asked.expiresAt === null || asked.expiresAt > caller.expiresAt))
+      // A key, not a person signed in: a session's expiry bounds the session, not what its person makes.
+      if (
+        caller.via === 'key' &&
+        caller.expiresAt !== null &&
+        (asked.expiresAt === null || asked.expiresAt > caller.expiresAt)
+      )
         refusals.push({
           path: '/expiresAt',
           message: `this key expires at ${new Date(caller.expiresAt).toISOString()}: a key it makes cannot outlive it`,
@@ -112,8 +120,8 @@ export function createKeyManagementService(deps: {
           expiresAt: asked.expiresAt,
           name: asked.name,
         });
+        // activity: key_created
       });
-      // activity: key_created
       const made = await keysStore.find(keyId);
       // Keys are never deleted: the one just made is there.
       if (!made) throw new AppError('INTERNAL');
@@ -152,9 +160,9 @@ export function createKeyManagementService(deps: {
         // A service user exists for its key: with it revoked, it is no longer a member either.
         if (isService(found.userId)) await keysStore.removeMembership(trx, caller.workspaceId, found.userId);
         await deps.signals.announceAccess(trx, caller.workspaceId);
+        // activity: key_revoked
       });
       deps.forget(caller.workspaceId);
-      // activity: key_revoked
     },
   };
 }
