@@ -102,6 +102,13 @@ export interface RulesTable {
   group_id: string | null;
   /** The canonical pairs as JSON text. */
   pairs: string;
+  /** 1 when pinned (Requestly's `isFavourite`), else 0 (the default of rows written before it, migration 0012). */
+  is_favourite: Generated<number>;
+  /**
+   * A Script rule's `removeCSPHeader`: 1 (the default) or 0; null for the other types, which have no
+   * such field. Read as true when null on a Script rule (a row written by an older writer).
+   */
+  remove_csp_header: number | null;
   created_by: string;
   last_modified_by: string;
   creation_date: number;

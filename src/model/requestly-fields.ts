@@ -40,15 +40,18 @@ const RECORD = {
 /** Fields of a rule record beyond RECORD (BaseRule, and ScriptRule.Record's own). */
 const RULE = {
   ...RECORD,
-  // Rules have no favourites here (groups do).
-  isFavourite: 'dropped',
+  // Pinned rules, as groups (migration 0012; GET /v1/rules?isFavourite=true lists them).
+  isFavourite: 'kept',
   ruleType: 'kept',
   groupId: 'kept',
   pairs: 'kept',
   schemaVersion: 'replaced',
   isModHeaderImport: 'dropped',
   isCharlesImport: 'dropped',
-  removeCSPHeader: 'dropped',
+  // ScriptRule.Record's own (SCRIPT_ONLY): the Content-Security-Policy of the documents it acts on is
+  // removed unless it is false, as Requestly's extension does (app/src/modules/extension/mv3RuleParser/
+  // parseScriptRule.ts); dropped from the other types, which have no use for it.
+  removeCSPHeader: 'kept',
   // In records of its app, not its types: the MV3 rules it compiled, the Headers format version, and the
   // Response rule's cookie option.
   extensionRules: 'replaced',
@@ -70,6 +73,9 @@ const PAIR: Record<string, Record<string, Disposition>> = {
 };
 
 export type Disposition = 'kept' | 'replaced' | 'dropped';
+
+/** Rule fields kept on Script rules only: on another type, dropped (and an import says so). */
+const SCRIPT_ONLY = new Set(['removeCSPHeader']);
 
 /** The rule-level fields Requestly's records carry that a body may send and Rulekeeper ignores. */
 export const REQUESTLY_RULE_IGNORED = names(RULE, ['replaced', 'dropped']);
@@ -104,9 +110,11 @@ const isDefault = (value: unknown, name: string) =>
  */
 export function droppedFieldsWarning(record: Record<string, unknown>, kind: 'rule' | 'group'): string | null {
   const fields = kind === 'rule' ? RULE : GROUP;
-  const dropped = Object.entries(fields).flatMap(([name, how]) =>
-    how === 'dropped' && !isDefault(record[name], name) ? [name] : [],
-  );
+  const script = record.ruleType === 'Script';
+  const dropped = Object.entries(fields).flatMap(([name, how]) => {
+    const dropping = how === 'dropped' || (kind === 'rule' && !script && SCRIPT_ONLY.has(name));
+    return dropping && !isDefault(record[name], name) ? [name] : [];
+  });
   const pairFields = kind === 'rule' ? REQUESTLY_PAIR_DROPPED(String(record.ruleType)) : [];
   if (pairFields.length > 0 && Array.isArray(record.pairs)) {
     record.pairs.forEach((pair, index) => {

@@ -41,6 +41,13 @@ export const RuleTypeSchema = Type.Union(
   { description: 'The rule type; cannot change after creation.' },
 );
 
+/** What `removeCSPHeader` means, for the document. */
+const REMOVE_CSP_HEADER =
+  "Script rules (Requestly's field of the same name): true, the default, removes the Content-Security-Policy " +
+  'header of the documents the rule acts on, so that a policy forbidding inline or foreign scripts does not ' +
+  'stop its scripts (in the proxy, the Playwright fixture and the browser extension); false leaves it. ' +
+  'Other rule types ignore it.';
+
 /**
  * The fields a body writes, declared once, in the order their errors are reported; `ruleType` and
  * `pairs` as each use needs them (one type's, any type's, or only an array for the first check).
@@ -54,6 +61,9 @@ const writeFields = <R extends TSchema, P extends TSchema>(ruleType: R, pairs: P
     Type.String({ maxLength: 4096, description: 'Up to 4096 characters; defaults to "".' }),
   ),
   status: Type.Optional(Type.Union(Status.anyOf, { description: '`Active` or `Inactive` (the default).' })),
+  isFavourite: Type.Optional(
+    Type.Boolean({ description: "Pinned (Requestly's favourite); defaults to false." }),
+  ),
   ruleType,
   groupId: Type.Optional(
     Type.String({
@@ -63,6 +73,7 @@ const writeFields = <R extends TSchema, P extends TSchema>(ruleType: R, pairs: P
     }),
   ),
   pairs,
+  removeCSPHeader: Type.Optional(Type.Boolean({ description: REMOVE_CSP_HEADER })),
 });
 
 const pairsOf = (type: RuleType) =>
@@ -204,6 +215,7 @@ const ruleFields = <R extends TSchema, P extends TSchema>(ruleType: R, pairs: P,
   name: Type.String(),
   description: Type.String(),
   status: Status,
+  isFavourite: Type.Boolean({ description: "Pinned (Requestly's favourite)." }),
   ruleType,
   groupId: Type.String({
     // Two alternatives rather than an optional group: generators from the document stay fast.
@@ -211,6 +223,8 @@ const ruleFields = <R extends TSchema, P extends TSchema>(ruleType: R, pairs: P,
     description: '"" when ungrouped.',
   }),
   pairs,
+  // A Script rule's own field: declared by Requestly on its Script records only.
+  ...(type === 'Script' ? { removeCSPHeader: Type.Boolean({ description: REMOVE_CSP_HEADER }) } : {}),
   createdBy: Type.String({ description: 'User id of the key that created the rule.' }),
   creationDate: Timestamp,
   lastModifiedBy: Type.String({ description: 'User id of the key that last changed the rule.' }),
@@ -220,14 +234,29 @@ const ruleFields = <R extends TSchema, P extends TSchema>(ruleType: R, pairs: P,
 });
 
 /** A rule as the services build it (its type and pairs not tied together: the stored rows are trusted). */
-const RuleShape = Type.Object(ruleFields(RuleTypeSchema, Type.Array(PairSchema)));
+const RuleShape = Type.Object({
+  ...ruleFields(RuleTypeSchema, Type.Array(PairSchema)),
+  removeCSPHeader: Type.Optional(Type.Boolean()),
+});
 export type Rule = Static<typeof RuleShape>;
 
 /**
  * The fields of a rule as answered, in their order: the SQL that builds a rule's JSON and the tests
- * take them from here, so that a field is added in one place.
+ * take them from here, so that a field is added in one place. A Script rule also has `removeCSPHeader`,
+ * after `pairs` (SCRIPT_RULE_FIELDS).
  */
-export const RULE_FIELDS = Object.keys(RuleShape.properties) as (keyof Rule)[];
+export const RULE_FIELDS = Object.keys(ruleFields(RuleTypeSchema, Type.Array(PairSchema))) as Exclude<
+  keyof Rule,
+  'removeCSPHeader'
+>[];
+/** The fields of a Script rule as answered, in their order. */
+export const SCRIPT_RULE_FIELDS = Object.keys(
+  ruleFields(Type.Literal('Script'), Type.Array(PairSchema), 'Script'),
+) as (keyof Rule)[];
+
+/** The fields of a rule of `type` as answered, in their order. */
+export const ruleFieldsOf = (type: string): readonly (keyof Rule)[] =>
+  type === 'Script' ? SCRIPT_RULE_FIELDS : RULE_FIELDS;
 
 /** A rule of `type` as answered: its pairs of that type. */
 const answeredRule = (type: RuleType) =>
@@ -259,10 +288,33 @@ export interface StoredRule {
   rule_type: string;
   group_id: string | null;
   pairs: string;
+  is_favourite: number;
+  remove_csp_header: number | null;
   created_by: string;
   creation_date: number;
   last_modified_by: string;
   modification_date: number;
+}
+
+/**
+ * A Script rule's `removeCSPHeader` as stored: true unless it says 0 (null: written before the field,
+ * Requestly's default); null for the other types.
+ */
+export const removesCsp = (row: Pick<StoredRule, 'rule_type' | 'remove_csp_header'>): boolean | undefined =>
+  row.rule_type === 'Script' ? row.remove_csp_header !== 0 : undefined;
+
+/**
+ * The `remove_csp_header` column of a write: what the body says (true by default, as in Requestly),
+ * else what was stored; null for types other than Script.
+ */
+export function cspColumn(
+  ruleType: string,
+  sent: boolean | undefined,
+  stored?: number | null,
+): number | null {
+  if (ruleType !== 'Script') return null;
+  if (sent !== undefined) return sent ? 1 : 0;
+  return stored === 0 ? 0 : 1;
 }
 
 /** A stored rule as answered; `pairs` when already parsed. */
@@ -272,9 +324,11 @@ export function toRule(row: StoredRule, principal: Principal, pairs?: Record<str
     name: row.name,
     description: row.description,
     status: row.status as Rule['status'],
+    isFavourite: row.is_favourite === 1,
     ruleType: row.rule_type as RuleType,
     groupId: row.group_id ?? '',
     pairs: (pairs ?? JSON.parse(row.pairs)) as Rule['pairs'],
+    ...(row.rule_type === 'Script' ? { removeCSPHeader: removesCsp(row) } : {}),
     createdBy: row.created_by,
     creationDate: row.creation_date,
     lastModifiedBy: row.last_modified_by,

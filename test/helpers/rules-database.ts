@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config.js';
 import { type Database, type DialectName, migrate, openDatabase } from '../../src/db/database.js';
 import type { RuleRow } from '../../src/db/tables.js';
 import type { Principal } from '../../src/model/principal.js';
+import { cspColumn } from '../../src/model/rule.js';
 import { ruleSearchText } from '../../src/model/rule-search.js';
 import { createKeysService } from '../../src/modules/keys/keys-service.js';
 import { createKeysStore } from '../../src/modules/keys/keys-store.js';
@@ -58,6 +59,8 @@ export function useRulesDatabase(kind: DialectName): () => RulesDatabase {
           rule_type: write.ruleType as string,
           group_id: null,
           pairs: JSON.stringify(pairs),
+          is_favourite: write.isFavourite ? 1 : 0,
+          remove_csp_header: cspColumn(write.ruleType as string, write.removeCSPHeader),
           created_by: principal.userId,
           last_modified_by: principal.userId,
           creation_date: at,

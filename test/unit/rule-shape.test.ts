@@ -1,11 +1,12 @@
 // One shape per rule, on both databases: the JSON the database builds for a rule (one rule, and a page)
 // and the object the mapper builds (toRule) are, for every rule type, exactly its schema's: every
-// field of RULE_FIELDS in order and nothing else, each of its form. A field added to the schema but
+// field of its type's fields (ruleFieldsOf: RULE_FIELDS, and a Script's removeCSPHeader) in order and
+// nothing else, each of its form. A field added to the schema but
 // not to the SQL or the mapper fails here (and the SQL's and mapper's own types say so first).
 import { Value } from '@sinclair/typebox/value';
 import { beforeAll, expect, it } from 'vitest';
 import type { RuleRow } from '../../src/db/tables.js';
-import { RULE_FIELDS, RuleOfType, toRule } from '../../src/model/rule.js';
+import { RuleOfType, ruleFieldsOf, toRule } from '../../src/model/rule.js';
 import { RULE_TYPES, type RuleType, ruleTypes } from '../../src/model/rule-types/index.js';
 import { createGroupsStore } from '../../src/modules/groups/groups-store.js';
 import { useRulesDatabase } from '../helpers/rules-database.js';
@@ -15,8 +16,8 @@ import { forEachDatabase } from '../helpers/test-app.js';
 function shapeProblems(type: RuleType, rule: unknown): string[] {
   const problems = [...Value.Errors(RuleOfType[type], rule)].map((e) => `${e.path}: ${e.message}`);
   const keys = Object.keys(rule as object);
-  if (keys.join() !== RULE_FIELDS.join())
-    problems.push(`fields ${keys.join()} are not ${RULE_FIELDS.join()}`);
+  const fields = ruleFieldsOf(type);
+  if (keys.join() !== fields.join()) problems.push(`fields ${keys.join()} are not ${fields.join()}`);
   return problems;
 }
 
@@ -40,7 +41,15 @@ forEachDatabase((kind) => {
     });
     for (const [index, type] of RULE_TYPES.entries()) {
       const pairs = ruleTypes[type].examples.valid.map((example) => example.pair);
-      const body = { name: `${type} shape`, ruleType: type, status: 'Active', pairs };
+      // Some pinned, some not; the Script rule leaving its documents' policy (both forms of each boolean).
+      const body = {
+        name: `${type} shape`,
+        ruleType: type,
+        status: 'Active',
+        pairs,
+        isFavourite: index % 2 === 1,
+        ...(type === 'Script' ? { removeCSPHeader: false } : {}),
+      };
       const row = await insertRule(alice, body, `${type}_shape`, 1000 + index);
       // Every other rule in a group, so that both forms of groupId are seen.
       if (index % 2 === 0) {

@@ -11,7 +11,7 @@ import type { Group } from '../../model/group.js';
 import { toGroup } from '../../model/group.js';
 import type { Principal } from '../../model/principal.js';
 import type { Rule } from '../../model/rule.js';
-import { toRule } from '../../model/rule.js';
+import { cspColumn, toRule } from '../../model/rule.js';
 import { ruleSearchText } from '../../model/rule-search.js';
 import type { ChangesService, Recorded } from '../changes/changes-service.js';
 import type { ObjectType } from '../changes/changes-store.js';
@@ -163,6 +163,9 @@ export function createHistoryService(deps: {
           rule_type: live?.rule_type ?? old.ruleType,
           group_id: group?.workspace_id === principal.workspaceId ? group.id : null,
           pairs: JSON.stringify(old.pairs),
+          // A version recorded before these fields: not pinned, and Requestly's default.
+          is_favourite: old.isFavourite ? 1 : 0,
+          remove_csp_header: cspColumn(live?.rule_type ?? old.ruleType, old.removeCSPHeader),
           created_by: live?.created_by ?? old.createdBy,
           last_modified_by: principal.userId,
           creation_date: live?.creation_date ?? old.creationDate,

@@ -31,6 +31,11 @@ const ruleListQuery = (checked: boolean) =>
       status: Type.Optional(Status),
       ruleType: Type.Optional(RuleTypeSchema),
       groupId: Type.Optional(queryText(checked, 'Rules of this group; "" for ungrouped.')),
+      isFavourite: Type.Optional(
+        Type.Union([Type.Literal('true'), Type.Literal('false')], {
+          description: '`true`: pinned rules only (`isFavourite`); `false`: the others.',
+        }),
+      ),
       search: Type.Optional(
         queryText(checked, 'Case-insensitive part of the name, the description or a source value.'),
       ),

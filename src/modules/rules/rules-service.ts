@@ -8,7 +8,7 @@ import { readListQuery } from '../../http/list.js';
 import type { Created, SerializedOne } from '../../http/replies.js';
 import { nextTimestamp } from '../../ids.js';
 import type { Principal } from '../../model/principal.js';
-import { type Rule, toRule } from '../../model/rule.js';
+import { cspColumn, type Rule, toRule } from '../../model/rule.js';
 import { ruleSearchText } from '../../model/rule-search.js';
 import type { RuleType } from '../../model/rule-types/index.js';
 import type { ChangesService, Recorded } from '../changes/changes-service.js';
@@ -69,6 +69,7 @@ export function createRulesService(deps: {
         status: q.status,
         ruleType: q.ruleType,
         groupId: q.groupId === '' ? null : q.groupId,
+        isFavourite: q.isFavourite === undefined ? undefined : q.isFavourite === 'true',
         search: q.search?.toLowerCase(),
         sort: q.sort,
       };
@@ -95,6 +96,8 @@ export function createRulesService(deps: {
             rule_type: ruleType,
             group_id: await resolveGroup(trx, principal, input.groupId ?? ''),
             pairs: JSON.stringify(pairs),
+            is_favourite: input.isFavourite ? 1 : 0,
+            remove_csp_header: cspColumn(ruleType, input.removeCSPHeader),
             created_by: principal.userId,
             last_modified_by: principal.userId,
             creation_date: now,
@@ -142,6 +145,8 @@ export function createRulesService(deps: {
             status: change.status ?? row.status,
             group_id: groupId,
             pairs: pairs ? JSON.stringify(pairs) : row.pairs,
+            is_favourite: change.isFavourite === undefined ? row.is_favourite : change.isFavourite ? 1 : 0,
+            remove_csp_header: cspColumn(row.rule_type, change.removeCSPHeader, row.remove_csp_header),
             last_modified_by: principal.userId,
             modification_date: nextTimestamp(row.modification_date),
           };

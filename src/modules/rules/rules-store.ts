@@ -4,7 +4,7 @@ import type { DialectName } from '../../db/database.js';
 import { jsonObjectText } from '../../db/dialect.js';
 import { type Prepared, prepared, preparedFindById } from '../../db/prepared.js';
 import type { Db, RuleRow } from '../../db/tables.js';
-import { RULE_FIELDS, type Rule } from '../../model/rule.js';
+import { RULE_FIELDS, type Rule, SCRIPT_RULE_FIELDS } from '../../model/rule.js';
 import type { RuleSort } from '../../model/rule-search.js';
 
 export interface RuleFilter {
@@ -13,6 +13,8 @@ export interface RuleFilter {
   ruleType?: string;
   /** null for ungrouped rules. */
   groupId?: string | null;
+  /** Pinned rules only (true) or unpinned ones only (false). */
+  isFavourite?: boolean;
   /** Lower-cased part of the name, the description or a source value. */
   search?: string;
   /** Default `creationDate`. */
@@ -48,7 +50,8 @@ const ORDERS: Record<
 };
 
 /** The filter as query parameters: the search as a LIKE pattern, where % and _ mean themselves. */
-type FilterParams = Omit<RuleFilter, 'search' | 'sort'> & {
+type FilterParams = Omit<RuleFilter, 'search' | 'sort' | 'isFavourite'> & {
+  favourite?: number;
   namePattern?: string;
   offset?: number;
   limit?: number;
@@ -56,8 +59,12 @@ type FilterParams = Omit<RuleFilter, 'search' | 'sort'> & {
 };
 
 function filterParams(filter: RuleFilter): FilterParams {
-  const { search, sort: _sort, ...rest } = filter;
-  return search ? { ...rest, namePattern: `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` } : rest;
+  const { search, sort: _sort, isFavourite, ...rest } = filter;
+  // The column's value, so that both databases compare an integer with an integer.
+  const pinned = isFavourite === undefined ? {} : { favourite: isFavourite ? 1 : 0 };
+  return search
+    ? { ...rest, ...pinned, namePattern: `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` }
+    : { ...rest, ...pinned };
 }
 
 /** A rule as the API returns it (JSON text), with what the access check and the ETag need. */
@@ -76,6 +83,7 @@ export function createRulesStore(db: Db, dialect: DialectName) {
     if (filter.ruleType !== undefined) query = query.where('rule_type', '=', filter.ruleType);
     if (filter.groupId === null) query = query.where('group_id', 'is', null);
     else if (filter.groupId !== undefined) query = query.where('group_id', '=', filter.groupId);
+    if (filter.favourite !== undefined) query = query.where('is_favourite', '=', filter.favourite);
     if (filter.namePattern !== undefined) {
       query = query.where(sql<boolean>`search_text like ${filter.namePattern} escape '\\'`);
     }
@@ -85,15 +93,22 @@ export function createRulesStore(db: Db, dialect: DialectName) {
   /**
    * A rule as the API returns it, as JSON text built by the database: a page of rules needs neither
    * a row object nor a parse of its stored pairs per rule. The fields are the schema's (RULE_FIELDS),
-   * in its order; each needs its SQL here, as each needs its value in toRule (rules-service.ts).
+   * in its order; each needs its SQL here, as each needs its value in toRule (model/rule.ts). A Script
+   * rule has one more, `removeCSPHeader`: its object is built with it (SCRIPT_RULE_FIELDS), the others'
+   * without, so that no other type carries a field it has no use for.
    */
   function ruleJson(owner: unknown) {
     const column = (name: string) => sql.ref(name);
+    // Booleans as JSON text (`true`, `false`), which both databases embed as JSON: SQLite has no boolean.
+    const boolean = (condition: RawBuilder<unknown>) => ({
+      json: sql`case when ${condition} then 'true' else 'false' end`,
+    });
     const fields: Record<keyof Rule, RawBuilder<unknown> | { json: RawBuilder<unknown> }> = {
       id: column('id'),
       name: column('name'),
       description: column('description'),
       status: column('status'),
+      isFavourite: boolean(sql`is_favourite = 1`),
       ruleType: column('rule_type'),
       groupId: sql`coalesce(group_id, '')`,
       pairs: { json: column('pairs') },
@@ -103,8 +118,12 @@ export function createRulesStore(db: Db, dialect: DialectName) {
       modificationDate: column('modification_date'),
       currentOwner: sql`cast(${owner} as text)`,
       objectType: sql.lit('rule'),
+      // As removesCsp (model/rule.ts) reads it: null, written before the field, is true.
+      removeCSPHeader: boolean(sql`coalesce(remove_csp_header, 1) <> 0`),
     };
-    return jsonObjectText(dialect, Object.fromEntries(RULE_FIELDS.map((name) => [name, fields[name]])));
+    const object = (names: readonly (keyof Rule)[]) =>
+      jsonObjectText(dialect, Object.fromEntries(names.map((name) => [name, fields[name]])));
+    return sql<string>`case when rule_type = 'Script' then ${object(SCRIPT_RULE_FIELDS)} else ${object(RULE_FIELDS)} end`;
   }
 
   const jsonById = prepared<{ id: string; owner: string }, RuleJson>(db, ['id', 'owner'], (db, p) =>
@@ -170,6 +189,8 @@ export function createRulesStore(db: Db, dialect: DialectName) {
     'rule_type',
     'group_id',
     'pairs',
+    'is_favourite',
+    'remove_csp_header',
     'created_by',
     'last_modified_by',
     'creation_date',

@@ -3,7 +3,7 @@ import type { Db, GroupRow, RuleRow } from '../../db/tables.js';
 import { nextTimestamp } from '../../ids.js';
 import { GROUP_ID_PATTERN } from '../../model/group.js';
 import type { Principal } from '../../model/principal.js';
-import { ruleIdPattern } from '../../model/rule.js';
+import { cspColumn, ruleIdPattern } from '../../model/rule.js';
 import { ruleSearchText } from '../../model/rule-search.js';
 import { drawIds, idOwners, keepIds, type OwnedType } from '../shared/id-owners-store.js';
 import type { FailedRecord, ReadRecord } from './import-records.js';
@@ -214,6 +214,8 @@ export function createImportPlanner(
           rule_type: ruleType,
           group_id: groupId,
           pairs: JSON.stringify(rule.pairs),
+          is_favourite: rule.write.isFavourite ? 1 : 0,
+          remove_csp_header: cspColumn(ruleType, rule.write.removeCSPHeader),
           ...stamps(rule, replaces),
         };
         (replaces ? plan.writes.ruleUpdates : plan.writes.ruleInserts).push(row);
