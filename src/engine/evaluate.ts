@@ -110,7 +110,7 @@ class Evaluation {
       let pairEffect: Record<string, unknown> | null = null;
       const mayAct = !blockedByStatus && !blocked && !(effect.combine === 'first' && actedOnce);
       if (matched && mayAct) {
-        pairEffect = effect.apply(pair, result.captures, this.state, rule.id, this.request);
+        pairEffect = effect.apply(pair, result.captures, this.state, rule.id, this.request, rule);
         // A pair that changed nothing did not act: a later pair, or rule, may still take the effect.
         if (!('unchanged' in pairEffect) && !('error' in pairEffect)) actedOnce = true;
       }

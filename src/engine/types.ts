@@ -10,6 +10,11 @@ export interface EngineRule {
   status: string;
   groupStatus?: string;
   pairs: Record<string, unknown>[];
+  /**
+   * A Script rule's `removeCSPHeader`: unless false, the Content-Security-Policy of the documents it acts
+   * on is removed (absent is Requestly's default, true). Other types ignore it.
+   */
+  removeCSPHeader?: boolean;
 }
 
 export interface Check {

@@ -2,7 +2,7 @@
 // route (route-rules.ts) or, for a request a rule's redirect led to, by Chromium's Fetch domain
 // (redirect-follows.ts): both are an Exchange, so that every request is acted on by the same code.
 import type { Outcome } from '../engine/index.js';
-import { changeResponseHeaders, injectScripts } from '../proxy/effects.js';
+import { CSP_NOTE_HEADER, changeResponseHeaders, cspNote, injectScripts } from '../proxy/effects.js';
 
 type HeaderValues = Record<string, string | string[] | undefined>;
 
@@ -85,18 +85,15 @@ export async function act(exchange: Exchange, outcome: Outcome, acted: string[])
   // An upstream redirect goes to the browser as it is, not followed here: the page must see it.
   const upstream = await exchange.fetch(sent);
   const headers: HeaderValues = changeResponseHeaders(upstream.headers(), outcome.responseHeaders);
+  // As the proxy: a policy a Script rule removed (removeCSPHeader) is said.
+  const note = cspNote(upstream.headers(), headers, outcome);
+  if (note) headers[CSP_NOTE_HEADER] = note;
   // The body is given decoded: no encoding or length of the upstream's own.
   delete headers['content-encoding'];
   delete headers['content-length'];
   let text: string | Buffer = response ? response.value : await upstream.body();
-  if (scripts.length > 0 && /text\/html/i.test(String(headers['content-type'] ?? ''))) {
+  if (scripts.length > 0 && /text\/html/i.test(String(headers['content-type'] ?? '')))
     text = injectScripts(text.toString(), scripts);
-    // As the proxy: a policy that would block the injected scripts is dropped, and the answer says so.
-    if (headers['content-security-policy'] !== undefined) {
-      delete headers['content-security-policy'];
-      headers['x-rulekeeper-csp'] = 'removed: it would block the scripts the rules injected';
-    }
-  }
   return exchange.answer({
     status: response?.statusCode ?? upstream.status(),
     headers: { ...flat(headers), ...mark },

@@ -8,7 +8,7 @@ import { type OutgoingHttpHeaders, type ServerResponse, STATUS_CODES } from 'nod
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Outcome } from '../engine/index.js';
 import { CodeError } from './code-runner.js';
-import { changeResponseHeaders, injectScripts } from './effects.js';
+import { CSP_NOTE_HEADER, changeResponseHeaders, cspNote, injectScripts } from './effects.js';
 import { stripFlat } from './hop-by-hop.js';
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -113,7 +113,10 @@ export function rewriteAnswers(
     const plan = planOf();
     if (!plan) return realWriteHead(status, stripped);
     const { outcome } = plan;
-    const headers = changeResponseHeaders(toObject(stripped), outcome.responseHeaders);
+    const upstream = toObject(stripped);
+    const headers = changeResponseHeaders(upstream, outcome.responseHeaders);
+    const note = cspNote(upstream, headers, outcome);
+    if (note) headers[CSP_NOTE_HEADER] = note;
     headers[RULES_HEADER] = plan.rules;
     const mock = outcome.response && !outcome.response.serveWithoutRequest ? outcome.response : undefined;
     const noBody = plan.method === 'HEAD' || status === 204 || status === 304;
@@ -242,13 +245,9 @@ function readWhole(
       return response;
     }
     const out = { ...headers };
-    if (outcome.scripts.length > 0 && /text\/html/i.test(String(out['content-type'] ?? ''))) {
+    // The policy that would block them, if the rules say so, went with the head (cspNote).
+    if (outcome.scripts.length > 0 && /text\/html/i.test(String(out['content-type'] ?? '')))
       body = injectScripts(body ?? decoded.toString('utf8'), outcome.scripts);
-      if (out['content-security-policy'] !== undefined) {
-        delete out['content-security-policy'];
-        out['x-rulekeeper-csp'] = 'removed: it would block the scripts the rules injected';
-      }
-    }
     restore(response);
     if (body === undefined) {
       realWriteHead(answer, ownBody(out, decoded) as OutgoingHttpHeaders);

@@ -6,6 +6,9 @@ import type { ResourceType } from '../model/rule-types/source.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 
+/** The header of an answer whose Content-Security-Policy a Script rule removed, saying so. */
+export const CSP_NOTE_HEADER = 'x-rulekeeper-csp';
+
 /** The request's type, from what browsers say of it (Sec-Fetch-Dest), else unknown. */
 const DESTINATIONS: Record<string, ResourceType> = {
   document: 'main_frame',
@@ -43,6 +46,24 @@ export function engineInput(url: string, method: string, headers: Headers, body?
     ...(page && tryUrl(page) ? { pageUrl: page } : {}),
     ...(body !== undefined ? { body } : {}),
   };
+}
+
+/**
+ * The answer's note that a Script rule removed the upstream's Content-Security-Policy (its
+ * `removeCSPHeader`, the engine's change of the response headers), or undefined: the policy a page
+ * declared is not dropped silently.
+ */
+export function cspNote(upstream: Headers, changed: Headers, outcome: Outcome): string | undefined {
+  if (upstream['content-security-policy'] === undefined || changed['content-security-policy'] !== undefined)
+    return undefined;
+  const scripted = new Set(outcome.scripts.map((script) => script.ruleId));
+  const removed = outcome.responseHeaders.some(
+    (change) =>
+      change.type === 'Remove' &&
+      change.header.toLowerCase() === 'content-security-policy' &&
+      scripted.has(change.ruleId),
+  );
+  return removed ? 'removed by the Script rule (removeCSPHeader), so that its scripts run' : undefined;
 }
 
 /** The response's headers after the rules' Add, Modify and Remove, in order (names lower-case). */

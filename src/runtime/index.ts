@@ -65,6 +65,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
           ruleType: rule.ruleType,
           status: rule.status,
           pairs: rule.pairs as unknown as Record<string, unknown>[],
+          // A Script rule's (absent from a server older than the field: Requestly's default applies).
+          ...('removeCSPHeader' in rule ? { removeCSPHeader: rule.removeCSPHeader } : {}),
           ...(status ? { groupStatus: status } : {}),
         };
       }),

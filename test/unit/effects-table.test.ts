@@ -16,6 +16,7 @@ import {
   redirect,
   replace,
   respond,
+  rule,
   run,
   script,
   src,
@@ -388,6 +389,47 @@ describe('what each type does', () => {
       outcome: { scripts: [{ ruleId: 's', ...JS }] },
     },
     {
+      title:
+        "Script: the document's Content-Security-Policy removed (removeCSPHeader absent: Requestly's default)",
+      request: { url: URL_A, resourceType: 'main_frame' },
+      rules: [script('s', ANY)],
+      outcome: { responseHeaders: [{ header: 'Content-Security-Policy', type: 'Remove', ruleId: 's' }] },
+    },
+    {
+      title: 'Script: removeCSPHeader true removes it once however many pairs match; false leaves it',
+      request: { url: URL_A, resourceType: 'main_frame' },
+      rules: [
+        rule(
+          'two',
+          'Script',
+          [
+            { source: ANY, scripts: [JS] },
+            { source: ANY, scripts: [JS] },
+          ],
+          { removeCSPHeader: true },
+        ),
+        script('kept', ANY, [JS], { removeCSPHeader: false }),
+      ],
+      outcome: {
+        responseHeaders: [{ header: 'Content-Security-Policy', type: 'Remove', ruleId: 'two' }],
+        scripts: [
+          { ruleId: 'two', ...JS },
+          { ruleId: 'two', ...JS },
+          { ruleId: 'kept', ...JS },
+        ],
+      },
+      reasons: [
+        ['two', 'acted'],
+        ['kept', 'acted'],
+      ],
+    },
+    {
+      title: 'Script: no policy removed from what is not a document',
+      request: { url: URL_A, resourceType: 'xmlhttprequest' },
+      rules: [script('s', ANY, [JS], { removeCSPHeader: true })],
+      outcome: { responseHeaders: [], scripts: [] },
+    },
+    {
       title: 'Script: never into an XHR',
       request: { url: URL_A, resourceType: 'xmlhttprequest' },
       rules: [script('s', ANY)],
@@ -595,6 +637,17 @@ describe('what each type does', () => {
       reasons: [['s', 'no_pair_matched']],
     },
   ])('$title', checkEffect);
+
+  it("Script: the trace shows the policy's removal as the pair's effect, and none with removeCSPHeader false", () => {
+    const request = { url: URL_A, resourceType: 'main_frame' };
+    const removing = run([script('s', ANY)], request);
+    expect(removing.rules[0]?.pairs[0]?.effect).toEqual({
+      scripts: 1,
+      responseHeaders: [{ header: 'Content-Security-Policy', type: 'Remove' }],
+    });
+    const leaving = run([script('s', ANY, [JS], { removeCSPHeader: false })], request);
+    expect(leaving.rules[0]?.pairs[0]?.effect).toEqual({ scripts: 1 });
+  });
 
   it('Script: the trace says the document check failed, after the source', () => {
     const trace = run([script('s', ANY)], { url: URL_A, resourceType: 'image' });

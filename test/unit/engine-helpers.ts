@@ -98,8 +98,8 @@ export const body = (id: string, source: Json, type: string, value: string) =>
 export const respond = (id: string, source: Json, fields: Json) =>
   rule(id, 'Response', [{ source, ...fields }]);
 export const JS = { type: 'code', codeType: 'js', loadTime: 'afterPageLoad', value: 'window.a = 1' };
-export const script = (id: string, source: Json, scripts: Json[] = [JS]) =>
-  rule(id, 'Script', [{ source, scripts }]);
+export const script = (id: string, source: Json, scripts: Json[] = [JS], fields?: Partial<EngineRule>) =>
+  rule(id, 'Script', [{ source, scripts }], fields);
 
 /** The request of the matching tables: every part of a URL differs from the others. */
 export const API = 'https://api.example.com:8443/v1/users?id=7#top';

@@ -1,6 +1,6 @@
 // What a rule type does to a request, as each file beside this one declares it for its type.
 import type { EngineRequest } from '../request.js';
-import type { Check, EvaluationState } from '../types.js';
+import type { Check, EngineRule, EvaluationState } from '../types.js';
 
 export interface RuleEffect<P> {
   /**
@@ -18,7 +18,8 @@ export interface RuleEffect<P> {
   /**
    * Applies one matching pair to the state; answers what it did, as a trace shows it. A pair that
    * changes nothing (a Replace whose `from` is not in the URL) says why in `unchanged`, and one that
-   * could not be applied says why in `error`: neither acts.
+   * could not be applied says why in `error`: neither acts. `rule`: the pair's rule, for a type whose
+   * rule holds a field of its effect besides its pairs (Script's `removeCSPHeader`).
    */
   apply(
     pair: P,
@@ -26,5 +27,6 @@ export interface RuleEffect<P> {
     state: EvaluationState,
     ruleId: string,
     request: EngineRequest,
+    rule: EngineRule,
   ): Record<string, unknown>;
 }

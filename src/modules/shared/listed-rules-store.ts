@@ -4,6 +4,7 @@
 import { unindexed } from '../../db/dialect.js';
 import type { Db } from '../../db/tables.js';
 import type { RulesCursor } from '../../jobs/job-pages.js';
+import { removesCsp } from '../../model/rule.js';
 
 /** A rule as a job takes it: stored fields, its group's status, its pairs as JSON text. */
 export interface ListedRuleRow {
@@ -15,6 +16,8 @@ export interface ListedRuleRow {
   groupStatus: string | null;
   pairs: string;
   creationDate: number;
+  /** A Script rule's `removeCSPHeader` (absent on other types). */
+  removeCSPHeader?: boolean;
 }
 
 export function createListedRulesStore(db: Db) {
@@ -28,6 +31,7 @@ export function createListedRulesStore(db: Db) {
         'r.rule_type',
         'r.status',
         'r.pairs',
+        'r.remove_csp_header',
         'r.group_id',
         'r.creation_date',
         'g.status as group_status',
@@ -39,6 +43,7 @@ export function createListedRulesStore(db: Db) {
     rule_type: string;
     status: string;
     pairs: string;
+    remove_csp_header: number | null;
     group_id: string | null;
     creation_date: number | string;
     group_status: string | null;
@@ -51,6 +56,7 @@ export function createListedRulesStore(db: Db) {
     groupStatus: r.group_status,
     pairs: r.pairs,
     creationDate: Number(r.creation_date),
+    ...(r.rule_type === 'Script' ? { removeCSPHeader: removesCsp(r) } : {}),
   });
 
   return {

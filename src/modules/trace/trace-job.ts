@@ -61,6 +61,7 @@ function inlineRules(
         ruleType: write.ruleType as string,
         status: write.status ?? 'Inactive',
         pairs: pairs ?? [],
+        ...(write.removeCSPHeader === undefined ? {} : { removeCSPHeader: write.removeCSPHeader }),
         ...(write.groupId ? { groupId: write.groupId } : {}),
       });
     } catch (error) {
@@ -86,8 +87,16 @@ function inlineRules(
 
 /** A stored rule as the engine takes it. */
 function engineRule(row: ListedRuleRow): EngineRule {
-  const { id, name, ruleType, status, groupStatus, pairs } = row;
-  return { id, name, ruleType, status, ...(groupStatus ? { groupStatus } : {}), pairs: JSON.parse(pairs) };
+  const { id, name, ruleType, status, groupStatus, pairs, removeCSPHeader } = row;
+  return {
+    id,
+    name,
+    ruleType,
+    status,
+    ...(groupStatus ? { groupStatus } : {}),
+    pairs: JSON.parse(pairs),
+    ...(removeCSPHeader === undefined ? {} : { removeCSPHeader }),
+  };
 }
 
 /** Runs jobs, keeping the rule sets compiled under a cache key (the least recently used go first). */
