@@ -311,12 +311,62 @@ describe('rule types', () => {
     });
   });
 
-  it.each(['Script', 'Response', 'Request', 'Delay'])('%s is not compiled, with the reason', (type) => {
-    const report = one(rule('x', type, [{ source: ANY }])).report[0];
+  it.each<[string, Json]>([
+    ['Script with removeCSPHeader: false', { removeCSPHeader: false }],
+    ['Response', {}],
+    ['Request', {}],
+    ['Delay', {}],
+  ])('%s is not compiled, with the reason', (title, fields) => {
+    const type = title.split(' ')[0] as string;
+    const report = one(rule('x', type, [{ source: ANY }], fields)).report[0];
     expect(report).toEqual({
       ruleId: 'x',
       status: 'not_compiled',
       reasons: [expect.stringMatching(/Chrome's rules cannot/)],
+    });
+  });
+
+  describe('Script: the Content-Security-Policy of the documents it matches removed, as Requestly does', () => {
+    const script = (source: Json, fields: Json = {}) =>
+      rule('s', 'Script', [{ source, scripts: [{ type: 'code', codeType: 'js', value: '1' }] }], fields);
+    const removal = {
+      type: 'modifyHeaders',
+      responseHeaders: [{ header: 'Content-Security-Policy', operation: 'remove' }],
+    };
+
+    it.each<[string, Json]>([
+      ['by default (removeCSPHeader absent: Requestly reads it as true)', {}],
+      ['with removeCSPHeader: true', { removeCSPHeader: true }],
+    ])(
+      "%s: one rule per pair on main and sub frames, partial (the scripts are the content scripts' work)",
+      (_title, fields) => {
+        const { rules, report } = one(script(src('Url', 'Contains', 'shop.example'), fields));
+        expect(rules).toEqual([
+          {
+            id: 1,
+            priority: 1,
+            action: removal,
+            condition: expect.objectContaining({
+              urlFilter: 'shop.example',
+              resourceTypes: ['main_frame', 'sub_frame'],
+            }),
+          },
+        ]);
+        expect(report[0]).toMatchObject({
+          ruleId: 's',
+          status: 'partial',
+          pairs: [{ index: 0, status: 'partial', browserRuleIds: [1] }],
+          reasons: [expect.stringContaining('content scripts inject them')],
+        });
+      },
+    );
+
+    it("a resourceType filter keeps its documents only; one without any is never a Script's request", () => {
+      const framed = one(script(src('Url', 'Contains', 'a', [{ resourceType: ['sub_frame', 'script'] }])));
+      expect(framed.rules[0]?.condition.resourceTypes).toEqual(['sub_frame']);
+      const scripts = one(script(src('Url', 'Contains', 'a', [{ resourceType: ['script', 'image'] }])));
+      expect(scripts.rules).toEqual([]);
+      expect(scripts.report[0]).toMatchObject({ status: 'compiled', pairs: [{ browserRuleIds: [] }] });
     });
   });
 

@@ -20,6 +20,7 @@ import type { PairTranslation, PairTranslator } from './pair-rule.js';
 import { queryParamPair } from './query-param.js';
 import { redirectPair } from './redirect.js';
 import { replacePair } from './replace.js';
+import { scriptPair } from './script.js';
 import { regexProblem } from './url-condition.js';
 import { userAgentPair } from './user-agent.js';
 
@@ -65,9 +66,17 @@ function pairReport(
 
 export type RuleTranslation = { notExpressible: string } | { pairs: PairTranslation[] };
 
+/** The translator of a rule's pairs: by type, and for Script by its `removeCSPHeader` (script.ts). */
+function translatorOf(rule: Pick<EngineRule, 'ruleType' | 'removeCSPHeader'>): PairTranslator | undefined {
+  if (rule.ruleType === 'Script') return rule.removeCSPHeader === false ? undefined : scriptPair;
+  return TRANSLATORS[rule.ruleType];
+}
+
 /** A rule's pairs as Chrome's rules would write them, before limits, ids and priorities. */
-export function translateRule(rule: Pick<EngineRule, 'ruleType' | 'pairs'>): RuleTranslation {
-  const translator = TRANSLATORS[rule.ruleType];
+export function translateRule(
+  rule: Pick<EngineRule, 'ruleType' | 'pairs' | 'removeCSPHeader'>,
+): RuleTranslation {
+  const translator = translatorOf(rule);
   if (!translator) {
     return {
       notExpressible:
@@ -133,10 +142,10 @@ export function createBrowserRuleCompiler() {
    * Answers the translation used, to keep (undefined when the rule was not translated: no room left).
    */
   function add(
-    rule: Pick<EngineRule, 'id' | 'ruleType' | 'pairs'>,
+    rule: Pick<EngineRule, 'id' | 'ruleType' | 'pairs' | 'removeCSPHeader'>,
     kept?: RuleTranslation,
   ): RuleTranslation | undefined {
-    if (written.length >= MAX_DYNAMIC_RULES && TRANSLATORS[rule.ruleType]) {
+    if (written.length >= MAX_DYNAMIC_RULES && translatorOf(rule)) {
       // Full: the rest is reported without being checked (a workspace may hold 100,000 rules).
       report.push({
         ruleId: rule.id,

@@ -64,8 +64,15 @@ export function createBrowserRulesJobs() {
     for (const row of rulesOf(pages)) {
       // Active rules whose group is not Inactive, as the engine takes them.
       if (row.status !== 'Active' || row.groupStatus === 'Inactive') continue;
-      const rule = { id: row.id, ruleType: row.ruleType, pairs: JSON.parse(row.pairs) };
-      const key = `${row.ruleType}\n${row.pairs}`;
+      const { removeCSPHeader } = row;
+      const rule = {
+        id: row.id,
+        ruleType: row.ruleType,
+        pairs: JSON.parse(row.pairs),
+        ...(removeCSPHeader === undefined ? {} : { removeCSPHeader }),
+      };
+      // A translation depends on the type and pairs, and a Script's on its removeCSPHeader too.
+      const key = `${row.ruleType}${removeCSPHeader === false ? '-csp' : ''}\n${row.pairs}`;
       const translation = compiler.add(rule, before?.get(key) ?? made.get(key));
       if (translation) made.set(key, translation);
     }
