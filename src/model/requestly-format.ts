@@ -94,6 +94,7 @@ export function toRequestlyRule(rule: Rule): Json {
     description: rule.description ?? '',
     groupId: rule.groupId ?? '',
     id: rule.id,
+    isFavourite: rule.isFavourite,
     isSample: false,
     lastModified: rule.modificationDate,
     lastModifiedBy: rule.lastModifiedBy,
@@ -105,6 +106,8 @@ export function toRequestlyRule(rule: Rule): Json {
     schemaVersion: schemaVersion(rule.ruleType),
     status: rule.status,
     ...(rule.ruleType === 'Headers' ? { version: 2 } : {}),
+    // ScriptRule.Record's own; Requestly reads it absent as true, so it is written either way.
+    ...(rule.ruleType === 'Script' ? { removeCSPHeader: rule.removeCSPHeader !== false } : {}),
   });
 }
 

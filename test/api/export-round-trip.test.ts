@@ -22,6 +22,15 @@ const withStatus = {
   ],
 };
 
+/** A pinned Script rule that leaves its pages' Content-Security-Policy: both fields away from their default. */
+const pinnedScript = {
+  ...(requestlyRules['Script with libraries'] as Json),
+  id: 'Script_pin01',
+  name: 'Pinned inject',
+  isFavourite: true,
+  removeCSPHeader: false,
+};
+
 forEachDatabase((db) => {
   describe('export, import, export', () => {
     const t = useTestApp({ db });
@@ -38,7 +47,12 @@ forEachDatabase((db) => {
       const exportFile = async () =>
         (await t.app.inject({ method: 'GET', url: '/v1/export', headers: { 'x-api-key': key } })).body;
 
-      const first = await importFile([requestlyGroup, ...Object.values(requestlyRules), withStatus]);
+      const first = await importFile([
+        requestlyGroup,
+        ...Object.values(requestlyRules),
+        withStatus,
+        pinnedScript,
+      ]);
       expect(first.status, JSON.stringify(first.body)).toBe(200);
       // Written through the API with statusCode between other fields, where it must stay.
       const posted = await t.call('POST', '/v1/rules', {
@@ -67,6 +81,12 @@ forEachDatabase((db) => {
       expect(strip(await exportFile())).toBe(strip(exported));
 
       const file = JSON.parse(exported) as Json[];
+      const scripts = file.filter((o) => o.ruleType === 'Script');
+      // Both kept, each field of each (sorted: the list order ties on the records' dates).
+      expect(scripts.map((o) => [o.name, o.isFavourite, o.removeCSPHeader]).sort()).toEqual([
+        ['Inject', false, true],
+        ['Pinned inject', true, false],
+      ]);
       const response = file.find((o) => JSON.stringify(o).includes('"statusCode":201')) as Json;
       const [pair] = response.pairs as Json[];
       expect(pair).toMatchObject({

@@ -111,14 +111,15 @@ const rules: Json[] = [
   ),
 ];
 
-/** What each record's warning names: the fields dropped that said something. */
+/**
+ * What each record's warning names: the fields dropped that said something (a rule's isFavourite and a
+ * Script's removeCSPHeader are kept).
+ */
 const droppedOfRule = (r: Json) => [
-  'isFavourite',
   'isSample',
   'isReadOnly',
   'isModHeaderImport',
   'isCharlesImport',
-  ...(r.ruleType === 'Script' ? ['removeCSPHeader'] : []),
   ...(r.ruleType === 'Delay' ? ['pairs/0/delayType'] : []),
 ];
 
@@ -182,7 +183,10 @@ forEachDatabase((db) => {
           ruleType: sent.ruleType,
           groupId: 'Group_every',
           objectType: 'rule',
+          isFavourite: true,
         });
+        if (sent.ruleType === 'Script') expect(back.removeCSPHeader).toBe(true);
+        else expect(back).not.toHaveProperty('removeCSPHeader');
         const [sentPair] = sent.pairs as Json[];
         const [pair] = back.pairs as Json[];
         // The pair comes back with every field sent but the dropped delayType (and fields of ours

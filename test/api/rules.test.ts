@@ -45,6 +45,7 @@ forEachDatabase((db) => {
           name: body.name,
           description: '',
           status: 'Inactive',
+          isFavourite: false,
           ruleType: 'Redirect',
           groupId: '',
           pairs: [{ id: expect.stringMatching(GENERATED_SUFFIX), ...redirectPair() }],
@@ -138,7 +139,7 @@ forEachDatabase((db) => {
       expect(await getRule(t, rule.id)).toStrictEqual(rule);
     });
 
-    it("ignores read-only fields, Requestly's included", async () => {
+    it("ignores read-only fields, Requestly's included (a Script's removeCSPHeader on another type)", async () => {
       const body = validBody({
         id: 'Redirect_mine1',
         objectType: 'group',
@@ -166,6 +167,7 @@ forEachDatabase((db) => {
         name: body.name,
         description: '',
         status: 'Inactive',
+        isFavourite: true,
         ruleType: 'Redirect',
         groupId: '',
         pairs: [{ id: expect.stringMatching(GENERATED_SUFFIX), ...redirectPair() }],
