@@ -78,12 +78,17 @@ beforeAll(async () => {
 });
 
 const created: string[] = [];
-async function rule(ruleType: string, pairs: unknown[]): Promise<string> {
+async function rule(
+  ruleType: string,
+  pairs: unknown[],
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const reply = await server.api(writer, 'POST', '/rules', {
     name: ruleType,
     ruleType,
     status: 'Active',
     pairs,
+    ...extra,
   });
   expect(reply.status, JSON.stringify(reply.body)).toBe(201);
   created.push(reply.body.data.id);
@@ -361,6 +366,26 @@ describe.skipIf(!CHROMIUM)('applyRules(context): the rules in a real browser', (
     const headers = await response?.allHeaders();
     expect(headers?.['content-security-policy']).toBeUndefined();
     expect(headers?.['x-rulekeeper-csp']).toMatch(/^removed/);
+  });
+
+  it("Script with removeCSPHeader false leaves the page's policy, which then stops it, as it would the page's own", async () => {
+    await rule(
+      'Script',
+      [
+        {
+          source: source('/csp.html'),
+          scripts: [
+            { type: 'code', codeType: 'js', loadTime: 'afterPageLoad', value: 'document.title = "ran";' },
+          ],
+        },
+      ],
+      { removeCSPHeader: false },
+    );
+    const response = await page.goto(`${origin}/csp.html`);
+    expect(await page.title()).toBe('upstream /csp.html');
+    const headers = await response?.allHeaders();
+    expect(headers?.['content-security-policy']).toBe("script-src 'none'");
+    expect(headers?.['x-rulekeeper-csp']).toBeUndefined();
   });
 
   it('follows changes: a rule switched off stops acting on the next request, and close() stops it all', async () => {

@@ -426,6 +426,23 @@ describe('rulekeeper proxy', () => {
       expect(response.headers.get('x-rulekeeper-csp')).toMatch(/removed/);
       expect(response.headers.get('x-rulekeeper-rules')).toBe(id);
     });
+
+    it("Script with removeCSPHeader false is injected and leaves the page's policy, saying nothing", async () => {
+      await rule(
+        'Script',
+        [
+          {
+            source: source('/page.html'),
+            scripts: [{ type: 'code', codeType: 'js', loadTime: 'afterPageLoad', value: 'window.kept = 1;' }],
+          },
+        ],
+        { removeCSPHeader: false },
+      );
+      const response = await through(`${base()}/page.html`);
+      expect(await response.text()).toContain('window.kept = 1;');
+      expect(response.headers.get('content-security-policy')).toBe("script-src 'self'");
+      expect(response.headers.get('x-rulekeeper-csp')).toBeNull();
+    });
   });
 
   it('serves a Redirect to a local file from --allow-files, and nothing outside it', async () => {
