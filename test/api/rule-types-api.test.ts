@@ -57,9 +57,12 @@ forEachDatabase((db) => {
           name,
           description: '',
           status: 'Inactive',
+          isFavourite: false,
           ruleType,
           groupId: '',
           pairs: [storedForm(pair)],
+          // A Script rule's own: Requestly's default.
+          ...(ruleType === 'Script' ? { removeCSPHeader: true } : {}),
           createdBy: t.owner.userId,
           creationDate: expect.any(Number),
           lastModifiedBy: t.owner.userId,

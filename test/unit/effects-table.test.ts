@@ -639,7 +639,7 @@ describe('what each type does', () => {
   ])('$title', checkEffect);
 
   it("Script: the trace shows the policy's removal as the pair's effect, and none with removeCSPHeader false", () => {
-    const request = { url: URL_A, resourceType: 'main_frame' };
+    const request = { url: URL_A, resourceType: 'main_frame' } as const;
     const removing = run([script('s', ANY)], request);
     expect(removing.rules[0]?.pairs[0]?.effect).toEqual({
       scripts: 1,
