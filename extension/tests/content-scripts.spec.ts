@@ -60,6 +60,50 @@ test('a Script rule injects its script and style into the pages it matches, and 
     .toBe('');
 });
 
+test('a Script rule runs under a page policy forbidding scripts: its browser rule removes the policy, unless removeCSPHeader is false', async ({
+  extension,
+  workspace,
+  upstream,
+  service,
+}) => {
+  const script = (path: string, removeCSPHeader: boolean) => ({
+    name: `mark ${path}`,
+    ruleType: 'Script' as const,
+    status: 'Active' as const,
+    removeCSPHeader,
+    pairs: [
+      {
+        source: { key: 'path' as const, operator: 'Equals' as const, value: path },
+        scripts: [
+          {
+            type: 'code' as const,
+            codeType: 'js' as const,
+            loadTime: 'beforePageLoad' as const,
+            value: 'document.documentElement.dataset.marked = "yes";',
+          },
+        ],
+      },
+    ],
+  });
+  ok(await workspace.api.POST('/v1/rules', { body: script('/strict-removed', true) }));
+  ok(await workspace.api.POST('/v1/rules', { body: script('/strict-kept', false) }));
+  const options = await signIn(extension, service.process.url, workspace.readKey);
+  // The removal is one of Chrome's rules: installed before the page loads.
+  await expect(options.getByRole('status')).toHaveText(/; 1 browser rules installed\.$/);
+
+  const page = await extension.context.newPage();
+  // (Playwright shows the headers as the network sent them, before Chrome's rules: the script running is
+  // what says the policy went.)
+  await page.goto(`${upstream.origin}/strict-removed`);
+  await expect(page.locator('html')).toHaveAttribute('data-marked', 'yes');
+
+  // The policy stays, and stops the rule's script as it would the page's own.
+  const kept = await page.goto(`${upstream.origin}/strict-kept`);
+  await expect(page.getByRole('heading', { name: '/strict-kept' })).toBeVisible();
+  expect(await kept?.headerValue('content-security-policy')).toBe("script-src 'none'");
+  expect(await page.locator('html').getAttribute('data-marked')).toBeNull();
+});
+
 test('a Response rule answers fetch and XHR with its body, with and without the request', async ({
   extension,
   workspace,

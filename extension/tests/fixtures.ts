@@ -95,7 +95,9 @@ function serveUpstream(arrived: Arrived[]): Server {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end('{"from":"upstream"}');
     } else {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      // Under /strict, a page whose policy allows no script at all, as a hardened site would send.
+      const policy = url.startsWith('/strict') ? { 'content-security-policy': "script-src 'none'" } : {};
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...policy });
       const path = url.replace(/[<>&]/g, '');
       response.end(
         `<!doctype html><html><head><title>${path}</title></head><body><h1>${path}</h1></body></html>`,
