@@ -2,7 +2,7 @@
 // and filtered; admins see the security events, others the changes alone; one workspace never sees
 // another's; members' changes are recorded with who, the way in and the address; old events are swept.
 // Both databases.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { createActivityService } from '../../src/modules/activity/activity-service.js';
 import { createActivityStore } from '../../src/modules/activity/activity-store.js';
 import type { IssuedKey } from '../../src/modules/keys/keys-service.js';

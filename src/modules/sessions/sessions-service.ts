@@ -233,7 +233,7 @@ export function createSessionsService(deps: {
       }
       const user = await users.findForSignIn(email);
       const matches = await verifyPassword(credentials.password, user?.passwordHash ?? (await decoyHash()));
-      if (!user || !user.passwordHash || !matches || user.disabledAt !== null) {
+      if (!user?.passwordHash || !matches || user.disabledAt !== null) {
         // Their admins see guesses at a member's password; an unknown email belongs to no workspace.
         if (user)
           await db
