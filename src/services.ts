@@ -153,6 +153,7 @@ export function createServices(
     keysStore: createKeysStore(db),
     signals: database.signals,
     forget: keysService.forget,
+    activity: activityModule.service,
   });
   const users = createUsersService({ db, store: usersStore, signals: database.signals, forget: forgetAll });
   // What another instance changed of who may do what: this one forgets the keys and sessions it

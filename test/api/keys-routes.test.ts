@@ -450,6 +450,27 @@ forEachDatabase((db) => {
     expectError(await call('GET', '/v1/whoami', { key: reply.body.data.key }), 'API_KEY_INVALID');
   });
 
+  it("a key made and a key revoked are in the workspace's activity for its admins, without the key", async () => {
+    const made = await make(t.teammate.key, { name: 'watched key', scope: 'read' });
+    expect((await revoke(owner.key, made.body.data.id)).status).toBe(200);
+    const seen = await call('GET', `/v1/activity?object=${made.body.data.id}`, { key: owner.key });
+    // Both may fall in one millisecond: compared by kind, not by their order.
+    const byKind = Object.fromEntries(
+      seen.body.data.map((entry: { kind: string; by: string; detail: unknown }) => [entry.kind, entry]),
+    );
+    expect(seen.body.data).toHaveLength(2);
+    expect(byKind.key_created).toMatchObject({
+      by: t.teammate.userId,
+      detail: { name: 'watched key', scope: 'read', service: false, for: t.teammate.userId },
+    });
+    expect(byKind.key_revoked).toMatchObject({
+      by: owner.userId,
+      detail: { name: 'watched key', of: t.teammate.userId },
+    });
+    // An editor sees the changes of rules and groups, not these.
+    expect((await call('GET', `/v1/activity?object=${made.body.data.id}`)).body.data).toEqual([]);
+  });
+
   it('showed each key in the answer that made it and in no other, and no hash of any key in any answer', () => {
     const text = answers.join('\n');
     expect(shown.length).toBeGreaterThan(10);

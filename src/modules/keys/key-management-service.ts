@@ -14,6 +14,8 @@ import { readListQuery } from '../../http/list.js';
 import type { Page } from '../../http/replies.js';
 import { hashApiKey, newApiKey, randomSuffix } from '../../ids.js';
 import type { Principal } from '../../model/principal.js';
+import { actorOf } from '../activity/activity-actor.js';
+import type { ActivityService } from '../activity/activity-service.js';
 import { effectiveScope, grants, type KeyScope, ROLE_OF_SCOPE, ROLE_REACH } from './key-scopes.js';
 import { readKeyCreate } from './keys-input.js';
 import { checkKeyListQuery, type Key, type NewKey } from './keys-schemas.js';
@@ -70,12 +72,13 @@ export function createKeyManagementService(deps: {
   signals: Pick<ChangeSignals, 'announceAccess'>;
   /** Forgets what this instance remembered of the workspace's keys (the others hear the signal). */
   forget: (workspaceId: string) => void;
+  activity: Pick<ActivityService, 'record'>;
 }) {
   const { db, keysStore } = deps;
 
   return {
     /** POST /v1/keys: the key made, shown this once. */
-    async create(caller: KeyHolder, body: unknown): Promise<NewKey> {
+    async create(caller: KeyHolder, body: unknown, address: string): Promise<NewKey> {
       const now = Date.now();
       const asked = readKeyCreate(body, now);
       const refusals: ErrorDetail[] = [];
@@ -120,7 +123,14 @@ export function createKeyManagementService(deps: {
           expiresAt: asked.expiresAt,
           name: asked.name,
         });
-        // activity: key_created
+        await deps.activity.record(trx, {
+          workspaceId,
+          kind: 'key_created',
+          actor: actorOf(caller, address),
+          object: { type: 'key', id: keyId },
+          detail: { name: asked.name, scope: asked.scope, service: asked.service, for: userId },
+          at: now,
+        });
       });
       const made = await keysStore.find(keyId);
       // Keys are never deleted: the one just made is there.
@@ -147,7 +157,7 @@ export function createKeyManagementService(deps: {
      * workspace's is not found, as is an id of no key. A key revoked already stays as it was.
      * Refused at once here and, through the access signal, on every other instance.
      */
-    async revoke(caller: KeyHolder, keyId: string): Promise<void> {
+    async revoke(caller: KeyHolder, keyId: string, address: string): Promise<void> {
       const found = await keysStore.find(keyId);
       if (!found || found.workspaceId !== caller.workspaceId) throw new AppError('KEY_NOT_FOUND');
       if (found.userId !== caller.userId) {
@@ -160,7 +170,13 @@ export function createKeyManagementService(deps: {
         // A service user exists for its key: with it revoked, it is no longer a member either.
         if (isService(found.userId)) await keysStore.removeMembership(trx, caller.workspaceId, found.userId);
         await deps.signals.announceAccess(trx, caller.workspaceId);
-        // activity: key_revoked
+        await deps.activity.record(trx, {
+          workspaceId: caller.workspaceId,
+          kind: 'key_revoked',
+          actor: actorOf(caller, address),
+          object: { type: 'key', id: keyId },
+          detail: { name: found.name, of: found.userId },
+        });
       });
       deps.forget(caller.workspaceId);
     },

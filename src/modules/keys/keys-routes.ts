@@ -96,7 +96,7 @@ export function registerKeysRoutes(
       },
     },
     async (request, reply) => {
-      const data = await management.create(request.principal, request.body);
+      const data = await management.create(request.principal, request.body, request.ip);
       reply.code(201).header('location', `/v1/keys/${data.id}`).header('cache-control', 'no-store');
       return { success: true, data };
     },
@@ -123,7 +123,7 @@ export function registerKeysRoutes(
       },
     },
     async (request) => {
-      await management.revoke(request.principal, request.params.id);
+      await management.revoke(request.principal, request.params.id, request.ip);
       return { success: true, message: 'Key revoked' };
     },
   );
