@@ -40,7 +40,8 @@ async function whoIsHere(): Promise<{ signed: Signed | null; message: string | n
           credentials: { key },
           name: data.user.name,
           role: data.user.role,
-          scope: data.key.scope,
+          // Asked with a key, whoami describes it; a session's answer (no key) has its role's reach.
+          scope: data.key?.scope ?? 'admin',
           workspaceId: data.workspace.id,
           workspaces: [{ id: data.workspace.id, name: data.workspace.name, role: data.user.role }],
         },

@@ -108,7 +108,8 @@ function KeyForm({ onSignIn }: { onSignIn: (signed: Signed) => void }) {
         credentials: { key: trimmed },
         name: data.user.name,
         role: data.user.role,
-        scope: data.key.scope,
+        // Asked with a key, whoami describes it; a session's answer (no key) has its role's reach.
+        scope: data.key?.scope ?? 'admin',
         workspaceId: data.workspace.id,
         workspaces: [{ id: data.workspace.id, name: data.workspace.name, role: data.user.role }],
       });

@@ -63,6 +63,8 @@ export async function whoami(settings: Settings): Promise<Identity> {
   // openapi-fetch has read the error body already.
   if (!answer.data) throw refusalOf(answer.response.status, answer.error as ErrorBody | undefined);
   const { key, user, workspace } = answer.data.data;
+  // Asked with a key, whoami always describes it (null is a person's session's answer).
+  if (!key) throw refusalOf(401, undefined);
   return {
     workspace: workspace.name,
     user: user.name,

@@ -231,6 +231,16 @@ forEachDatabase((db) => {
       );
     });
 
+    it('GET /v1/whoami answers a session as it answers a key: its person, role and workspace, and no key', async () => {
+      const who = await withSession(t, 'GET', '/v1/whoami', editor);
+      expect(who.status).toBe(200);
+      expect(who.body.data).toMatchObject({
+        key: null,
+        user: { role: 'editor' },
+        workspace: { name: 'acme' },
+      });
+    });
+
     it('an API key has no session to show', async () => {
       expectError(await t.call('GET', '/v1/session'), 'SESSION_REQUIRED');
     });

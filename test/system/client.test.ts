@@ -151,7 +151,7 @@ describe('rulekeeper/client', () => {
 
     const whoami = await client.GET('/v1/whoami');
     note('whoami', whoami.response.status, 200);
-    expect(whoami.data?.data.key.scope).toBe('write');
+    expect(whoami.data?.data.key?.scope).toBe('write');
     expect(whoami.data?.data.user.role).toBe('owner');
 
     const admin = createClient({ baseUrl: service.url, key: adminKey });

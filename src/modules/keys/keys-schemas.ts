@@ -26,23 +26,29 @@ export const Scope = Type.Union(
 
 export const Whoami = Type.Object(
   {
-    key: Type.Object(
-      {
-        id: Type.String({
-          description: 'The id `rulekeeper keys list` shows.',
-          examples: ['key_3k9x0b2m7q1z'],
-        }),
-        name: Type.Union([Type.String(), Type.Null()], {
-          description: 'The name the operator gave the key (`--name`); null when none.',
-          examples: ['CI reader'],
-        }),
-        scope: Scope,
-        expiresAt: Type.Union([Timestamp, Type.Null()], {
-          description: 'When the key stops working (epoch milliseconds); null: never.',
-        }),
-        createdAt: Timestamp,
-      },
-      { additionalProperties: false },
+    key: Type.Union(
+      [
+        Type.Object(
+          {
+            id: Type.String({
+              description: 'The id `rulekeeper keys list` shows.',
+              examples: ['key_3k9x0b2m7q1z'],
+            }),
+            name: Type.Union([Type.String(), Type.Null()], {
+              description: 'The name the operator gave the key (`--name`); null when none.',
+              examples: ['CI reader'],
+            }),
+            scope: Scope,
+            expiresAt: Type.Union([Timestamp, Type.Null()], {
+              description: 'When the key stops working (epoch milliseconds); null: never.',
+            }),
+            createdAt: Timestamp,
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ],
+      { description: 'The key that asks; null for a person signed in with a session (no key).' },
     ),
     user: Type.Object(
       {

@@ -159,6 +159,15 @@ export function createKeysService({
 
     /** The key with its user and workspace, as GET /v1/whoami shows it. */
     async whoami(principal: KeyPrincipal): Promise<Whoami> {
+      if (principal.via === 'session') {
+        const member = await keysStore.describeMember(principal.userId, principal.workspaceId);
+        if (!member) throw new AppError('SESSION_INVALID');
+        return {
+          key: null,
+          user: { id: principal.userId, name: member.user, role: principal.role },
+          workspace: { id: principal.workspaceId, name: member.workspace },
+        };
+      }
       const found = await keysStore.find(principal.keyId);
       // Keys are never deleted; a key that passed the check has its row.
       if (!found) throw new AppError('API_KEY_INVALID');

@@ -277,6 +277,15 @@ export function createKeysStore(db: Db) {
       return { items, total: Number(counted.n) };
     },
 
+    /** The names of a user and a workspace, for a caller that has no key (a person's session). */
+    describeMember: (userId: string, workspaceId: string) =>
+      db
+        .selectFrom(['users as u', 'workspaces as w'])
+        .select(['u.name as user', 'w.name as workspace'])
+        .where('u.id', '=', userId)
+        .where('w.id', '=', workspaceId)
+        .executeTakeFirst(),
+
     async hasAnyWorkspace(): Promise<boolean> {
       return (await db.selectFrom('workspaces').select('id').limit(1).executeTakeFirst()) !== undefined;
     },
