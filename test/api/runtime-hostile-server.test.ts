@@ -165,14 +165,21 @@ describe('a server that accepts connections and never answers', () => {
     await once(closed, 'listening');
     const address = `http://127.0.0.1:${(closed.address() as { port: number }).port}`;
     closed.close();
-    const runtime = createRuntime({ server: address, key: 'rk_any', readyTimeoutMs: 200, minRetryMs: 20 });
+    // One attempt only (the next would wait a minute): with retries every 20 ms, a loaded machine had
+    // the next one in flight when the time ran out, and the message said that instead.
+    const runtime = createRuntime({
+      server: address,
+      key: 'rk_any',
+      readyTimeoutMs: 2000,
+      minRetryMs: 60_000,
+    });
     try {
       const failed = await runtime.ready.then(
         () => undefined,
         (error: Error) => error,
       );
       expect(failed?.message).toBe(
-        `rulekeeper/runtime: no copy of the workspace from ${address} within 200 ms (readyTimeoutMs): ` +
+        `rulekeeper/runtime: no copy of the workspace from ${address} within 2000 ms (readyTimeoutMs): ` +
           'GET /v1/groups failed: fetch failed (ECONNREFUSED)',
       );
     } finally {
