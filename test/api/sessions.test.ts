@@ -214,6 +214,33 @@ forEachDatabase((db) => {
       ]);
     });
 
+    it("a viewer's session is refused every operation that needs more than reading, with its CSRF token, and nothing changes", async () => {
+      const viewer = await signIn(t, (await addPerson(t, email('reviewer'), { role: 'viewer' })).email);
+      const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+      const before = (await t.call('GET', '/v1/rules?pageSize=1')).body.total;
+      let refused = 0;
+      for (const [template, methods] of Object.entries<
+        Record<string, { security?: { apiKey?: string[] }[] }>
+      >(document.paths))
+        for (const [method, operation] of Object.entries(methods)) {
+          const needs = operation.security?.[0]?.apiKey?.[0];
+          if (needs === undefined || needs === 'read') continue;
+          // The role is checked right after the caller, before any id or body: placeholders do.
+          const url = template.replace(/\{[^}]+\}/g, 'Placeholder_1');
+          const reply = await withSession(t, method.toUpperCase() as 'POST', url, viewer, { body: {} });
+          expectError(reply, 'UNAUTHORIZED_ACTION', [
+            {
+              path: '',
+              message: expect.stringMatching(/^your role in this workspace is viewer: it cannot /),
+            },
+          ]);
+          refused++;
+        }
+      // Rules, groups, their restores, import, members: every one that changes something.
+      expect(refused).toBeGreaterThanOrEqual(11);
+      expect((await t.call('GET', '/v1/rules?pageSize=1')).body.total).toBe(before);
+    });
+
     it('x-rk-workspace picks a workspace the person belongs to, and no other', async () => {
       const person = await addPerson(t, email('two'), { role: 'viewer' });
       const session = await signIn(t, person.email);
