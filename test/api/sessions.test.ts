@@ -2,7 +2,8 @@
 // it takes a key; changes made with it need its CSRF token and a same-origin Origin; sign-in failures
 // are limited per account and per address; sessions end on sign-out (here or everywhere), on expiry and
 // when their user is disabled. Both databases; the clock is moved, never slept on.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { migrate, openDatabase } from '../../src/db/database.js';
@@ -11,7 +12,7 @@ import { createUsersStore } from '../../src/modules/users/users-store.js';
 import { createKeys } from '../../src/services.js';
 import { expectError } from '../helpers/fixtures.js';
 import { addPerson, cookieOf, PASSWORD, signIn } from '../helpers/people.js';
-import { forEachDatabase, type TestApp, useTestApp } from '../helpers/test-app.js';
+import { buildTestApp, forEachDatabase, type TestApp, useTestApp } from '../helpers/test-app.js';
 
 const cancel = (name: string) => ({
   name,
@@ -441,5 +442,51 @@ forEachDatabase((db) => {
       // Another address is not held back.
       expect((await attempt(t, person.email, PASSWORD, `10.2.${serial}.1`)).status).toBe(200);
     });
+  });
+});
+
+describe('what the logs keep of people signing in', () => {
+  let log = '';
+  let t: Awaited<ReturnType<typeof buildTestApp>>;
+  beforeAll(async () => {
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        log += chunk.toString();
+        done();
+      },
+    });
+    t = await buildTestApp({ logger: { level: 'trace', stream } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('holds no password, session cookie, CSRF token or password hash, at the most verbose level', async () => {
+    const person = await addPerson(t, 'logged@example.com');
+    await t.call('POST', '/v1/session', {
+      key: null,
+      body: { email: person.email, password: 'a wrong guess here' },
+    });
+    const session = await signIn(t, person.email);
+    const token = session.cookie.split('=')[1] as string;
+    await withSession(t, 'POST', '/v1/groups', session, { body: { name: 'logged' } });
+    await withSession(
+      t,
+      'POST',
+      '/v1/groups',
+      { cookie: session.cookie, csrf: 'forged' },
+      { body: { name: 'x' } },
+    );
+    await withSession(t, 'DELETE', '/v1/session', session);
+    const hash = (
+      await t.database.db
+        .selectFrom('users')
+        .select('password_hash')
+        .where('email', '=', person.email)
+        .executeTakeFirstOrThrow()
+    ).password_hash as string;
+    expect(log.length).toBeGreaterThan(1000);
+    for (const secret of [PASSWORD, 'a wrong guess here', token, session.csrf, hash.split('$')[5] as string])
+      expect(log.includes(secret), 'a secret in the log').toBe(false);
   });
 });
