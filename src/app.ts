@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { requestIdFor } from './http/request-id.js';
+import { requestForLog } from './http/request-log.js';
 import { registerBrowserRulesRoutes } from './modules/browser-rules/browser-rules-routes.js';
 import { registerGroupsRoutes } from './modules/groups/groups-routes.js';
 import { registerHistoryRoutes } from './modules/history/history-routes.js';
@@ -11,6 +12,7 @@ import { registerKeysRoutes } from './modules/keys/keys-routes.js';
 import type { KeysService } from './modules/keys/keys-service.js';
 import { registerLintRoutes } from './modules/lint/lint-routes.js';
 import { registerMembersRoutes } from './modules/members/members-routes.js';
+import { registerOidcRoutes, registerSignInProvidersRoute } from './modules/oidc/oidc-routes.js';
 import { registerRulesRoutes } from './modules/rules/rules-routes.js';
 import { registerSessionsRoutes } from './modules/sessions/sessions-routes.js';
 import { registerTraceRoutes } from './modules/trace/trace-routes.js';
@@ -45,8 +47,13 @@ export interface AppOptions {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database, logger } = options;
   const keysService = options.keysService ?? createKeys(database, config);
+  const logOptions = logger ?? { level: config.logLevel };
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel },
+    // Requests are logged without what an /auth/ query carries (http/request-log.ts).
+    logger:
+      typeof logOptions === 'object'
+        ? { ...logOptions, serializers: { req: requestForLog as never, ...logOptions.serializers } }
+        : logOptions,
     bodyLimit: config.maxBodyBytes,
     genReqId: requestIdFor,
     requestIdHeader: false,
@@ -83,6 +90,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   healthPlugin(app, database.db);
   consolePlugin(app);
   await openapiPlugin(app, version);
+  // Single sign-on's pages are navigations of a browser, outside /v1 and its key check.
+  if (services.oidc) registerOidcRoutes(app, services.oidc, config);
   await app.register(
     async (api) => {
       authenticationPlugin(api, authenticators, config);
@@ -92,6 +101,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       registerGroupsRoutes(api, services.groups);
       registerKeysRoutes(api, keysService, services.keyManagement);
       registerSessionsRoutes(api, services.sessions, config);
+      registerSignInProvidersRoute(api, services.oidc !== undefined);
       registerMembersRoutes(api, services.members);
       services.activityModule.register(api);
       registerRulesRoutes(api, services.rules, lint.findingsOfRule);

@@ -72,6 +72,18 @@ export interface Config {
   browserRulesWorkerMemoryMb: number;
   /** Heap of the worker that runs imports, in MiB (a 100,000-record import and its lint take ~600). */
   importWorkerMemoryMb: number;
+  /** Single sign-on with OpenID Connect, when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set. */
+  oidc: OidcConfig | undefined;
+}
+
+export interface OidcConfig {
+  /** The provider's issuer URL; its `/.well-known/openid-configuration` is read on the first sign-in. */
+  issuer: string;
+  clientId: string;
+  /** Never logged, never answered. */
+  clientSecret: string;
+  /** Lower-cased email domains that may sign in (`example.com` allows `a@example.com` alone); undefined: any. */
+  allowedDomains: string[] | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -86,6 +98,65 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   }
   return Number(raw);
+}
+
+const OIDC_VARIABLES = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const;
+/** A host name an http:// issuer may have: a provider on this machine (a test's, a developer's). */
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/**
+ * Single sign-on: all three of OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET, or none (and then no
+ * OIDC_ALLOWED_DOMAINS either). Half a configuration would show a button that cannot work, or quietly
+ * drop an operator's domain limit: refused at start instead.
+ */
+function oidcConfig(env: NodeJS.ProcessEnv): OidcConfig | undefined {
+  const set = OIDC_VARIABLES.filter((name) => env[name]);
+  const domains = env.OIDC_ALLOWED_DOMAINS;
+  if (set.length === 0) {
+    if (domains)
+      throw new ConfigError(
+        'OIDC_ALLOWED_DOMAINS is set but single sign-on is not: set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET too',
+      );
+    return undefined;
+  }
+  if (set.length < OIDC_VARIABLES.length) {
+    const missing = OIDC_VARIABLES.filter((name) => !env[name]);
+    throw new ConfigError(
+      `single sign-on needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set`,
+    );
+  }
+  const issuer = env.OIDC_ISSUER as string;
+  let url: URL | undefined;
+  try {
+    url = new URL(issuer);
+  } catch {}
+  // Tokens and the provider's keys travel over this URL: https, except to a provider on loopback.
+  if (
+    !url ||
+    url.search !== '' ||
+    url.hash !== '' ||
+    !(url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname)))
+  ) {
+    throw new ConfigError(
+      `OIDC_ISSUER must be the provider's https URL, without query or fragment (http only on loopback), got "${issuer}"`,
+    );
+  }
+  let allowedDomains: string[] | undefined;
+  if (domains !== undefined && domains.trim() !== '') {
+    allowedDomains = domains.split(',').map((domain) => domain.trim().toLowerCase().replace(/^@/, ''));
+    const bad = allowedDomains.find((domain) => !DOMAIN.test(domain));
+    if (bad !== undefined)
+      throw new ConfigError(
+        `OIDC_ALLOWED_DOMAINS must be email domains separated by commas (example.com,example.org), got "${bad}"`,
+      );
+  }
+  return {
+    issuer,
+    clientId: env.OIDC_CLIENT_ID as string,
+    clientSecret: env.OIDC_CLIENT_SECRET as string,
+    allowedDomains,
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -143,5 +214,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     browserRulesTimeLimitMs: integer(env, 'BROWSER_RULES_TIME_LIMIT_MS', 60_000, 10, 3_600_000),
     browserRulesWorkerMemoryMb: integer(env, 'BROWSER_RULES_WORKER_MEMORY_MB', 512, 64, 16_384),
     importWorkerMemoryMb: integer(env, 'IMPORT_WORKER_MEMORY_MB', 2048, 64, 16_384),
+    oidc: oidcConfig(env),
   };
 }

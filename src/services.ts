@@ -23,6 +23,9 @@ import { createLintService } from './modules/lint/lint-service.js';
 import { createLintStore } from './modules/lint/lint-store.js';
 import { createMembersService } from './modules/members/members-service.js';
 import { createMembersStore } from './modules/members/members-store.js';
+import { createOidcClient } from './modules/oidc/oidc-client.js';
+import { createOidcService } from './modules/oidc/oidc-service.js';
+import { createOidcStore } from './modules/oidc/oidc-store.js';
 import { createRulesReadModel } from './modules/rules/rules-read-model.js';
 import { createRulesService } from './modules/rules/rules-service.js';
 import { createRulesStore } from './modules/rules/rules-store.js';
@@ -68,6 +71,17 @@ export function createServices(
     cacheTtlMs: config.keyCacheTtlMs,
     now,
   });
+  // Single sign-on, when configured: its sign-ins end in the sessions a password opens.
+  const oidc =
+    config.oidc &&
+    createOidcService({
+      config: config.oidc,
+      client: createOidcClient(config.oidc),
+      store: createOidcStore(db),
+      users: usersStore,
+      sessions,
+      now,
+    });
   /** Forgets every key and session this instance remembered: who may do what changed. */
   const forgetAll = () => {
     keysService.forget();
@@ -169,6 +183,7 @@ export function createServices(
     activityModule,
     members: membersService,
     sessions,
+    oidc,
     users,
     keyManagement,
     groups: groupsService,

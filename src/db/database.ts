@@ -19,6 +19,7 @@ import * as memberships from './migrations/0009-memberships.js';
 import * as people from './migrations/0010-people.js';
 import * as activity from './migrations/0011-activity.js';
 import * as ruleFavourite from './migrations/0012-rule-favourite.js';
+import * as oidc from './migrations/0014-oidc.js';
 import { announcedByBatch, BatchingPostgresDialect } from './postgres-write-batches.js';
 import { checkpointInBackground } from './sqlite-checkpoints.js';
 import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
@@ -59,6 +60,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0010-people': people,
   '0011-activity': activity,
   '0012-rule-favourite': ruleFavourite,
+  '0014-oidc': oidc,
 };
 
 // PostgreSQL returns BIGINT as a string to protect precision; our timestamps fit a JS number.

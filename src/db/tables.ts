@@ -24,6 +24,20 @@ export interface UsersTable {
   disabled_at: Generated<number | null>;
   /** 1 for a machine's user (a workspace key's), which never signs in. */
   service: Generated<number>;
+  /** The single-sign-on identity: the provider's issuer and its `sub`; null until first used. */
+  oidc_issuer: Generated<string | null>;
+  oidc_subject: Generated<string | null>;
+}
+
+/** A single sign-on under way (migration 0014): taken once by the callback, or swept after expiry. */
+export interface OidcLoginsTable {
+  /** SHA-256 of the cookie's value, hex. */
+  id: string;
+  state: string;
+  nonce: string;
+  code_verifier: string;
+  redirect_uri: string;
+  expires_at: number;
 }
 
 export interface SessionsTable {
@@ -174,6 +188,7 @@ export interface Tables {
   memberships: MembershipsTable;
   sessions: SessionsTable;
   sign_in_failures: SignInFailuresTable;
+  oidc_logins: OidcLoginsTable;
   groups: GroupsTable;
   rules: RulesTable;
   idempotency_keys: IdempotencyKeysTable;

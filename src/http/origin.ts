@@ -17,3 +17,8 @@ export function crossOrigin(request: FastifyRequest, publicUrl: string | undefin
   const origin = request.headers.origin;
   return origin !== undefined && origin !== ownOrigin(request, publicUrl);
 }
+
+/** Whether people reach the service over HTTPS (PUBLIC_URL's scheme, else the request's): secure cookies. */
+export function securelyReached(request: FastifyRequest, publicUrl: string | undefined): boolean {
+  return publicUrl?.startsWith('https:') === true || request.protocol === 'https';
+}

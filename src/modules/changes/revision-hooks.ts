@@ -53,8 +53,9 @@ export function revisionHooks(
 
   // Reads are answered from the revision read first: data built after it is at least as new, so
   // an ETag made from it can only be stale (a needless 200 later), never wrong (a 304 that hides a change).
+  // A public read (GET /v1/session/providers) speaks for no workspace: it has no revision.
   app.addHook('preHandler', (request, reply, done) => {
-    if (request.method !== 'GET') return done();
+    if (request.method !== 'GET' || !request.principal) return done();
     const revision = changes.revision(request.principal.workspaceId);
     if (typeof revision === 'number') {
       if (!answered(request, reply, revision)) done();

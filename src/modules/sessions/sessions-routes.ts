@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
-import { crossOrigin } from '../../http/origin.js';
+import { crossOrigin, securelyReached } from '../../http/origin.js';
 import { ALWAYS, BODY, errorResponses, header, success } from '../../http/responses.js';
 import { deleted, single } from '../../http/schemas.js';
 import { Credentials } from '../users/users-schemas.js';
@@ -24,8 +24,7 @@ export function registerSessionsRoutes(
 ): void {
   const common = { tags: ['session'] };
   /** Secure cookies whenever people reach the service over HTTPS. */
-  const secure = (request: FastifyRequest) =>
-    config.publicUrl?.startsWith('https:') === true || request.protocol === 'https';
+  const secure = (request: FastifyRequest) => securelyReached(request, config.publicUrl);
   const setCookie = (reply: FastifyReply, value: string) => reply.header('set-cookie', value);
 
   app.post(

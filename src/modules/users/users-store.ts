@@ -10,6 +10,14 @@ export interface SignInUser {
   disabledAt: number | null;
 }
 
+/** What single sign-on needs to know of a user: who, whether they may sign in, and their identity. */
+export interface SsoUser {
+  id: string;
+  disabledAt: number | null;
+  oidcIssuer: string | null;
+  oidcSubject: string | null;
+}
+
 export interface UserListing {
   id: string;
   name: string;
@@ -29,6 +37,55 @@ export function createUsersStore(db: Db) {
         // A machine's user never signs in, whatever is written in its row.
         .where('service', '=', 0)
         .executeTakeFirst(),
+
+    /** The person a provider's identity (issuer, `sub`) was linked to, if any. */
+    findByIdentity: (issuer: string, subject: string): Promise<SsoUser | undefined> =>
+      db
+        .selectFrom('users')
+        .select([
+          'id',
+          'disabled_at as disabledAt',
+          'oidc_issuer as oidcIssuer',
+          'oidc_subject as oidcSubject',
+        ])
+        .where('oidc_issuer', '=', issuer)
+        .where('oidc_subject', '=', subject)
+        .where('service', '=', 0)
+        .executeTakeFirst(),
+
+    /** The person an email names, for single sign-on's first link. */
+    findByEmailForSso: (email: string): Promise<SsoUser | undefined> =>
+      db
+        .selectFrom('users')
+        .select([
+          'id',
+          'disabled_at as disabledAt',
+          'oidc_issuer as oidcIssuer',
+          'oidc_subject as oidcSubject',
+        ])
+        .where('email', '=', email)
+        .where('service', '=', 0)
+        .executeTakeFirst(),
+
+    /**
+     * Links the user to a provider's identity, unless they are linked to another identity of `issuer`
+     * already (concurrently, or before): whether it is theirs now.
+     */
+    async linkIdentity(id: string, issuer: string, subject: string): Promise<boolean> {
+      const result = await db
+        .updateTable('users')
+        .set({ oidc_issuer: issuer, oidc_subject: subject })
+        .where('id', '=', id)
+        .where((eb) =>
+          eb.or([
+            eb('oidc_subject', 'is', null),
+            eb('oidc_issuer', '<>', issuer),
+            eb('oidc_subject', '=', subject),
+          ]),
+        )
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
 
     find: (id: string) =>
       db
