@@ -90,8 +90,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   healthPlugin(app, database.db);
   consolePlugin(app);
   await openapiPlugin(app, version);
-  // Single sign-on's pages are navigations of a browser, outside /v1 and its key check.
-  if (services.oidc) registerOidcRoutes(app, services.oidc, config);
+  // Single sign-on's pages are navigations of a browser, outside /v1 and its key check; limited per
+  // address as keyless requests are, since every start writes a row.
+  const { oidc } = services;
+  if (oidc)
+    await app.register(async (pages) => {
+      await rateLimitPlugin(pages, config);
+      registerOidcRoutes(pages, oidc, config);
+    });
   await app.register(
     async (api) => {
       authenticationPlugin(api, authenticators, config);

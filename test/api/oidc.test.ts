@@ -338,7 +338,7 @@ forEachDatabase((db) => {
   });
 });
 
-describe('a provider that cannot be reached', () => {
+describe('around the flow: an unreachable provider, limits, no configuration', () => {
   it('sends the browser back to the console with sso_error=unavailable, and the service stays up', async () => {
     const gone = await startProvider();
     const issuer = gone.issuer;
@@ -352,6 +352,25 @@ describe('a provider that cannot be reached', () => {
       expect(start.headers.location).toBe('/?sso_error=unavailable');
       expect(start.headers['set-cookie']).toBeUndefined();
       expect((await t.call('GET', '/v1/rules')).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('limits the pages per address, as requests without a key are (every start writes a row)', async () => {
+    const t = await buildTestApp({
+      env: {
+        RATE_LIMIT_PER_MINUTE: '2',
+        OIDC_ISSUER: 'http://127.0.0.1:9',
+        OIDC_CLIENT_ID: 'rulekeeper',
+        OIDC_CLIENT_SECRET: 'secret-of-the-test',
+      },
+    });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i++)
+        statuses.push((await t.app.inject({ method: 'GET', url: '/auth/oidc/start' })).statusCode);
+      expect(statuses).toEqual([302, 302, 429]);
     } finally {
       await t.close();
     }
