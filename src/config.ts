@@ -127,17 +127,10 @@ function oidcConfig(env: NodeJS.ProcessEnv): OidcConfig | undefined {
     );
   }
   const issuer = env.OIDC_ISSUER as string;
-  let url: URL | undefined;
-  try {
-    url = new URL(issuer);
-  } catch {}
+  const url = URL.canParse(issuer) ? new URL(issuer) : undefined;
   // Tokens and the provider's keys travel over this URL: https, except to a provider on loopback.
-  if (
-    !url ||
-    url.search !== '' ||
-    url.hash !== '' ||
-    !(url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname)))
-  ) {
+  const secure = url?.protocol === 'https:' || (url?.protocol === 'http:' && LOOPBACK.test(url.hostname));
+  if (!url || !secure || url.search !== '' || url.hash !== '') {
     throw new ConfigError(
       `OIDC_ISSUER must be the provider's https URL, without query or fragment (http only on loopback), got "${issuer}"`,
     );
