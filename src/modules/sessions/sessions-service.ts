@@ -147,6 +147,45 @@ export function createSessionsService(deps: {
     return { token, view: await describe(userId, csrfSecret, expiresAt) };
   }
 
+  /**
+   * The id of the user `email` and `password` are the credentials of, or 401 Invalid credentials, the
+   * same answer in about the same time whether the email is unknown, the password wrong or the user
+   * disabled; 429 past 10 failures of the account or the address in 15 minutes. Whoever proves an
+   * account is theirs goes through here: signing in, and accepting an invite as an existing user.
+   */
+  async function authenticate(
+    credentials: { email: string; password: string },
+    address: string,
+  ): Promise<string> {
+    const email = normalEmail(credentials.email);
+    const account = `email:${email}`;
+    const attempt = randomSuffix(16);
+    const at = now();
+    // The attempt counts as failed until it succeeds: guesses sent at once cannot all slip under
+    // the limit by being counted before any of them failed.
+    await store.sweepFailures(at - FAILURE_WINDOW_MS);
+    await store.recordFailure(attempt, [account, `ip:${address}`], at);
+    const over = (await store.failuresSince([account, `ip:${address}`], at - FAILURE_WINDOW_MS)).filter(
+      (subject) => subject.count > MAX_FAILURES,
+    );
+    if (over.length > 0) {
+      // A refused attempt is not a failure: the limit lifts when the counted ones age out.
+      await store.forgetFailures(attempt);
+      const lifts = Math.max(...over.map((subject) => subject.oldest)) + FAILURE_WINDOW_MS;
+      throw new AppError('SIGN_IN_LIMITED', undefined, Math.max(1, Math.ceil((lifts - at) / 1000)));
+    }
+    const user = await users.findForSignIn(email);
+    const matches = await verifyPassword(credentials.password, user?.passwordHash ?? (await decoyHash()));
+    if (!user?.passwordHash || !matches || user.disabledAt !== null) {
+      // Their admins see guesses at a member's password; an unknown email belongs to no workspace.
+      if (user)
+        await db.transaction().execute((trx) => tellWorkspaces(trx, user.id, 'sign_in_failed', address, at));
+      throw new AppError('INVALID_CREDENTIALS');
+    }
+    await store.forgetFailures(attempt, account);
+    return user.id;
+  }
+
   async function describe(userId: string, csrfSecret: string, expiresAt: number): Promise<SessionView> {
     const [found, workspaces] = await Promise.all([users.find(userId), users.workspacesOf(userId)]);
     if (!found) throw new AppError('SESSION_INVALID');
@@ -214,37 +253,10 @@ export function createSessionsService(deps: {
       previous: string | undefined,
     ): Promise<{ token: string; view: SessionView }> {
       const credentials = readPayload(body, checkCredentials, 'SIGN_IN_PAYLOAD_INVALID', NOTHING_IGNORED);
-      const email = normalEmail(credentials.email);
-      const account = `email:${email}`;
-      const attempt = randomSuffix(16);
-      const at = now();
-      // The attempt counts as failed until it succeeds: guesses sent at once cannot all slip under
-      // the limit by being counted before any of them failed.
-      await store.sweepFailures(at - FAILURE_WINDOW_MS);
-      await store.recordFailure(attempt, [account, `ip:${address}`], at);
-      const over = (await store.failuresSince([account, `ip:${address}`], at - FAILURE_WINDOW_MS)).filter(
-        (subject) => subject.count > MAX_FAILURES,
-      );
-      if (over.length > 0) {
-        // A refused attempt is not a failure: the limit lifts when the counted ones age out.
-        await store.forgetFailures(attempt);
-        const lifts = Math.max(...over.map((subject) => subject.oldest)) + FAILURE_WINDOW_MS;
-        throw new AppError('SIGN_IN_LIMITED', undefined, Math.max(1, Math.ceil((lifts - at) / 1000)));
-      }
-      const user = await users.findForSignIn(email);
-      const matches = await verifyPassword(credentials.password, user?.passwordHash ?? (await decoyHash()));
-      if (!user?.passwordHash || !matches || user.disabledAt !== null) {
-        // Their admins see guesses at a member's password; an unknown email belongs to no workspace.
-        if (user)
-          await db
-            .transaction()
-            .execute((trx) => tellWorkspaces(trx, user.id, 'sign_in_failed', address, at));
-        throw new AppError('INVALID_CREDENTIALS');
-      }
-      await store.forgetFailures(attempt, account);
-      return open(user.id, address, previous, 'password');
+      return open(await authenticate(credentials, address), address, previous, 'password');
     },
 
+    authenticate,
     open,
     /** GET /v1/session: the person, their workspaces and a CSRF token. */
     describe,

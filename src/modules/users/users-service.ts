@@ -27,6 +27,19 @@ export function newUserProblems(user: NewUser): ErrorDetail[] {
   return details;
 }
 
+/** A new user checked, with the hash of their password: written by `insert` in a transaction. */
+export interface PreparedUser {
+  email: string;
+  name: string;
+  passwordHash: string;
+}
+
+export interface CreatedUser {
+  id: string;
+  name: string;
+  email: string;
+}
+
 export function createUsersService(deps: {
   db: Db;
   store: UsersStore;
@@ -36,30 +49,55 @@ export function createUsersService(deps: {
 }) {
   const { db, store } = deps;
 
+  /**
+   * The new user checked and their password hashed, before any transaction: scrypt takes a quarter
+   * of a second, which no transaction should wait on (SQLite's writer would, for every request).
+   */
+  async function prepare(input: NewUser): Promise<PreparedUser> {
+    const email = normalEmail(input.email);
+    const details = newUserProblems({ ...input, email });
+    if (details.length > 0) throw new AppError('USER_PAYLOAD_INVALID', details);
+    return { email, name: input.name?.trim() || email, passwordHash: await hashPassword(input.password) };
+  }
+
+  /**
+   * Writes a prepared user in `trx`. With `adopt`, a user of that name without an email (made by
+   * `keys create --user`) is given the email and password: the operator's way to let such a user sign
+   * in. Without it (a link's acceptance) a taken name is 409: whoever holds a link must never be able
+   * to take over an account by naming it.
+   */
+  async function insert(
+    trx: Db,
+    user: PreparedUser,
+    now: number,
+    { adopt }: { adopt: boolean },
+  ): Promise<CreatedUser> {
+    const { email, name, passwordHash } = user;
+    if (await store.findByEmail(trx, email)) throw new AppError('USER_EXISTS');
+    const named = await store.findByName(trx, name);
+    if (named && (named.email !== null || !adopt))
+      throw new AppError('USER_EXISTS', [{ path: '/name', message: 'this name is taken' }]);
+    if (named) {
+      await store.setCredentials(trx, named.id, email, passwordHash);
+      return { id: named.id, name, email };
+    }
+    const id = `usr_${randomSuffix(12)}`;
+    await store.insert(trx, { id, name, email, passwordHash, now });
+    return { id, name, email };
+  }
+
   return {
     /**
      * A user who signs in with `email` and `password`, made in `trx` (an invite's acceptance makes the
      * membership in the same transaction). A user of that name without an email (made by
      * `keys create --user`) is given them; an email already taken is 409.
      */
-    async create(trx: Db, input: NewUser, now: number): Promise<{ id: string; name: string; email: string }> {
-      const email = normalEmail(input.email);
-      const details = newUserProblems({ ...input, email });
-      if (details.length > 0) throw new AppError('USER_PAYLOAD_INVALID', details);
-      const name = input.name?.trim() || email;
-      const passwordHash = await hashPassword(input.password);
-      if (await store.findByEmail(trx, email)) throw new AppError('USER_EXISTS');
-      const named = await store.findByName(trx, name);
-      if (named && named.email !== null)
-        throw new AppError('USER_EXISTS', [{ path: '/name', message: 'this name is taken' }]);
-      if (named) {
-        await store.setCredentials(trx, named.id, email, passwordHash);
-        return { id: named.id, name, email };
-      }
-      const id = `usr_${randomSuffix(12)}`;
-      await store.insert(trx, { id, name, email, passwordHash, now });
-      return { id, name, email };
+    async create(trx: Db, input: NewUser, now: number): Promise<CreatedUser> {
+      return insert(trx, await prepare(input), now, { adopt: true });
     },
+
+    prepare,
+    insert,
 
     list: () => store.list(),
 
