@@ -30,6 +30,10 @@ const when = {
     'A `POST /v1/session` body without `email` and `password` as strings, or with another field.',
   KEY_PAYLOAD_INVALID:
     'The body of `POST /v1/keys`: `name` missing, blank, over 100 characters or with a control character; `scope` not `read`, `write` or `admin`; `expiresAt` not a future epoch-ms time; `service` not a boolean; another field.',
+  INVITE_PAYLOAD_INVALID:
+    'The body of `POST /v1/invites` (`email` not an address, `role` not one of the four, another field) or of `POST /v1/invites/accept` (`token` missing or not a string, `email` on an invite that names one, another field).',
+  PASSWORD_RESET_PAYLOAD_INVALID:
+    'The body of `POST /v1/password/forgot` (`email` missing or not an address) or of `POST /v1/password/reset` (`token` or `password` missing, the password under 12 or over 256 characters, another field).',
   INVALID_TRACE_REQUEST:
     'A `POST /v1/trace` body that is not a trace request (a relative URL, an unknown field, both `ruleIds` and `rules`).',
   INVALID_IDEMPOTENCY_KEY: 'An `Idempotency-Key` that is empty, too long or not visible ASCII.',
@@ -53,16 +57,24 @@ const when = {
   MEMBER_NOT_FOUND: 'A user id that is not a member of the workspace (`/v1/members/:userId`).',
   KEY_NOT_FOUND:
     "A key id (`DELETE /v1/keys/:id`) of no key of the workspace: unknown, or another workspace's (never said which).",
+  INVITE_NOT_FOUND:
+    "`DELETE /v1/invites/:id` of no pending invite of the workspace: unknown, accepted, revoked, expired or another workspace's (never said which).",
   ROUTE_NOT_FOUND: 'Unknown path.',
   METHOD_NOT_ALLOWED: 'Known path, other method (see the `Allow` header).',
   REQUEST_TIMEOUT: "The request's headers did not all arrive within `REQUEST_TIMEOUT_MS`.",
   IDEMPOTENCY_KEY_REUSED: 'Same `Idempotency-Key`, different request.',
   RESTORE_CONFLICT: 'Restore of a deleted object whose id another object now holds.',
-  MEMBER_EXISTS: '`rulekeeper members add` of a user who is a member already.',
-  USER_EXISTS: 'A new user whose email, or name, another user has.',
+  MEMBER_EXISTS:
+    '`rulekeeper members add` of a user who is a member already, or an invite (`POST /v1/invites`) of an email whose user is one.',
+  USER_EXISTS:
+    'A new user whose email, or name, another user has (accepting an invite with a `name` another user has).',
   LAST_OWNER: 'A change of role or a removal that would leave the workspace without an owner.',
+  USER_CANNOT_SIGN_IN:
+    "A password reset link (`POST /v1/members/:userId/reset`) for a member who cannot sign in with a password: a machine's user, or one made by `keys create --user` and not given an email yet (`rulekeeper users create --email E --name NAME` gives one).",
   CHANGES_EXPIRED:
     '`GET /v1/changes?after=REV` where changes after `REV` were swept, or `REV` is beyond the latest.',
+  LINK_INVALID:
+    'An invite, setup or password reset link that expired, was used or revoked, or never existed: the same answer for each, saying nothing more.',
   PRECONDITION_FAILED: '`If-Match` no longer matches.',
   PAYLOAD_TOO_LARGE: 'Body over `MAX_BODY_BYTES`.',
   UNSUPPORTED_MEDIA_TYPE: 'A body that is not `application/json`.',

@@ -10,6 +10,14 @@ export interface Config {
    */
   publicUrl: string | undefined;
   databaseUrl: string;
+  /**
+   * The mail server invite and password reset links are sent through (smtp:// or smtps://, with its
+   * user and password); without it nothing is mailed: invite links are shown once, and "forgot
+   * password" answers as always and sends nothing.
+   */
+  smtpUrl: string | undefined;
+  /** The sender of those mails. */
+  mailFrom: string;
   logLevel: string;
   /** `json` lines, `pretty` lines for people, or `auto`: pretty when the logs go to a terminal. */
   logFormat: 'auto' | 'json' | 'pretty';
@@ -171,11 +179,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `PUBLIC_URL must be an origin such as https://rules.example.com, got "${publicUrl}"`,
     );
   }
+  const smtpUrl = env.SMTP_URL || undefined;
+  if (smtpUrl !== undefined && !/^smtps?:\/\/[^\s]+$/.test(smtpUrl))
+    throw new ConfigError('SMTP_URL must be smtp://[user:password@]host[:port] or smtps://…');
+  // A mailed link must lead to this service whatever Host a request claimed: a "forgot password"
+  // request with a forged Host would otherwise mail the victim a link to the forger's site.
+  if (smtpUrl !== undefined && publicUrl === undefined)
+    throw new ConfigError(
+      'SMTP_URL needs PUBLIC_URL: the links it mails must say where people reach the service',
+    );
+  const mailFrom =
+    env.MAIL_FROM || `Rulekeeper <rulekeeper@${publicUrl ? new URL(publicUrl).hostname : 'localhost'}>`;
+  if (/[\r\n]/.test(mailFrom)) throw new ConfigError('MAIL_FROM must be one line');
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '127.0.0.1',
     publicUrl,
     databaseUrl,
+    smtpUrl,
+    mailFrom,
     logLevel,
     logFormat,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200, 0, 1_000_000_000),

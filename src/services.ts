@@ -15,17 +15,22 @@ import { createHistoryService } from './modules/history/history-service.js';
 import { createHistoryStore } from './modules/history/history-store.js';
 import { createIdempotencyService } from './modules/idempotency/idempotency-service.js';
 import { createIdempotencyStore } from './modules/idempotency/idempotency-store.js';
+import { createInvitesService } from './modules/invites/invites-service.js';
+import { createInvitesStore } from './modules/invites/invites-store.js';
 import { createKeyManagementService } from './modules/keys/key-management-service.js';
 import { createKeysService, type KeysService } from './modules/keys/keys-service.js';
 import { createKeysStore } from './modules/keys/keys-store.js';
 import type { LintJob, LintOutcome } from './modules/lint/lint-job.js';
 import { createLintService } from './modules/lint/lint-service.js';
 import { createLintStore } from './modules/lint/lint-store.js';
+import { createMailer } from './modules/mail/mailer.js';
 import { createMembersService } from './modules/members/members-service.js';
 import { createMembersStore } from './modules/members/members-store.js';
 import { createOidcClient } from './modules/oidc/oidc-client.js';
 import { createOidcService } from './modules/oidc/oidc-service.js';
 import { createOidcStore } from './modules/oidc/oidc-store.js';
+import { createPasswordResetsService } from './modules/password-resets/password-resets-service.js';
+import { createPasswordResetsStore } from './modules/password-resets/password-resets-store.js';
 import { createRulesReadModel } from './modules/rules/rules-read-model.js';
 import { createRulesService } from './modules/rules/rules-service.js';
 import { createRulesStore } from './modules/rules/rules-store.js';
@@ -62,9 +67,10 @@ export function createServices(
   app.addHook('onClose', () => pools.close());
   const activityModule = createActivityModule(app, { db, config });
   const usersStore = createUsersStore(db);
+  const sessionsStore = createSessionsStore(db);
   const sessions = createSessionsService({
     db,
-    store: createSessionsStore(db),
+    store: sessionsStore,
     users: usersStore,
     signals: database.signals,
     activity: activityModule.service,
@@ -152,9 +158,10 @@ export function createServices(
   });
 
   // The security events every module records into, inside its own transactions.
+  const membersStore = createMembersStore(db);
   const membersService = createMembersService({
     db,
-    store: createMembersStore(db),
+    store: membersStore,
     signals: database.signals,
     forget: (workspaceId) => {
       keysService.forget(workspaceId);
@@ -170,6 +177,44 @@ export function createServices(
     activity: activityModule.service,
   });
   const users = createUsersService({ db, store: usersStore, signals: database.signals, forget: forgetAll });
+  // Invite and reset links are mailed only with SMTP_URL; a failure is logged without the mail.
+  const mailer = createMailer(config);
+  if (mailer) app.addHook('onClose', () => mailer.close());
+  const mailFailed = (error: unknown) =>
+    app.log.warn({ code: (error as { code?: unknown })?.code }, 'a mail could not be sent');
+  const invites = createInvitesService({
+    db,
+    store: createInvitesStore(db),
+    users,
+    usersStore,
+    members: membersStore,
+    sessions,
+    activity: activityModule.service,
+    signals: database.signals,
+    forget: (workspaceId) => {
+      keysService.forget(workspaceId);
+      sessions.forget();
+    },
+    mailer,
+    mailFailed,
+    now,
+  });
+  const passwordResets = createPasswordResetsService({
+    db,
+    store: createPasswordResetsStore(db),
+    users: usersStore,
+    sessions: sessionsStore,
+    activity: activityModule.service,
+    signals: database.signals,
+    forget: forgetAll,
+    mailer,
+    publicUrl: config.publicUrl,
+    failed: (error) =>
+      app.log.warn({ code: (error as { code?: unknown })?.code }, 'a password reset asked for failed'),
+    now,
+  });
+  // A link asked for by mail is sent before the service stops.
+  app.addHook('onClose', () => passwordResets.idle());
   // What another instance changed of who may do what: this one forgets the keys and sessions it
   // remembered there (sessions are few: all of them).
   const access = database.signals.followAccess((workspaceId) => {
@@ -186,6 +231,8 @@ export function createServices(
     oidc,
     users,
     keyManagement,
+    invites,
+    passwordResets,
     groups: groupsService,
     history: historyService,
     rules: rulesService,

@@ -19,6 +19,7 @@ import * as memberships from './migrations/0009-memberships.js';
 import * as people from './migrations/0010-people.js';
 import * as activity from './migrations/0011-activity.js';
 import * as ruleFavourite from './migrations/0012-rule-favourite.js';
+import * as invites from './migrations/0013-invites.js';
 import * as oidc from './migrations/0014-oidc.js';
 import { announcedByBatch, BatchingPostgresDialect } from './postgres-write-batches.js';
 import { checkpointInBackground } from './sqlite-checkpoints.js';
@@ -60,6 +61,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0010-people': people,
   '0011-activity': activity,
   '0012-rule-favourite': ruleFavourite,
+  '0013-invites': invites,
   '0014-oidc': oidc,
 };
 

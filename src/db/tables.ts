@@ -62,6 +62,37 @@ export interface SignInFailuresTable {
   at: number;
 }
 
+export interface InvitesTable {
+  id: string;
+  workspace_id: string;
+  /** Lower-cased; null for the setup link. */
+  email: string | null;
+  /** `viewer`, `editor`, `admin` or `owner` (model/role.ts). */
+  role: string;
+  /** `invite`, or `setup` (the first owner's link). */
+  kind: string;
+  /** SHA-256 of the link's token, hex; the token itself is never stored. */
+  token_hash: string;
+  created_by: string | null;
+  created_at: number;
+  expires_at: number;
+  accepted_at: number | null;
+  accepted_by: string | null;
+  revoked_at: number | null;
+}
+
+export interface PasswordResetsTable {
+  id: string;
+  user_id: string;
+  /** SHA-256 of the link's token, hex. */
+  token_hash: string;
+  /** The admin who made it; null when asked for by mail. */
+  created_by: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export interface ApiKeysTable {
   id: string;
   /** SHA-256 of the key, hex; the key itself is never stored. */
@@ -195,6 +226,8 @@ export interface Tables {
   changes: ChangesTable;
   id_owners: IdOwnersTable;
   security_events: SecurityEventsTable;
+  invites: InvitesTable;
+  password_resets: PasswordResetsTable;
 }
 
 export type Db = Kysely<Tables>;

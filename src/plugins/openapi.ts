@@ -42,6 +42,12 @@ export async function openapiPlugin(app: FastifyInstance, version: string): Prom
         { name: 'keys', description: 'The API key that asks: who it speaks for and what it may do.' },
         { name: 'session', description: 'People signing in and out of the console.' },
         {
+          name: 'invites',
+          description:
+            'Single-use links that bring people in: invites with a role, and the setup link of a new database.',
+        },
+        { name: 'password', description: 'Password reset links: made by an admin, or mailed on request.' },
+        {
           name: 'activity',
           description:
             'Who did what in the workspace: rule and group changes, and security events for admins.',

@@ -125,6 +125,11 @@ export function createUsersStore(db: Db) {
         .execute();
     },
 
+    /** A new password (a reset link's): `passwordHash` is `scrypt$…`. */
+    async setPassword(trx: Db, id: string, passwordHash: string): Promise<void> {
+      await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+    },
+
     async disable(trx: Db, id: string, now: number): Promise<boolean> {
       const result = await trx
         .updateTable('users')
