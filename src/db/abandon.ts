@@ -20,6 +20,15 @@ export function abandonableWith<T>(signal: AbortSignal, work: () => T): T {
   return current.run(signal, work);
 }
 
+/**
+ * Runs `work` (and everything it starts) outside any request's signal: work that goes on after its
+ * answer was sent (a mail asked for) is not its request's, and must not roll back when that request's
+ * connection closes.
+ */
+export function detached<T>(work: () => T): T {
+  return current.exit(work);
+}
+
 /** Throws the reason the current work was abandoned, if it was (a no-op outside any request). */
 export function throwIfAbandoned(): void {
   current.getStore()?.throwIfAborted();

@@ -3,6 +3,7 @@
 // with SMTP_URL set, anyone may ask for one to be mailed to their address ("forgot password"), which
 // answers the same, at once, whether or not the address has an account: the look-up and the mail
 // happen after the answer.
+import { detached } from '../../db/abandon.js';
 import type { ChangeSignals } from '../../db/change-signals.js';
 import type { Db } from '../../db/tables.js';
 import { AppError } from '../../errors.js';
@@ -168,7 +169,7 @@ export function createPasswordResetsService(deps: {
         NOTHING_IGNORED,
       );
       if (!deps.mailer) return;
-      const work = mailAskedFor(normalEmail(email)).catch((error) => deps.failed?.(error));
+      const work = detached(() => mailAskedFor(normalEmail(email))).catch((error) => deps.failed?.(error));
       running.add(work);
       work.finally(() => running.delete(work));
     },
