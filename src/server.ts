@@ -6,6 +6,9 @@ import pretty from 'pino-pretty';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { migrate, openDatabase } from './db/database.js';
+import { createSetupInvite } from './modules/invites/invites-service.js';
+import { createInvitesStore } from './modules/invites/invites-store.js';
+import { linkTo } from './modules/shared/single-use-links.js';
 import { createKeys } from './services.js';
 
 export async function serve(config: Config): Promise<void> {
@@ -14,6 +17,14 @@ export async function serve(config: Config): Promise<void> {
   // The same keys the app checks requests with: made once, here, for the first key of a new database.
   const keysService = createKeys(database, config);
   const firstKey = await keysService.ensureDefaultKey();
+  // Beside it, the link that makes the first owner a person with an email and a password.
+  const setup =
+    firstKey &&
+    (await createSetupInvite(
+      { db: database.db, store: createInvitesStore(database.db) },
+      firstKey.workspaceId,
+      Date.now(),
+    ));
   const app = await buildApp({ config, database, keysService, logger: loggerFor(config) });
 
   closeWithGrace({ delay: 20_000 }, async ({ signal, err }) => {
@@ -33,6 +44,13 @@ export async function serve(config: Config): Promise<void> {
       'A new database: created workspace "default" with user "admin" and this API key (shown once: keep it, and sign in to the console with it):',
       `  ${firstKey.key}`,
       `Try: curl -H 'x-api-key: ${firstKey.key}' ${address}/v1/rules`,
+    );
+  }
+  if (setup) {
+    // Printed once, never logged, as the key is: it makes whoever opens it the workspace's owner.
+    lines.push(
+      `To become an owner of "default" with an email and a password, open this setup link (works once, for 24 hours, until ${new Date(setup.expiresAt).toISOString()}):`,
+      `  ${linkTo(config.publicUrl ?? address, 'accept', setup.token)}`,
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);

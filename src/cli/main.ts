@@ -1,7 +1,8 @@
-// The `rulekeeper` command: serve, migrate, keys, and the commands of the modules.
+// The `rulekeeper` command: serve, migrate, keys, members, users, invites, and the commands of the modules.
 import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
 import { registerBrowserRulesCommand } from './browser-rules-command.js';
+import { registerInvitesCommands } from './invites-commands.js';
 import { registerKeysCommands, withKeys } from './keys-commands.js';
 import { registerLintCommand } from './lint-command.js';
 import { registerMembersCommands } from './members-commands.js';
@@ -9,6 +10,7 @@ import { registerOpenapiCommand } from './openapi-command.js';
 import { registerProxyCommand } from './proxy-command.js';
 import { registerTestCommand } from './test-command.js';
 import { registerTransferCommands } from './transfer-commands.js';
+import { registerUsersCommands } from './users-commands.js';
 
 const program = new Command('rulekeeper').description('Traffic-modification rules over HTTP.');
 
@@ -29,6 +31,8 @@ program
 
 registerKeysCommands(program);
 registerMembersCommands(program);
+registerUsersCommands(program);
+registerInvitesCommands(program);
 registerTestCommand(program);
 registerLintCommand(program);
 registerBrowserRulesCommand(program);

@@ -40,8 +40,9 @@ forEachDatabase((db) => {
       t.keysService.issue(workspace, user, { scope: 'admin', expiresAt: null, name: null });
     keys.ownerAdmin = (await admin('acme', 'alice')).key;
     keys.admin = (await admin('acme', 'dave')).key;
-    keys.viewer = (await t.keysService.issue('acme', 'vera', { scope: 'read', expiresAt: null, name: null }))
-      .key;
+    keys.viewer = (
+      await t.keysService.issue('acme', 'vera', { scope: 'read', expiresAt: null, name: null })
+    ).key;
     keys.otherAdmin = (await admin('other', 'carol')).key;
   });
 
@@ -104,7 +105,10 @@ forEachDatabase((db) => {
         await t.call('DELETE', `/v1/invites/${made.body.data.id}`, { key: keys.otherAdmin }),
         'INVITE_NOT_FOUND',
       );
-      expectError(await t.call('DELETE', '/v1/invites/inv_nosuchinvite00', { key: keys.admin }), 'INVITE_NOT_FOUND');
+      expectError(
+        await t.call('DELETE', '/v1/invites/inv_nosuchinvite00', { key: keys.admin }),
+        'INVITE_NOT_FOUND',
+      );
       expectError(await t.call('DELETE', '/v1/invites/not-an-id', { key: keys.admin }), 'INVITE_NOT_FOUND');
       const revoked = await t.call('DELETE', `/v1/invites/${made.body.data.id}`, { key: keys.admin });
       expect(revoked.body).toEqual({ success: true, message: 'Invite revoked' });
@@ -122,8 +126,13 @@ forEachDatabase((db) => {
       const to = email('hank');
       const first = await invite(to);
       const second = await invite(to);
-      expectError(await accept({ token: tokenOf(first.body.data.link), password: NEW_PASSWORD }), 'LINK_INVALID');
-      expect((await accept({ token: tokenOf(second.body.data.link), password: NEW_PASSWORD })).status).toBe(200);
+      expectError(
+        await accept({ token: tokenOf(first.body.data.link), password: NEW_PASSWORD }),
+        'LINK_INVALID',
+      );
+      expect((await accept({ token: tokenOf(second.body.data.link), password: NEW_PASSWORD })).status).toBe(
+        200,
+      );
     });
 
     it('refuses a body that is not an invite, naming each problem', async () => {
@@ -143,7 +152,11 @@ forEachDatabase((db) => {
     it('makes the account, adds the membership with the role, and signs the person in', async () => {
       const to = email('ivy');
       const made = await invite(to, 'viewer');
-      const answer = await accept({ token: tokenOf(made.body.data.link), name: 'Ivy', password: NEW_PASSWORD });
+      const answer = await accept({
+        token: tokenOf(made.body.data.link),
+        name: 'Ivy',
+        password: NEW_PASSWORD,
+      });
       expect(answer.status).toBe(200);
       expect(String(answer.headers['set-cookie'])).toMatch(/^rk_session=[A-Za-z0-9_-]{43};.*HttpOnly/);
       expect(answer.body.data).toMatchObject({
@@ -163,7 +176,10 @@ forEachDatabase((db) => {
       const members = await t.call('GET', '/v1/members', { key: keys.admin });
       expect(members.body.data).toContainEqual(expect.objectContaining({ name: 'Ivy', role: 'viewer' }));
       // Once.
-      expectError(await accept({ token: tokenOf(made.body.data.link), password: NEW_PASSWORD }), 'LINK_INVALID');
+      expectError(
+        await accept({ token: tokenOf(made.body.data.link), password: NEW_PASSWORD }),
+        'LINK_INVALID',
+      );
     });
 
     it('answers an unknown, used, revoked or expired link alike, saying nothing more', async () => {
@@ -205,8 +221,14 @@ forEachDatabase((db) => {
       // The failed proof used nothing: the owner of the account still can.
       const answer = await accept({ token, password: PASSWORD, name: 'ignored' });
       expect(answer.status).toBe(200);
-      expect(answer.body.data.user).toEqual({ id: elsewhere.id, name: elsewhere.email, email: elsewhere.email });
-      const roles = answer.body.data.workspaces.map((w: { name: string; role: string }) => `${w.name} ${w.role}`);
+      expect(answer.body.data.user).toEqual({
+        id: elsewhere.id,
+        name: elsewhere.email,
+        email: elsewhere.email,
+      });
+      const roles = answer.body.data.workspaces.map(
+        (w: { name: string; role: string }) => `${w.name} ${w.role}`,
+      );
       expect(roles.sort()).toEqual(['acme admin', 'other editor']);
       expect((await signIn(t, elsewhere.email, PASSWORD)).body.data.user.id).toBe(elsewhere.id);
     });
@@ -285,7 +307,10 @@ forEachDatabase((db) => {
       secrets.push(late);
       clock.now += DAY;
       try {
-        expectError(await accept({ token: late, email: email('rae'), password: NEW_PASSWORD }), 'LINK_INVALID');
+        expectError(
+          await accept({ token: late, email: email('rae'), password: NEW_PASSWORD }),
+          'LINK_INVALID',
+        );
       } finally {
         clock.now -= DAY;
       }

@@ -138,7 +138,10 @@ forEachDatabase((db) => {
         bodies.add(JSON.stringify(rest));
       }
       expect([...bodies]).toEqual([
-        JSON.stringify({ success: true, message: 'If this address has an account, a reset link is on its way' }),
+        JSON.stringify({
+          success: true,
+          message: 'If this address has an account, a reset link is on its way',
+        }),
       ]);
       expect(await t.database.db.selectFrom('password_resets').select('id').execute()).toEqual(before);
       expectError(
