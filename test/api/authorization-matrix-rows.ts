@@ -14,6 +14,9 @@ export interface World {
   /** A key of each workspace's owner, made for the cell (a key row revokes them). */
   ourKey: string;
   theirKey: string;
+  /** A pending invite of each workspace, made for the cell. */
+  ourInvite: string;
+  theirInvite: string;
 }
 const MISSING_RULE = 'Cancel_zzzzz';
 const MISSING_GROUP = 'Group_zzzzz';
@@ -45,6 +48,9 @@ const MNF = 'MEMBER_NOT_FOUND' as const;
 const KNF = 'KEY_NOT_FOUND' as const;
 /** Another member's key is revoked by admins only (an admin key of an admin or owner). */
 const notAdmins = (...callers: string[]) => Object.fromEntries(callers.map((caller) => [caller, F]));
+const INF = 'INVITE_NOT_FOUND' as const;
+/** A member made by `keys create`: they have no email, so no password to reset. */
+const NO_SIGN_IN = 'USER_CANNOT_SIGN_IN' as const;
 const same = (outcome: Outcome): [Outcome, Outcome] => [outcome, outcome];
 const importFile = [{ objectType: 'rule', name: 'imported', ...cancel }];
 // biome-ignore format: the matrix reads best as a table
@@ -118,6 +124,14 @@ export const ROWS: Row[] = [
   { method: 'PATCH', title: '/members/:missing', path: () => '/v1/members/usr_zzzzz', body: () => ({ role: 'viewer' }), expect: same(MNF), needs: 'admin' },
   { method: 'DELETE', title: '/members/:ours', path: (w) => `/v1/members/${w.ourMember}`, expect: [200, MNF], needs: 'admin' },
   { method: 'DELETE', title: '/members/:theirs', path: (w) => `/v1/members/${w.theirMember}`, expect: [MNF, 200], needs: 'admin' },
+  { method: 'POST', title: '/members/:ours/reset', path: (w) => `/v1/members/${w.ourMember}/reset`, expect: [NO_SIGN_IN, MNF], needs: 'admin' },
+  { method: 'POST', title: '/members/:theirs/reset', path: (w) => `/v1/members/${w.theirMember}/reset`, expect: [MNF, NO_SIGN_IN], needs: 'admin' },
+  { method: 'GET', title: '/invites', path: () => '/v1/invites', expect: same(200), needs: 'admin' },
+  { method: 'POST', title: '/invites', path: () => '/v1/invites', body: () => ({ email: 'newcomer@example.com', role: 'viewer' }), expect: same(201), needs: 'admin' },
+  { method: 'POST', title: '/invites with an invalid body', path: () => '/v1/invites', body: () => ({ email: 'nobody', role: 'viewer' }), expect: same('INVITE_PAYLOAD_INVALID'), needs: 'admin' },
+  { method: 'DELETE', title: '/invites/:ours', path: (w) => `/v1/invites/${w.ourInvite}`, expect: [200, INF], needs: 'admin' },
+  { method: 'DELETE', title: '/invites/:theirs', path: (w) => `/v1/invites/${w.theirInvite}`, expect: [INF, 200], needs: 'admin' },
+  { method: 'DELETE', title: '/invites/:missing', path: () => '/v1/invites/inv_zzzzz', expect: same(INF), needs: 'admin' },
   { method: 'GET', title: '/activity', path: () => '/v1/activity', expect: same(200) },
   { method: 'GET', title: '/activity about our rule', path: (w) => `/v1/activity?object=${w.ourRule}`, expect: same(200) },
   { method: 'GET', title: '/activity about their rule', path: (w) => `/v1/activity?object=${w.theirRule}`, expect: same(200) },

@@ -4,6 +4,8 @@
 // documented success), and a refused write leaves both workspaces as they were (the cell's objects,
 // and how many there are).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createInvitesStore } from '../../src/modules/invites/invites-store.js';
+import { newLinkToken } from '../../src/modules/shared/single-use-links.js';
 import { expectError, type Reply } from '../helpers/fixtures.js';
 import { openStream } from '../helpers/sse-client.js';
 import { forEachDatabase, useTestApp } from '../helpers/test-app.js';
@@ -150,6 +152,24 @@ forEachDatabase((db) => {
       fresh === 'objects' || fresh === 'members'
         ? shared
         : { ourKey: await ownersKey('acme', 'alice'), theirKey: await ownersKey('other', 'carol') };
+    const invite = async (workspaceId: string) => {
+      const id = `inv_cell${cell}${workspaceId === t.owner.workspaceId ? 'a' : 'b'}`;
+      const at = Date.now();
+      await t.database.db.transaction().execute((trx) =>
+        createInvitesStore(t.database.db).insert(trx, {
+          id,
+          workspaceId,
+          email: `invited.${cell}@example.com`,
+          role: 'viewer',
+          kind: 'invite',
+          tokenHash: newLinkToken().tokenHash,
+          createdBy: null,
+          now: at,
+          expiresAt: at + 3600_000,
+        }),
+      );
+      return id;
+    };
     return {
       ourKey: keys.ourKey,
       theirKey: keys.theirKey,
@@ -159,6 +179,8 @@ forEachDatabase((db) => {
       theirGroup: objects.theirGroup,
       ourMember: members.ourMember,
       theirMember: members.theirMember,
+      ourInvite: await invite(t.owner.workspaceId),
+      theirInvite: await invite(t.outsider.workspaceId),
     };
   }
 
@@ -249,6 +271,25 @@ forEachDatabase((db) => {
           key: theirs ? t.outsider.key : t.owner.key,
         });
         expect(left.body.data.map((k: { id: string }) => k.id)).toContain(own);
+      }
+      return;
+    }
+    if (row.title.startsWith('/invites')) {
+      const [own, other] = mine([w.ourInvite, w.theirInvite]);
+      if (row.method === 'GET') {
+        const ids = (body.data as { id: string }[]).map((invite) => invite.id);
+        expect(ids).toContain(own);
+        expect(ids).not.toContain(other);
+      } else if (row.method === 'POST') {
+        expect(body.data).toMatchObject({
+          email: 'newcomer@example.com',
+          role: 'viewer',
+          createdBy: userIds[caller],
+        });
+      } else {
+        expect(body).toStrictEqual({ success: true, message: 'Invite revoked' });
+        const left = await t.call('GET', '/v1/invites', { key: keys[caller] });
+        expect(left.body.data.map((invite: { id: string }) => invite.id)).not.toContain(own);
       }
       return;
     }

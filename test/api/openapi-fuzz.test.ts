@@ -38,6 +38,10 @@ const STATE_DEPENDENT = new Set([
   'MEMBER_NOT_FOUND',
   'LAST_OWNER',
   'KEY_NOT_FOUND',
+  'INVITE_NOT_FOUND',
+  // An invite of an address whose user is a member; a reset link for a member who has no email.
+  'MEMBER_EXISTS',
+  'USER_CANNOT_SIGN_IN',
 ]);
 
 forEachDatabase((db) => {
