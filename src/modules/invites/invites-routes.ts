@@ -4,10 +4,10 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
-import { crossOrigin, ownOrigin } from '../../http/origin.js';
+import { crossOrigin, ownOrigin, securelyReached } from '../../http/origin.js';
 import { ALWAYS, BODY, errorResponses, header, success } from '../../http/responses.js';
 import { deleted, single } from '../../http/schemas.js';
-import { secureCookies, sessionCookie, sessionToken } from '../sessions/session-cookie.js';
+import { sessionCookie, sessionToken } from '../sessions/session-cookie.js';
 import { Session } from '../sessions/sessions-schemas.js';
 import { Invite, InviteAccept, InviteCreate, InviteParams, NewInvite } from './invites-schemas.js';
 import type { InvitesService } from './invites-service.js';
@@ -168,7 +168,7 @@ export function registerInvitesRoutes(
       );
       reply.header(
         'set-cookie',
-        sessionCookie(token, view.expiresAt, secureCookies(request.protocol, config.publicUrl)),
+        sessionCookie(token, view.expiresAt, securelyReached(request, config.publicUrl)),
       );
       return { success: true, data: view };
     },

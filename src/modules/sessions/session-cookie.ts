@@ -7,14 +7,6 @@ export const SECURE_COOKIE = '__Host-rk_session';
 /** Over plain HTTP (a laptop's localhost) browsers refuse `__Host-` cookies: this name instead. */
 export const PLAIN_COOKIE = 'rk_session';
 
-/**
- * Whether cookies must be secure: people reach the service over HTTPS (PUBLIC_URL says so, or the
- * request came over it).
- */
-export function secureCookies(protocol: string, publicUrl: string | undefined): boolean {
-  return publicUrl?.startsWith('https:') === true || protocol === 'https';
-}
-
 /** The session cookie's value in a Cookie header; the secure one wins when both are sent. */
 export function sessionToken(cookieHeader: string | undefined): string | undefined {
   if (!cookieHeader) return undefined;
