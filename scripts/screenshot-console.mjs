@@ -127,7 +127,7 @@ try {
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(base);
-    await page.getByLabel('API key').fill(key);
+    await page.getByLabel('API key', { exact: true }).fill(key);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Rules', level: 1 }).waitFor();
     await page.getByText('Use API v2 beta').waitFor();

@@ -155,7 +155,7 @@ export { expect };
 /** Opens the console and signs in with `key`, as a person does. */
 export async function signIn(page: Page, key: string): Promise<void> {
   await page.goto('/');
-  await page.getByLabel('API key').fill(key);
+  await page.getByLabel('API key', { exact: true }).fill(key);
   await page.getByRole('button', { name: 'Use key' }).click();
   await expect(page.getByRole('heading', { name: 'Rules', level: 1 })).toBeVisible();
 }

@@ -144,7 +144,7 @@ test('a keyboard alone signs in, creates a group and answers a confirmation', as
   await page.goto('/');
   // Past the email, the password and their Sign in button: the key's field.
   for (let i = 0; i < 4; i++) await page.keyboard.press('Tab');
-  await expect(page.getByLabel('API key')).toBeFocused();
+  await expect(page.getByLabel('API key', { exact: true })).toBeFocused();
   await page.keyboard.type(workspace.key);
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { name: 'Rules', level: 1 })).toBeVisible();

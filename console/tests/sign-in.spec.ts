@@ -44,11 +44,11 @@ test('a person signs in with a password, switches workspace, and signs out every
 test('a newcomer signs in with the key printed on first start, and signs out', async ({ page, service }) => {
   await page.goto('/');
   await page.screenshot({ path: test.info().outputPath('sign-in.png') });
-  await page.getByLabel('API key').fill('rk_notakey');
+  await page.getByLabel('API key', { exact: true }).fill('rk_notakey');
   await page.getByRole('button', { name: 'Use key' }).click();
   await expect(page.getByText('The service does not accept this key')).toBeVisible();
 
-  await page.getByLabel('API key').fill(service.firstKey);
+  await page.getByLabel('API key', { exact: true }).fill(service.firstKey);
   await page.getByRole('button', { name: 'Use key' }).click();
   await expect(page.getByRole('heading', { name: 'Rules', level: 1 })).toBeVisible();
   // Kept for the tab's session only, and nowhere in the address.
@@ -60,7 +60,7 @@ test('a newcomer signs in with the key printed on first start, and signs out', a
   await expect(page.getByRole('heading', { name: 'Rules', level: 1 })).toBeVisible();
 
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page.getByLabel('API key')).toBeVisible();
+  await expect(page.getByLabel('API key', { exact: true })).toBeVisible();
   expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
 });
 
@@ -73,13 +73,13 @@ test('a key revoked while the console is open signs out with a clear message', a
   await workspace.revoke();
   // Nothing clicked: the change stream ends with the key, and following it again is refused.
   await expect(page.getByText('no longer accepts this API key')).toBeVisible();
-  await expect(page.getByLabel('API key')).toBeVisible();
+  await expect(page.getByLabel('API key', { exact: true })).toBeVisible();
 });
 
 test('the hint for a missing key shows the commands as code, not backticks', async ({ page }) => {
   await page.goto('/');
   await page.getByRole('button', { name: 'Use key' }).click();
-  const key = page.getByLabel('API key');
+  const key = page.getByLabel('API key', { exact: true });
   await expect(key).toHaveAccessibleDescription(
     /^Paste the API key that npm start or rulekeeper keys create printed\./,
   );
@@ -110,7 +110,7 @@ test('an address opened the moment the console has signed in is the page shown',
       location.hash = hash;
     }).observe(document.body, { childList: true, subtree: true });
   }, `#/rules/${created.id}`);
-  await page.getByLabel('API key').fill(workspace.key);
+  await page.getByLabel('API key', { exact: true }).fill(workspace.key);
   await page.getByRole('button', { name: 'Use key' }).click();
   await expect(page.getByRole('region', { name: 'What this rule does' })).toBeVisible();
 });
