@@ -153,7 +153,10 @@ function Workspace({ session }: { session: Session }) {
   );
   const current = route.page === 'rule' || route.page === 'deleted' ? 'rules' : route.page;
   const [shortcuts, setShortcuts] = useState(false);
-  useShortcuts(useCallback(() => setShortcuts(true), []));
+  useShortcuts(
+    useCallback(() => setShortcuts(true), []),
+    session.canWrite,
+  );
   return (
     <LiveContext.Provider value={changes}>
       {/* Not href="#main": the part after # is the console's route. */}
@@ -204,7 +207,7 @@ function Workspace({ session }: { session: Session }) {
         {route.page === 'try' ? <TryItPage /> : null}
         {route.page === 'move' ? <MovePage /> : null}
       </main>
-      {shortcuts ? <ShortcutsDialog onClose={() => setShortcuts(false)} /> : null}
+      {shortcuts ? <ShortcutsDialog onClose={() => setShortcuts(false)} canWrite={session.canWrite} /> : null}
     </LiveContext.Provider>
   );
 }

@@ -1,16 +1,19 @@
 // The workspace's groups: rule counts, create, rename, switch on or off, delete (saying how many
-// rules it ungroups). Follows the change stream like the rule list.
+// rules it ungroups). Follows the change stream like the rule list. Someone who may only read sees
+// the groups and their counts, and no control that would be refused.
 import { useContext, useEffect, useState } from 'preact/hooks';
 import { ApiError, type Group } from '../api.js';
 import { errorsByPointer } from '../forms/field-errors.js';
 import { LiveContext } from '../live-context.js';
-import { describeError, useApi } from '../session.js';
+import { describeError, useApi, useSession } from '../session.js';
 import { ConfirmDialog } from '../ui/confirm.js';
+import { ReadOnlyNote } from '../ui/read-only-note.js';
 import { StatusSwitch } from '../ui/status-switch.js';
 import { useGroups } from './use-groups.js';
 
 export function GroupsPage() {
   const api = useApi();
+  const { canWrite } = useSession();
   const changes = useContext(LiveContext);
   const { groups, reload } = useGroups();
   const [name, setName] = useState('');
@@ -46,25 +49,29 @@ export function GroupsPage() {
     <section aria-labelledby="groups-title">
       <h1 id="groups-title">Groups</h1>
       <p>A group switches its rules together: a rule acts only while it and its group are active.</p>
-      <form class="inline-form new-group" onSubmit={create} noValidate>
-        <div class={createError ? 'field invalid' : 'field'}>
-          <label for="new-group-name">New group name</label>
-          <input
-            id="new-group-name"
-            value={name}
-            autocomplete="off"
-            aria-invalid={createError ? 'true' : undefined}
-            aria-describedby={createError ? 'new-group-error' : undefined}
-            onInput={(e) => setName(e.currentTarget.value)}
-          />
-          {createError ? (
-            <p class="field-error" id="new-group-error">
-              {createError}
-            </p>
-          ) : null}
-        </div>
-        <button type="submit">Create group</button>
-      </form>
+      {canWrite ? (
+        <form class="inline-form new-group" onSubmit={create} noValidate>
+          <div class={createError ? 'field invalid' : 'field'}>
+            <label for="new-group-name">New group name</label>
+            <input
+              id="new-group-name"
+              value={name}
+              autocomplete="off"
+              aria-invalid={createError ? 'true' : undefined}
+              aria-describedby={createError ? 'new-group-error' : undefined}
+              onInput={(e) => setName(e.currentTarget.value)}
+            />
+            {createError ? (
+              <p class="field-error" id="new-group-error">
+                {createError}
+              </p>
+            ) : null}
+          </div>
+          <button type="submit">Create group</button>
+        </form>
+      ) : (
+        <ReadOnlyNote can="view groups" />
+      )}
       {error ? (
         <p class="error" role="alert">
           {error}
@@ -77,6 +84,7 @@ export function GroupsPage() {
           <GroupRow
             key={group.id}
             group={group}
+            editable={canWrite}
             onRename={(newName) =>
               act('Renaming', () =>
                 api((client) =>
@@ -137,12 +145,14 @@ export function ruleCount({ ruleCount: all, activeRuleCount: on, status }: Group
 
 interface RowProps {
   group: Group;
+  /** False for someone who may only read: the name, the count and the status in words. */
+  editable: boolean;
   onRename: (name: string) => void;
   onSwitch: () => void;
   onDelete: () => void;
 }
 
-function GroupRow({ group, onRename, onSwitch, onDelete }: RowProps) {
+function GroupRow({ group, editable, onRename, onSwitch, onDelete }: RowProps) {
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(group.name);
   const inputId = `rename-${group.id}`;
@@ -172,21 +182,30 @@ function GroupRow({ group, onRename, onSwitch, onDelete }: RowProps) {
         <>
           <span class="group-name">{group.name}</span>
           <span class="count">{ruleCount(group)}</span>
-          <StatusSwitch name={group.name} status={group.status} onSwitch={onSwitch} />
-          <button
-            type="button"
-            class="secondary small"
-            aria-label={`Rename ${group.name}`}
-            onClick={() => {
-              setName(group.name);
-              setEditing(true);
-            }}
-          >
-            Rename
-          </button>
-          <button type="button" class="danger small" aria-label={`Delete ${group.name}`} onClick={onDelete}>
-            Delete
-          </button>
+          <StatusSwitch name={group.name} status={group.status} onSwitch={editable ? onSwitch : null} />
+          {editable ? (
+            <>
+              <button
+                type="button"
+                class="secondary small"
+                aria-label={`Rename ${group.name}`}
+                onClick={() => {
+                  setName(group.name);
+                  setEditing(true);
+                }}
+              >
+                Rename
+              </button>
+              <button
+                type="button"
+                class="danger small"
+                aria-label={`Delete ${group.name}`}
+                onClick={onDelete}
+              >
+                Delete
+              </button>
+            </>
+          ) : null}
         </>
       )}
     </li>

@@ -1,9 +1,9 @@
 // The workspace's deleted rules that can be restored, most recently deleted first (GET
-// /v1/rules/deleted), each restored with a click as it was when deleted.
+// /v1/rules/deleted), each restored with a click as it was when deleted (by those who may write).
 import { useEffect, useState } from 'preact/hooks';
 import type { Rule, Schemas } from '../api.js';
 import { hrefFor } from '../route.js';
-import { describeError, useApi } from '../session.js';
+import { describeError, useApi, useSession } from '../session.js';
 import { RelativeTime } from '../ui/relative-time.js';
 import { sourceSummary } from './source-summary.js';
 
@@ -14,6 +14,7 @@ const PAGE_SIZE = 50;
 
 export function DeletedPage() {
   const api = useApi();
+  const { canWrite } = useSession();
   const [deleted, setDeleted] = useState<Deleted[] | null>(null);
   const [next, setNext] = useState<number | null>(null);
   const [total, setTotal] = useState(0);
@@ -117,9 +118,11 @@ export function DeletedPage() {
                 </span>
               </div>
               <span class="tag">{item.ruleType}</span>
-              <button type="button" class="secondary small" onClick={() => restore(item)}>
-                Restore {item.name || item.id}
-              </button>
+              {canWrite ? (
+                <button type="button" class="secondary small" onClick={() => restore(item)}>
+                  Restore {item.name || item.id}
+                </button>
+              ) : null}
             </li>
           ))}
         </ul>

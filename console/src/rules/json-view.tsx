@@ -18,6 +18,8 @@ interface JsonViewProps {
   onChange: (value: unknown) => void;
   /** The service's problems with the rule, pointing into it. */
   problems: readonly ErrorDetail[];
+  /** Shown to read, for someone who may not change the rule: the text can be selected, not edited. */
+  readOnly?: boolean;
 }
 
 /** A problem with the line it is on (0 when its pointer is not in the text). */
@@ -78,7 +80,7 @@ const HIGHLIGHT = HighlightStyle.define([
   { tag: [tags.brace, tags.squareBracket, tags.separator], color: 'var(--muted)' },
 ]);
 
-export function JsonView({ value, onChange, problems }: JsonViewProps) {
+export function JsonView({ value, onChange, problems, readOnly = false }: JsonViewProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   // Read by the editor's callbacks, which are made once.
@@ -125,10 +127,12 @@ export function JsonView({ value, onChange, problems }: JsonViewProps) {
           ),
           keymap.of([...defaultKeymap, ...historyKeymap]),
           EditorView.lineWrapping,
+          EditorState.readOnly.of(readOnly),
           EditorView.contentAttributes.of({
             'aria-label': 'The rule as JSON',
             'aria-describedby': 'rule-json-hint rule-json-problems',
             spellcheck: 'false',
+            ...(readOnly ? { 'aria-readonly': 'true' } : {}),
           }),
           EditorView.updateListener.of((update) => {
             if (!update.docChanged) return;
@@ -170,7 +174,9 @@ export function JsonView({ value, onChange, problems }: JsonViewProps) {
       </span>
       <div class="json-editor" ref={host} />
       <small class="hint" id="rule-json-hint">
-        The body sent to the API on save, as the form shows it. Problems are marked at their lines.
+        {readOnly
+          ? 'The rule as the API holds it.'
+          : 'The body sent to the API on save, as the form shows it. Problems are marked at their lines.'}
       </small>
       <div id="rule-json-problems">
         {parseProblem ? <p class="field-error">Not valid JSON yet: {parseProblem}</p> : null}

@@ -1,6 +1,8 @@
 // Create or edit one rule: a form drawn from its type's pair schema and a JSON view of the same
 // body, the service's errors at the fields they name, and If-Match on save so that an edit made
 // elsewhere meanwhile is reported instead of overwritten. "Test this rule" tries the unsaved rule.
+// Someone who may only read sees the same rule with its fields disabled, and nothing to save,
+// delete or restore.
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type ErrorDetail, type Rule, type RuleType } from '../api.js';
 import { errorsByPointer, FieldErrorsContext } from '../forms/field-errors.js';
@@ -10,12 +12,13 @@ import { SchemaField } from '../forms/schema-field.js';
 import { GroupOptions } from '../groups/group-options.js';
 import { useGroups } from '../groups/use-groups.js';
 import { navigate } from '../route.js';
-import { describeError, useApi } from '../session.js';
+import { describeError, useApi, useSession } from '../session.js';
 import { templateDraft, templateNotice } from '../templates/template-draft.js';
 import { TraceForm } from '../trace/trace-form.js';
 import { ConfirmDialog } from '../ui/confirm.js';
 import { ErrorSummary } from '../ui/error-summary.js';
 import { flash, takeFlash } from '../ui/flash.js';
+import { ReadOnlyNote } from '../ui/read-only-note.js';
 import { JsonView } from './json-view.js';
 import { findingsFor, LintFindings, useLint } from './lint-findings.js';
 import { draftOf, newDraft, type RuleDraft, withType } from './rule-draft.js';
@@ -34,6 +37,31 @@ const CONFLICT =
   'Copy what you need from the JSON view, then load the current version.';
 
 export function RuleEditor({ ruleId, template }: { ruleId: string | null; template?: string }) {
+  const { canWrite } = useSession();
+  // A new rule (from the `n` shortcut, a template or a link) is nothing to show to a reader.
+  if (!canWrite && ruleId === null) {
+    return (
+      <section aria-labelledby="editor-title">
+        <p>
+          <a href="#/rules">← All rules</a>
+        </p>
+        <h1 id="editor-title">New rule</h1>
+        <ReadOnlyNote can="view rules" />
+      </section>
+    );
+  }
+  return <Editor ruleId={ruleId} template={template} canWrite={canWrite} />;
+}
+
+function Editor({
+  ruleId,
+  template,
+  canWrite,
+}: {
+  ruleId: string | null;
+  template?: string | undefined;
+  canWrite: boolean;
+}) {
   const api = useApi();
   const { groups } = useGroups();
   const [draft, setDraft] = useState<RuleDraft | null>(
@@ -133,7 +161,8 @@ export function RuleEditor({ ruleId, template }: { ruleId: string | null; templa
       <p>
         <a href="#/rules">← All rules</a>
       </p>
-      <h1 id="editor-title">{ruleId ? `Edit rule “${draft.name}”` : 'New rule'}</h1>
+      <h1 id="editor-title">{ruleId ? `${canWrite ? 'Edit rule' : 'Rule'} “${draft.name}”` : 'New rule'}</h1>
+      {canWrite ? null : <ReadOnlyNote can="view rules" />}
       {notice ? (
         <p class="notice" role="status">
           {notice}
@@ -166,12 +195,15 @@ export function RuleEditor({ ruleId, template }: { ruleId: string | null; templa
               // Keyed by version: a loaded or saved rule replaces the text being edited.
               <JsonView
                 key={etag ?? 'new'}
+                readOnly={!canWrite}
                 value={draft}
                 onChange={(value) => setDraft(value as RuleDraft)}
                 problems={error instanceof ApiError ? (error.body?.details ?? NO_PROBLEMS) : NO_PROBLEMS}
               />
             ) : (
-              <div class="rule-form">
+              // A disabled fieldset disables every field within, however deep the schema draws it.
+              <fieldset class={canWrite ? 'rule-form' : 'rule-form read-only'} disabled={!canWrite}>
+                <legend class="visually-hidden">The rule</legend>
                 <SchemaField
                   name="name"
                   schema={NAME}
@@ -234,26 +266,28 @@ export function RuleEditor({ ruleId, template }: { ruleId: string | null; templa
                   required
                   onChange={(pairs) => set('pairs')(pairs ?? [])}
                 />
-              </div>
+              </fieldset>
             )}
-            <div class="actions">
-              <button type="submit" disabled={saving}>
-                {ruleId ? 'Save' : 'Create rule'}
-              </button>
-              <a class="button secondary" href="#/rules">
-                Cancel
-              </a>
-              {ruleId ? (
-                <button type="button" class="danger" onClick={() => setConfirmDelete(true)}>
-                  Delete
+            {canWrite ? (
+              <div class="actions">
+                <button type="submit" disabled={saving}>
+                  {ruleId ? 'Save' : 'Create rule'}
                 </button>
-              ) : null}
-              {error === CONFLICT ? (
-                <button type="button" class="secondary" onClick={load}>
-                  Load the current version
-                </button>
-              ) : null}
-            </div>
+                <a class="button secondary" href="#/rules">
+                  Cancel
+                </a>
+                {ruleId ? (
+                  <button type="button" class="danger" onClick={() => setConfirmDelete(true)}>
+                    Delete
+                  </button>
+                ) : null}
+                {error === CONFLICT ? (
+                  <button type="button" class="secondary" onClick={load}>
+                    Load the current version
+                  </button>
+                ) : null}
+              </div>
+            ) : null}
           </form>
         </FieldFindingsContext.Provider>
       </FieldErrorsContext.Provider>

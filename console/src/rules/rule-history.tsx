@@ -1,10 +1,10 @@
 // A saved rule's versions, newest first, each with who made it and what it changed from the one
 // before, and restorable: a bad change is undone by making an earlier content current again (as a
-// new version, so nothing is lost by restoring either).
+// new version, so nothing is lost by restoring either). Restoring is offered to those who may write.
 import { useContext, useEffect, useState } from 'preact/hooks';
 import type { paths } from '../api.js';
 import { LiveContext } from '../live-context.js';
-import { describeError, useApi } from '../session.js';
+import { describeError, useApi, useSession } from '../session.js';
 import { RelativeTime } from '../ui/relative-time.js';
 import { type FieldChange, versionDiff } from './version-diff.js';
 
@@ -21,6 +21,7 @@ export function RuleHistory({
   onRestored: () => void;
 }) {
   const api = useApi();
+  const { canWrite } = useSession();
   const changes = useContext(LiveContext);
   const [versions, setVersions] = useState<Version[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -66,7 +67,7 @@ export function RuleHistory({
                 </span>
                 {index === 0 ? (
                   <span class="tag">current</span>
-                ) : (
+                ) : !canWrite ? null : (
                   <button type="button" class="secondary small" onClick={() => restore(entry.version)}>
                     Restore version {entry.version}
                   </button>

@@ -1,6 +1,6 @@
 // One rule in the list: a box to select it, its name (to open it), its type, what it matches in
-// short, when it last changed, its lint findings and its switch; in a list sorted across groups, its
-// group too (an inactive group's rules do not act).
+// short, when it last changed, its lint findings and its switch (its status in words, to someone who
+// may only read); in a list sorted across groups, its group too (an inactive group's rules do not act).
 import type { Group, Rule } from '../api.js';
 import { RelativeTime } from '../ui/relative-time.js';
 import { StatusSwitch } from '../ui/status-switch.js';
@@ -20,20 +20,23 @@ export function RuleRow({
   group?: Pick<Group, 'name' | 'status'> | undefined;
   findings: Finding[];
   selected: boolean;
-  onSelect: (on: boolean) => void;
-  onSwitch: () => void;
+  /** Null for someone who may only read: nothing to select, no switch, the status as text. */
+  onSelect: ((on: boolean) => void) | null;
+  onSwitch: (() => void) | null;
 }) {
   const href = `#/rules/${encodeURIComponent(rule.id)}`;
   const name = rule.name || '(no name)';
   return (
     <li class={`rule-row${selected ? ' selected' : ''}`}>
-      <input
-        type="checkbox"
-        class="select"
-        checked={selected}
-        aria-label={`Select ${name}`}
-        onChange={(event) => onSelect(event.currentTarget.checked)}
-      />
+      {onSelect ? (
+        <input
+          type="checkbox"
+          class="select"
+          checked={selected}
+          aria-label={`Select ${name}`}
+          onChange={(event) => onSelect(event.currentTarget.checked)}
+        />
+      ) : null}
       <div class="rule-main">
         <a class="rule-name" href={href}>
           {name}

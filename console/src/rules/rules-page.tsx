@@ -2,15 +2,17 @@
 // groups (whose status shows, since an inactive group's rules do not act), each switched on or off
 // in place. Sorted by name, type or last change, they are one list in that order, each row naming
 // its group: under headings, the newest change could be last on the page, below other groups' rules.
-// Follows the change stream: a change made elsewhere shows up without a reload.
+// Follows the change stream: a change made elsewhere shows up without a reload. Someone who may only
+// read is offered nothing that writes: no new rule, no selection, no switches.
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import type { Group, paths, Rule } from '../api.js';
 import { RULE_TYPES } from '../forms/schema.js';
 import { GroupOptions } from '../groups/group-options.js';
 import { useGroups } from '../groups/use-groups.js';
 import { LiveContext } from '../live-context.js';
-import { describeError, useApi } from '../session.js';
+import { describeError, useApi, useSession } from '../session.js';
 import { takeFlash } from '../ui/flash.js';
+import { ReadOnlyNote } from '../ui/read-only-note.js';
 import { SEARCH_FIELD_ID, takeSearchFocus } from '../ui/shortcuts.js';
 import { BulkBar, type BulkOutcome } from './bulk-bar.js';
 import { type Finding, findingsFor, useLint } from './lint-findings.js';
@@ -46,6 +48,7 @@ interface Page {
 
 export function RulesPage() {
   const api = useApi();
+  const { canWrite } = useSession();
   const changes = useContext(LiveContext);
   const { groups, reload: reloadGroups } = useGroups();
   const [filters, setFilters] = useState<Filters>({
@@ -154,14 +157,19 @@ export function RulesPage() {
           <a class="button secondary" href="#/deleted">
             Recently deleted
           </a>
-          <a class="button secondary" href="#/templates">
-            From a template
-          </a>
-          <a class="button" href="#/rules/new">
-            New rule
-          </a>
+          {canWrite ? (
+            <>
+              <a class="button secondary" href="#/templates">
+                From a template
+              </a>
+              <a class="button" href="#/rules/new">
+                New rule
+              </a>
+            </>
+          ) : null}
         </div>
       </div>
+      {canWrite ? null : <ReadOnlyNote can="view rules" />}
       {notice ? (
         <p class="notice" role="status">
           {notice}
@@ -218,7 +226,7 @@ export function RulesPage() {
           {error}
         </p>
       ) : null}
-      {page && page.rules.length > 0 ? (
+      {canWrite && page && page.rules.length > 0 ? (
         <BulkBar
           visible={page.rules}
           selected={selected}
@@ -236,8 +244,8 @@ export function RulesPage() {
           groups={groups ?? []}
           findings={findings}
           selected={selected}
-          onSelect={select}
-          onSwitch={switchRule}
+          onSelect={canWrite ? select : null}
+          onSwitch={canWrite ? switchRule : null}
         />
       ) : (
         <p>Loading…</p>
@@ -284,15 +292,18 @@ function RuleSections({
   groups: Group[];
   findings: Finding[] | null;
   selected: Map<string, Rule>;
-  onSelect: (rules: Rule[], on: boolean) => void;
-  onSwitch: (rule: Rule) => void;
+  /** Null for someone who may only read. */
+  onSelect: ((rules: Rule[], on: boolean) => void) | null;
+  onSwitch: ((rule: Rule) => void) | null;
 }) {
   if (page.rules.length === 0) {
-    return (
+    return onSwitch ? (
       <p class="empty">
         No rules here. <a href="#/rules/new">Create a rule</a>, start from a{' '}
         <a href="#/templates">template</a> or <a href="#/move">import a Requestly file</a>.
       </p>
+    ) : (
+      <p class="empty">No rules here.</p>
     );
   }
   const row = (rule: Rule, group?: Group) => (
@@ -302,8 +313,8 @@ function RuleSections({
       group={group}
       findings={findingsFor(findings, rule.id)}
       selected={selected.has(rule.id)}
-      onSelect={(on) => onSelect([rule], on)}
-      onSwitch={() => onSwitch(rule)}
+      onSelect={onSelect && ((on) => onSelect([rule], on))}
+      onSwitch={onSwitch && (() => onSwitch(rule))}
     />
   );
   if (sortLabel) {

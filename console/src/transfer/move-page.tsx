@@ -1,10 +1,12 @@
 // Move rules in and out: a Requestly export (dropped or chosen) is first checked by a dry run whose
 // report says what becomes of each record, and imported only when confirmed; the workspace exports
-// to a Requestly-compatible file.
+// to a Requestly-compatible file. Importing writes (a dry run too needs the write scope), so someone
+// who may only read is offered the export alone.
 import { useState } from 'preact/hooks';
 import { ApiError, type paths } from '../api.js';
-import { describeError, useApi } from '../session.js';
+import { describeError, useApi, useSession } from '../session.js';
 import { ErrorSummary } from '../ui/error-summary.js';
+import { ReadOnlyNote } from '../ui/read-only-note.js';
 
 type Report = paths['/v1/import']['post']['responses'][200]['content']['application/json']['data'];
 type Mode = 'copy' | 'overwrite';
@@ -17,13 +19,13 @@ interface Chosen {
 
 export function MovePage() {
   const api = useApi();
+  const { canWrite } = useSession();
   const [file, setFile] = useState<Chosen | null>(null);
   const [mode, setMode] = useState<Mode>('copy');
   const [onError, setOnError] = useState<OnError>('abort');
   const [report, setReport] = useState<Report | null>(null);
   const [error, setError] = useState<ApiError | string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [dragging, setDragging] = useState(false);
 
   async function send(chosen: Chosen, dryRun: boolean, options = { mode, onError }) {
     setBusy(true);
@@ -78,6 +80,61 @@ export function MovePage() {
     <section aria-labelledby="move-title">
       <h1 id="move-title">Import and export</h1>
       <h2>Import a Requestly file</h2>
+      {canWrite ? (
+        <ImportSection
+          file={file}
+          mode={mode}
+          onError={onError}
+          report={report}
+          busy={busy}
+          blocked={Boolean(blocked)}
+          onChoose={choose}
+          onOption={setOption}
+          onConfirm={() => file && send(file, false)}
+        />
+      ) : (
+        <ReadOnlyNote can="export the rules, not import them" />
+      )}
+      <ErrorSummary
+        error={error}
+        title={error instanceof ApiError ? 'The file was not imported.' : undefined}
+      />
+      <h2>Export</h2>
+      <p>Every group and rule of the workspace, as a file Requestly and Rulekeeper can import.</p>
+      <button type="button" onClick={exportFile}>
+        Export to a file
+      </button>
+    </section>
+  );
+}
+
+interface ImportProps {
+  file: Chosen | null;
+  mode: Mode;
+  onError: OnError;
+  report: Report | null;
+  busy: boolean;
+  blocked: boolean;
+  onChoose: (picked: File | undefined) => void;
+  onOption: (next: { mode: Mode; onError: OnError }) => void;
+  onConfirm: () => void;
+}
+
+/** The file to import (dropped or chosen), the options, and the dry run's report to confirm. */
+function ImportSection({
+  file,
+  mode,
+  onError,
+  report,
+  busy,
+  blocked,
+  onChoose,
+  onOption,
+  onConfirm,
+}: ImportProps) {
+  const [dragging, setDragging] = useState(false);
+  return (
+    <>
       <label
         class={dragging ? 'dropzone dragging' : 'dropzone'}
         onDragOver={(event) => {
@@ -88,14 +145,14 @@ export function MovePage() {
         onDrop={(event) => {
           event.preventDefault();
           setDragging(false);
-          choose(event.dataTransfer?.files[0]);
+          onChoose(event.dataTransfer?.files[0]);
         }}
       >
         <span>Drop a Requestly export (.json) here, or choose one</span>
         <input
           type="file"
           accept="application/json,.json"
-          onChange={(event) => choose(event.currentTarget.files?.[0])}
+          onChange={(event) => onChoose(event.currentTarget.files?.[0])}
         />
       </label>
       <fieldset class="options">
@@ -104,7 +161,7 @@ export function MovePage() {
           name="mode"
           value="copy"
           checked={mode === 'copy'}
-          onPick={() => setOption({ mode: 'copy', onError })}
+          onPick={() => onOption({ mode: 'copy', onError })}
         >
           Copy: every record gets a new id
         </Radio>
@@ -112,7 +169,7 @@ export function MovePage() {
           name="mode"
           value="overwrite"
           checked={mode === 'overwrite'}
-          onPick={() => setOption({ mode: 'overwrite', onError })}
+          onPick={() => onOption({ mode: 'overwrite', onError })}
         >
           Overwrite: a record replaces the rule or group with its id
         </Radio>
@@ -123,7 +180,7 @@ export function MovePage() {
           name="onError"
           value="abort"
           checked={onError === 'abort'}
-          onPick={() => setOption({ mode, onError: 'abort' })}
+          onPick={() => onOption({ mode, onError: 'abort' })}
         >
           Import nothing if any record fails
         </Radio>
@@ -131,30 +188,21 @@ export function MovePage() {
           name="onError"
           value="skip"
           checked={onError === 'skip'}
-          onPick={() => setOption({ mode, onError: 'skip' })}
+          onPick={() => onOption({ mode, onError: 'skip' })}
         >
           Import the others, skipping those
         </Radio>
       </fieldset>
-      <ErrorSummary
-        error={error}
-        title={error instanceof ApiError ? 'The file was not imported.' : undefined}
-      />
       {report && file ? (
         <ImportReport
           report={report}
           fileName={file.name}
           busy={busy}
-          blocked={Boolean(blocked)}
-          onConfirm={() => send(file, false)}
+          blocked={blocked}
+          onConfirm={onConfirm}
         />
       ) : null}
-      <h2>Export</h2>
-      <p>Every group and rule of the workspace, as a file Requestly and Rulekeeper can import.</p>
-      <button type="button" onClick={exportFile}>
-        Export to a file
-      </button>
-    </section>
+    </>
   );
 }
 

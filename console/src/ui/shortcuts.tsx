@@ -1,11 +1,12 @@
 // Keyboard shortcuts for the whole console: `/` search the rules, `n` a new rule, `?` the list of
-// them. A key typed into a field (or an editor, or an open dialog) is text, never a shortcut.
+// them. A key typed into a field (or an editor, or an open dialog) is text, never a shortcut. `n` is
+// neither offered nor listed to someone who may not create rules.
 import { useEffect, useRef } from 'preact/hooks';
 import { navigate } from '../route.js';
 
-export const SHORTCUTS: readonly { keys: string; does: string }[] = [
+export const SHORTCUTS: readonly { keys: string; does: string; writes?: true }[] = [
   { keys: '/', does: 'Search the rules' },
-  { keys: 'n', does: 'New rule' },
+  { keys: 'n', does: 'New rule', writes: true },
   { keys: '?', does: 'Show these shortcuts' },
 ];
 
@@ -28,7 +29,7 @@ function typingIn(target: EventTarget | null): boolean {
   );
 }
 
-export function useShortcuts(showHelp: () => void): void {
+export function useShortcuts(showHelp: () => void, canWrite: boolean): void {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -41,7 +42,7 @@ export function useShortcuts(showHelp: () => void): void {
           searchWanted = true;
           navigate({ page: 'rules' });
         }
-      } else if (event.key === 'n') {
+      } else if (event.key === 'n' && canWrite) {
         event.preventDefault();
         navigate({ page: 'rule', ruleId: null });
       } else if (event.key === '?') {
@@ -51,10 +52,10 @@ export function useShortcuts(showHelp: () => void): void {
     };
     addEventListener('keydown', onKey);
     return () => removeEventListener('keydown', onKey);
-  }, [showHelp]);
+  }, [showHelp, canWrite]);
 }
 
-export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
+export function ShortcutsDialog({ onClose, canWrite }: { onClose: () => void; canWrite: boolean }) {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     dialog.current?.showModal();
@@ -64,7 +65,7 @@ export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
       <h2 id="shortcuts-title">Keyboard shortcuts</h2>
       <p>They work anywhere in the console except while typing in a field.</p>
       <dl class="shortcuts">
-        {SHORTCUTS.map(({ keys, does }) => (
+        {SHORTCUTS.filter(({ writes }) => canWrite || !writes).map(({ keys, does }) => (
           <div key={keys}>
             <dt>
               <kbd>{keys}</kbd>

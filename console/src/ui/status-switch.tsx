@@ -1,5 +1,6 @@
 // A rule's or a group's status as a switch: its name says whose it is ("checkout redirect active"),
-// its state is aria-checked, and the word on it says the same to sighted users.
+// its state is aria-checked, and the word on it says the same to sighted users. For someone who may
+// not change it (`onSwitch` null), the status as plain text: nothing offered that would be refused.
 export function StatusSwitch({
   name,
   status,
@@ -7,8 +8,9 @@ export function StatusSwitch({
 }: {
   name: string;
   status: string;
-  onSwitch: () => void;
+  onSwitch: (() => void) | null;
 }) {
+  if (!onSwitch) return <span class={`status-text ${status === 'Active' ? 'on' : 'off'}`}>{status}</span>;
   return (
     <button
       type="button"
