@@ -1,10 +1,13 @@
 // The console: the sign-in page, or the screens of a signed-in workspace with their navigation and
 // the live change stream that keeps them current.
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
+import { ActivityPage } from './activity/activity-page.js';
 import { ApiError, anonymousClient, clientFor, forgetKey, savedKey, saveKey, unwrap } from './api.js';
 import { GroupsPage } from './groups/groups-page.js';
+import { KeysPage } from './keys/keys-page.js';
 import { type LiveState, useLiveChanges } from './live.js';
 import { LiveContext } from './live-context.js';
+import { MembersPage } from './members/members-page.js';
 import { hrefFor, type Route, useRoute } from './route.js';
 import { DeletedPage } from './rules/deleted-page.js';
 import { RuleEditor } from './rules/rule-editor.js';
@@ -38,6 +41,8 @@ async function whoIsHere(): Promise<{ signed: Signed | null; message: string | n
       return {
         signed: {
           credentials: { key },
+          userId: data.user.id,
+          ...(data.key ? { keyId: data.key.id } : {}),
           name: data.user.name,
           role: data.user.role,
           // Asked with a key, whoami describes it; a session's answer (no key) has its role's reach.
@@ -133,6 +138,9 @@ const NAV: { route: Route; label: string }[] = [
   { route: { page: 'templates' }, label: 'Templates' },
   { route: { page: 'try' }, label: 'Try it' },
   { route: { page: 'move' }, label: 'Import & export' },
+  { route: { page: 'members' }, label: 'Members' },
+  { route: { page: 'keys' }, label: 'Keys' },
+  { route: { page: 'activity' }, label: 'Activity' },
 ];
 
 const LIVE_LABELS: Record<LiveState, string> = {
@@ -206,6 +214,9 @@ function Workspace({ session }: { session: Session }) {
         {route.page === 'groups' ? <GroupsPage /> : null}
         {route.page === 'try' ? <TryItPage /> : null}
         {route.page === 'move' ? <MovePage /> : null}
+        {route.page === 'members' ? <MembersPage /> : null}
+        {route.page === 'keys' ? <KeysPage /> : null}
+        {route.page === 'activity' ? <ActivityPage /> : null}
       </main>
       {shortcuts ? <ShortcutsDialog onClose={() => setShortcuts(false)} canWrite={session.canWrite} /> : null}
     </LiveContext.Provider>

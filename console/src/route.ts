@@ -10,7 +10,16 @@ export type Route =
   | { page: 'templates' }
   | { page: 'deleted' }
   | { page: 'try' }
-  | { page: 'move' };
+  | { page: 'move' }
+  | { page: 'members' }
+  | { page: 'keys' }
+  | { page: 'activity' };
+
+/** Pages whose address is their name alone. */
+const PLAIN_PAGES = ['groups', 'try', 'move', 'templates', 'deleted', 'members', 'keys', 'activity'] as const;
+type PlainPage = (typeof PLAIN_PAGES)[number];
+const isPlainPage = (page: string | undefined): page is PlainPage =>
+  (PLAIN_PAGES as readonly (string | undefined)[]).includes(page);
 
 export function parseRoute(hash: string): Route {
   const [page, id, template] = hash.replace(/^#\/?/, '').split('/');
@@ -19,8 +28,7 @@ export function parseRoute(hash: string): Route {
       ? { page: 'rule', ruleId: null, template: decodeURIComponent(template) }
       : { page: 'rule', ruleId: null };
   if (page === 'rules' && id) return { page: 'rule', ruleId: decodeURIComponent(id) };
-  if (page === 'groups' || page === 'try' || page === 'move' || page === 'templates' || page === 'deleted')
-    return { page };
+  if (isPlainPage(page)) return { page };
   return { page: 'rules' };
 }
 

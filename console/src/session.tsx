@@ -10,6 +10,10 @@ export type UserWorkspace = Schemas['Session']['workspaces'][number];
 /** Who the console speaks for. */
 export interface Signed {
   credentials: Credentials;
+  /** The person's (or the key's user's) id: what marks "you" among members, keys and activity. */
+  userId: string;
+  /** The key the console speaks with, when it is a key (revoking it signs the console out). */
+  keyId?: string;
   /** The person or the key's user, as the header shows them. */
   name: string;
   /** Their role in the workspace shown. */
@@ -42,11 +46,15 @@ export function useSession(): Session {
 }
 
 const RANK: Record<Role, number> = { viewer: 0, editor: 1, admin: 2, owner: 2 };
-const SCOPE_RANK = { read: 0, write: 1, admin: 2 } as const;
+/** Key scopes, narrowest first. */
+export const SCOPES = ['read', 'write', 'admin'] as const;
+
+/** How far a role and a key's scope together reach: the index of the broadest scope allowed. */
+export const reachOf = (role: Role, scope: Signed['scope']) => Math.min(RANK[role], SCOPES.indexOf(scope));
 
 /** What a role and a key's scope together allow, as the service decides it. */
 export function powers(role: Role, scope: Signed['scope']): { canWrite: boolean; canAdmin: boolean } {
-  const reach = Math.min(RANK[role], SCOPE_RANK[scope]);
+  const reach = reachOf(role, scope);
   return { canWrite: reach >= 1, canAdmin: reach >= 2 };
 }
 

@@ -12,6 +12,7 @@ export function personFrom(view: Schemas['Session'], workspaceId?: string): Sign
   if (!workspace) return null;
   return {
     credentials: { session: { csrfToken: view.csrfToken, workspaceId: workspace.id } },
+    userId: view.user.id,
     name: view.user.name,
     role: workspace.role,
     scope: 'admin',
@@ -106,6 +107,8 @@ function KeyForm({ onSignIn }: { onSignIn: (signed: Signed) => void }) {
       const { data } = unwrap(await clientFor({ key: trimmed }).GET('/v1/whoami'));
       onSignIn({
         credentials: { key: trimmed },
+        userId: data.user.id,
+        ...(data.key ? { keyId: data.key.id } : {}),
         name: data.user.name,
         role: data.user.role,
         // Asked with a key, whoami describes it; a session's answer (no key) has its role's reach.
