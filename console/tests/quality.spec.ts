@@ -60,6 +60,18 @@ async function visitScreens(page: Page, check: (screen: string) => Promise<void>
   await chooseImportFile(page, 'export.json', JSON.stringify([{ objectType: 'group', name: 'imported' }]));
   await expect(page.getByRole('region', { name: /Checked export.json/ })).toBeVisible();
   await check('import report');
+  await page.getByRole('link', { name: 'Members' }).click();
+  await expect(page.getByRole('table', { name: 'Members of the workspace' })).toBeVisible();
+  await check('members');
+  await page.getByRole('link', { name: 'Keys' }).click();
+  await page.getByLabel('Name', { exact: true }).fill(HOSTILE);
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await expect(page.getByRole('region', { name: /Your new key/ })).toBeVisible();
+  await expect(page.getByRole('row', { name: HOSTILE })).toBeVisible();
+  await check('keys with a new key');
+  await page.getByRole('link', { name: 'Activity' }).click();
+  await expect(page.getByRole('list', { name: 'Activity, newest first' })).toBeVisible();
+  await check('activity');
 }
 
 for (const colorScheme of ['light', 'dark'] as const) {

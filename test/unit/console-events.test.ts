@@ -68,6 +68,9 @@ describe('parseRoute', () => {
   it('maps addresses to screens, with unknown ones on the rule list', () => {
     expect(parseRoute('')).toEqual({ page: 'rules' });
     expect(parseRoute('#/groups')).toEqual({ page: 'groups' });
+    expect(parseRoute('#/members')).toEqual({ page: 'members' });
+    expect(parseRoute('#/keys')).toEqual({ page: 'keys' });
+    expect(parseRoute('#/activity')).toEqual({ page: 'activity' });
     expect(parseRoute('#/rules/new')).toEqual({ page: 'rule', ruleId: null });
     expect(parseRoute('#/rules/Redirect_a1b2c')).toEqual({ page: 'rule', ruleId: 'Redirect_a1b2c' });
     expect(parseRoute('#/nowhere')).toEqual({ page: 'rules' });

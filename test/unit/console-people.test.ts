@@ -1,0 +1,85 @@
+// The console's words for people: which roles an admin or owner is offered for a member, the
+// activity's sentences, and a key's state and last day, each as a person reads them.
+import { describe, expect, it } from 'vitest';
+import { type Entry, wayIn, whatHappened } from '../../console/src/activity/entry-words.js';
+import { endOfDay, stateOf } from '../../console/src/keys/key-words.js';
+import { rolesToGive, withArticle } from '../../console/src/members/roles.js';
+
+const entry = (fields: Partial<Entry>): Entry => ({
+  id: 'evt_1',
+  at: 0,
+  kind: 'sign_in',
+  by: 'usr_alice',
+  byName: 'alice',
+  via: null,
+  address: null,
+  object: null,
+  detail: null,
+  ...fields,
+});
+
+const names = (id: string) => ({ usr_bob: 'bob' })[id] ?? `a former member (${id})`;
+
+describe('the roles offered for a member', () => {
+  it('offers owner to owners alone, and nothing to an admin for an owner', () => {
+    expect(rolesToGive('owner', 'editor')).toEqual(['viewer', 'editor', 'admin', 'owner']);
+    expect(rolesToGive('admin', 'editor')).toEqual(['viewer', 'editor', 'admin']);
+    expect(rolesToGive('admin', 'owner')).toEqual([]);
+    expect(['viewer', 'editor', 'admin', 'owner'].map((r) => withArticle(r as never))).toEqual([
+      'a viewer',
+      'an editor',
+      'an admin',
+      'an owner',
+    ]);
+  });
+});
+
+describe('the activity in words', () => {
+  it('says what happened, to whom, and how the actor came in', () => {
+    const changed = entry({
+      kind: 'member_role_changed',
+      object: { type: 'user', id: 'usr_bob' },
+      detail: { from: 'editor', to: 'viewer' },
+      via: { type: 'session', keyId: null, keyName: null },
+    });
+    expect(whatHappened(changed, names)).toBe('changed the role of bob from editor to viewer');
+    expect(wayIn(changed)).toBe('signed in');
+    const made = entry({
+      kind: 'key_created',
+      detail: { name: 'CI', scope: 'read', service: true },
+      via: { type: 'key', keyId: 'key_1', keyName: 'laptop' },
+    });
+    expect(whatHappened(made, names)).toBe('made the key “CI” (read scope, for a machine)');
+    expect(wayIn(made)).toBe('with the key “laptop”');
+    expect(
+      whatHappened(
+        entry({
+          kind: 'member_removed',
+          object: { type: 'user', id: 'usr_gone' },
+          detail: { role: 'editor' },
+        }),
+        names,
+      ),
+    ).toBe('removed a former member (usr_gone), an editor');
+    expect(whatHappened(entry({ kind: 'sign_out', detail: { everywhere: true } }), names)).toBe(
+      'signed out everywhere',
+    );
+    expect(wayIn(entry({ kind: 'rule_updated' }))).toBeNull();
+  });
+});
+
+describe('a key as listed', () => {
+  const key = { revokedAt: null, expiresAt: null } as never as Parameters<typeof stateOf>[0];
+  it('is active, revoked, or expired from its last moment on', () => {
+    expect(stateOf(key)).toBe('active');
+    expect(stateOf({ ...key, revokedAt: 5 })).toBe('revoked');
+    expect(stateOf({ ...key, expiresAt: 10 }, 10)).toBe('expired');
+    expect(stateOf({ ...key, expiresAt: 11 }, 10)).toBe('active');
+  });
+
+  it('expires at the end of the day chosen, in the browser’s time zone', () => {
+    const end = endOfDay('2030-05-01');
+    expect(end).toBe(new Date(2030, 4, 1, 23, 59, 59, 999).getTime());
+    expect(endOfDay('not a date')).toBeNull();
+  });
+});
