@@ -5,6 +5,9 @@ import { ActivityPage } from './activity/activity-page.js';
 import { ApiError, anonymousClient, clientFor, forgetKey, savedKey, saveKey, unwrap } from './api.js';
 import { GroupsPage } from './groups/groups-page.js';
 import { KeysPage } from './keys/keys-page.js';
+import { AcceptPage } from './links/accept-page.js';
+import { linkPage } from './links/link-token.js';
+import { ResetPage } from './links/reset-page.js';
 import { type LiveState, useLiveChanges } from './live.js';
 import { LiveContext } from './live-context.js';
 import { MembersPage } from './members/members-page.js';
@@ -71,6 +74,13 @@ async function whoIsHere(): Promise<{ signed: Signed | null; message: string | n
 export function App() {
   const [signed, setSigned] = useState<Signed | null | 'checking'>('checking');
   const [message, setMessage] = useState<string | null>(null);
+  // A single-use link opened (or pasted into this tab): its page comes first, signed in or not.
+  const [link, setLink] = useState(() => linkPage(location.hash));
+  useEffect(() => {
+    const follow = () => setLink(linkPage(location.hash));
+    addEventListener('hashchange', follow);
+    return () => removeEventListener('hashchange', follow);
+  }, []);
   useEffect(() => {
     whoIsHere().then(
       (found) => {
@@ -112,6 +122,28 @@ export function App() {
       },
     };
   }, [signed]);
+  if (link?.page === 'accept')
+    return (
+      <AcceptPage
+        token={link.token}
+        onSignIn={(newly) => {
+          setLink(null);
+          setMessage(null);
+          setSigned(newly);
+        }}
+      />
+    );
+  if (link?.page === 'reset')
+    return (
+      <ResetPage
+        token={link.token}
+        onDone={(done) => {
+          setLink(null);
+          setSigned(null);
+          setMessage(done);
+        }}
+      />
+    );
   if (signed === 'checking') return <p class="loading">Loading…</p>;
   if (!session) {
     return (

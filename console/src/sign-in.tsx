@@ -1,7 +1,7 @@
 // Signing in: a person with their email and password (the service sets an HttpOnly cookie the page
 // never sees), or, for a machine's key or a quick look, an API key. Either is checked with one small
 // request before the console opens, so a mistake is said here, not by every panel after.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ApiError, anonymousClient, clientFor, type Schemas, unwrap } from './api.js';
 import { DocText } from './forms/text.js';
 import { describeError, type Signed } from './session.js';
@@ -159,6 +159,84 @@ function KeyForm({ onSignIn }: { onSignIn: (signed: Signed) => void }) {
   );
 }
 
+/** What a refused single sign-on came back with (`?sso_error=`), in words. */
+const SSO_ERRORS: Record<string, string> = {
+  unavailable: 'The single sign-on provider could not be reached. Try again in a moment.',
+  expired: 'That sign-in took too long or was already used. Start again.',
+  failed: 'The single sign-on provider did not sign you in. Start again.',
+  email_unverified: 'Your provider has not verified your email address, so it cannot sign you in here.',
+  domain_not_allowed: "Your email's domain is not one this service takes single sign-ons from.",
+  no_access: 'This account has no access here. Ask an admin of your team to invite you.',
+};
+
+/** The SSO button, when the service has single sign-on (GET /v1/session/providers says). */
+function SingleSignOn() {
+  const [start, setStart] = useState<string | null>(null);
+  useEffect(() => {
+    anonymousClient()
+      .GET('/v1/session/providers')
+      .then((answer) => setStart(answer.data?.data.oidc?.start ?? null))
+      .catch(() => {});
+  }, []);
+  if (!start) return null;
+  return (
+    <p>
+      <a class="button" href={start}>
+        Sign in with single sign-on
+      </a>
+    </p>
+  );
+}
+
+/** "Forgot your password?": answers alike whether the email has an account, as the service does. */
+function ForgotPassword() {
+  const [open, setOpen] = useState(false);
+  const [email, setEmail] = useState('');
+  const [sent, setSent] = useState(false);
+  if (!open)
+    return (
+      <p>
+        <button type="button" class="secondary small" onClick={() => setOpen(true)}>
+          Forgot your password?
+        </button>
+      </p>
+    );
+  if (sent)
+    return (
+      <p class="notice" role="status">
+        If an account has this email, a link to choose a new password is on its way (when this service sends
+        mail; otherwise ask an admin of your team for a reset link).
+      </p>
+    );
+  return (
+    <form
+      noValidate
+      aria-labelledby="forgot-heading"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        await anonymousClient()
+          .POST('/v1/password/forgot', { body: { email: email.trim() } })
+          .catch(() => {});
+        setSent(true);
+      }}
+    >
+      <h2 id="forgot-heading">A new password</h2>
+      <div class="field">
+        <label for="forgot-email">Your email</label>
+        <input
+          id="forgot-email"
+          type="email"
+          value={email}
+          onInput={(e) => setEmail(e.currentTarget.value)}
+        />
+      </div>
+      <button type="submit" class="secondary">
+        Send me a link
+      </button>
+    </form>
+  );
+}
+
 export function SignIn({
   message,
   onSignIn,
@@ -166,16 +244,20 @@ export function SignIn({
   message: string | null;
   onSignIn: (signed: Signed) => void;
 }) {
+  const ssoError = new URLSearchParams(location.search).get('sso_error');
+  const shown = message ?? (ssoError ? (SSO_ERRORS[ssoError] ?? SSO_ERRORS.failed) : null);
   return (
     <main class="sign-in">
       <h1>Rulekeeper</h1>
       <p>Manage, test and move the traffic rules of your workspace.</p>
-      {message ? (
+      {shown ? (
         <p class="notice" role="status">
-          {message}
+          {shown}
         </p>
       ) : null}
       <PersonForm onSignIn={onSignIn} />
+      <SingleSignOn />
+      <ForgotPassword />
       <KeyForm onSignIn={onSignIn} />
       <p>
         The API is under <code>/v1</code>; its reference is at <a href="/docs">/docs</a>.

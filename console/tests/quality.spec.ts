@@ -154,8 +154,8 @@ test('the console is served with a strict CSP and breaks none of it', async ({
 
 test('a keyboard alone signs in, creates a group and answers a confirmation', async ({ page, workspace }) => {
   await page.goto('/');
-  // Past the email, the password and their Sign in button: the key's field.
-  for (let i = 0; i < 4; i++) await page.keyboard.press('Tab');
+  // Past the email, the password, their Sign in button and "Forgot your password?": the key's field.
+  for (let i = 0; i < 5; i++) await page.keyboard.press('Tab');
   await expect(page.getByLabel('API key', { exact: true })).toBeFocused();
   await page.keyboard.type(workspace.key);
   await page.keyboard.press('Enter');
