@@ -32,7 +32,8 @@ export function useLiveChanges(
     });
     copy.on('status', (status) => setState(status.state));
     copy.on('error', (error) => {
-      if (error.status === 401) latest.current.onRefused();
+      // 401: the key or session no longer holds; 403: a person no longer a member of the workspace.
+      if (error.status === 401 || error.status === 403) latest.current.onRefused();
     });
     return () => copy.close();
   }, [credentials]);

@@ -60,7 +60,17 @@ export function powers(role: Role, scope: Signed['scope']): { canWrite: boolean;
 
 export const REVOKED_MESSAGE =
   'The service no longer accepts this API key: it was revoked or never existed. Sign in with another key.';
-export const SESSION_ENDED_MESSAGE = 'Your session ended (signed out elsewhere, or expired). Sign in again.';
+export const SESSION_ENDED_MESSAGE =
+  'Your session ended (signed out elsewhere, or expired), or you are no longer a member of this workspace. Sign in again.';
+
+/** A person's session refused in this workspace (removed from it): the service answers 403 so. */
+export function noLongerMember(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    error.status === 403 &&
+    error.details.some((d) => /^you are (not a member of workspace|a member of no workspace)/.test(d.message))
+  );
+}
 
 /** What the sign-in page says when the service stops accepting who the console speaks for. */
 export const refusedMessage = (credentials: Credentials) =>
@@ -86,7 +96,7 @@ export function useApi() {
         onResponse?.(answer.response);
         return unwrap(answer);
       } catch (error) {
-        if (error instanceof ApiError && error.status === 401)
+        if ((error instanceof ApiError && error.status === 401) || noLongerMember(error))
           session.signOut(refusedMessage(session.credentials));
         throw error;
       }

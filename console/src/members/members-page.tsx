@@ -6,6 +6,8 @@ import { useState } from 'preact/hooks';
 import { type Role, useApi, useSession } from '../session.js';
 import { ConfirmDialog } from '../ui/confirm.js';
 import { RelativeTime } from '../ui/relative-time.js';
+import { InvitesPanel } from './invites-panel.js';
+import { LinkShownOnce } from './link-shown-once.js';
 import { memberChangeError } from './member-change-error.js';
 import { ROLE_WORDS, rolesToGive, withArticle } from './roles.js';
 import { isMachine, type Member, useMembers } from './use-members.js';
@@ -21,6 +23,20 @@ export function MembersPage() {
   // A change waiting for its answer (or, for one's own, for the question): its select shows it.
   const [pending, setPending] = useState<Pending | null>(null);
   const [asking, setAsking] = useState(false);
+  // A password reset link just made for a member, shown once.
+  const [resetLink, setResetLink] = useState<{ name: string; link: string; expiresAt: number } | null>(null);
+
+  async function makeResetLink(member: Member) {
+    try {
+      const answer = await api((client) =>
+        client.POST('/v1/members/{userId}/reset', { params: { path: { userId: member.userId } } }),
+      );
+      setResetLink({ name: member.name, link: answer.data.link, expiresAt: answer.data.expiresAt });
+      setError(null);
+    } catch (failure) {
+      setError(memberChangeError(`No reset link was made for “${member.name}”`, failure));
+    }
+  }
 
   async function apply(change: Pending) {
     const { member } = change;
@@ -158,6 +174,16 @@ export function MembersPage() {
                     </td>
                     {session.canAdmin ? (
                       <td>
+                        {roles.length && !isMachine(member.userId) && member.userId !== session.userId ? (
+                          <button
+                            type="button"
+                            class="secondary small"
+                            aria-label={`Password reset link for ${member.name}`}
+                            onClick={() => makeResetLink(member)}
+                          >
+                            Reset link
+                          </button>
+                        ) : null}{' '}
                         {roles.length ? (
                           <button
                             type="button"
@@ -178,6 +204,15 @@ export function MembersPage() {
           </table>
         </div>
       ) : null}
+      {resetLink ? (
+        <LinkShownOnce
+          title={`A password reset link for “${resetLink.name}”`}
+          link={resetLink.link}
+          note={`Hand it to them: it works once, until ${new Date(resetLink.expiresAt).toLocaleString()}, and ends their sessions.`}
+          onDone={() => setResetLink(null)}
+        />
+      ) : null}
+      {session.canAdmin ? <InvitesPanel onInvited={reload} /> : null}
       {asking && pending ? (
         <Question
           change={pending}
