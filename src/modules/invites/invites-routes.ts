@@ -3,12 +3,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
-import { AppError } from '../../errors.js';
-import { crossOrigin, ownOrigin, securelyReached } from '../../http/origin.js';
+import { ownOrigin } from '../../http/origin.js';
 import { ALWAYS, BODY, errorResponses, header, success } from '../../http/responses.js';
 import { deleted, single } from '../../http/schemas.js';
-import { sessionCookie, sessionToken } from '../sessions/session-cookie.js';
-import { Session } from '../sessions/sessions-schemas.js';
+import { signedInAnswer, signIn } from '../sessions/signed-in.js';
 import { Invite, InviteAccept, InviteCreate, InviteParams, NewInvite } from './invites-schemas.js';
 import type { InvitesService } from './invites-service.js';
 
@@ -133,16 +131,7 @@ export function registerInvitesRoutes(
         security: [],
         body: InviteAccept,
         response: {
-          200: success('Accepted and signed in: the session cookie is set.', single(Session), {
-            outsideWorkspace: true,
-            headers: {
-              'Set-Cookie': header(
-                'The session cookie.',
-                { examples: ['rk_session=…; Path=/; HttpOnly; SameSite=Lax'] },
-                true,
-              ),
-            },
-          }),
+          200: signedInAnswer('Accepted and signed in: the session cookie is set.'),
           ...errorResponses(
             'INVITE_PAYLOAD_INVALID',
             'USER_PAYLOAD_INVALID',
@@ -157,20 +146,9 @@ export function registerInvitesRoutes(
         },
       },
     },
-    async (request, reply) => {
-      // A page of another site must not sign its visitor in to an account of its choosing.
-      if (crossOrigin(request, config.publicUrl))
-        throw new AppError('CSRF_REFUSED', [{ path: '', message: 'the request comes from another origin' }]);
-      const { token, view } = await invites.accept(
-        request.body,
-        request.ip,
-        sessionToken(request.headers.cookie),
-      );
-      reply.header(
-        'set-cookie',
-        sessionCookie(token, view.expiresAt, securelyReached(request, config.publicUrl)),
-      );
-      return { success: true, data: view };
-    },
+    async (request, reply) =>
+      signIn(request, reply, config.publicUrl, (address, previous) =>
+        invites.accept(request.body, address, previous),
+      ),
   );
 }

@@ -1,15 +1,16 @@
 // HTTP routes of /v1/session: signing in (sets the session cookie), the session, signing out.
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
-import { crossOrigin, securelyReached } from '../../http/origin.js';
-import { ALWAYS, BODY, errorResponses, header, success } from '../../http/responses.js';
+import { securelyReached } from '../../http/origin.js';
+import { ALWAYS, BODY, errorResponses, success } from '../../http/responses.js';
 import { deleted, single } from '../../http/schemas.js';
 import { Credentials } from '../users/users-schemas.js';
-import { clearedCookie, sessionCookie, sessionToken } from './session-cookie.js';
+import { clearedCookie } from './session-cookie.js';
 import { Session, SignOutQuery } from './sessions-schemas.js';
 import type { SessionPrincipal, SessionsService } from './sessions-service.js';
+import { signedInAnswer, signIn } from './signed-in.js';
 
 /** The session of the request, or 401 for a key: a key has no session to show or end. */
 function sessionOf(request: FastifyRequest): SessionPrincipal {
@@ -23,9 +24,6 @@ export function registerSessionsRoutes(
   config: Pick<Config, 'publicUrl'>,
 ): void {
   const common = { tags: ['session'] };
-  /** Secure cookies whenever people reach the service over HTTPS. */
-  const secure = (request: FastifyRequest) => securelyReached(request, config.publicUrl);
-  const setCookie = (reply: FastifyReply, value: string) => reply.header('set-cookie', value);
 
   app.post(
     '/session',
@@ -42,16 +40,7 @@ export function registerSessionsRoutes(
         security: [],
         body: Credentials,
         response: {
-          200: success('Signed in: the session cookie is set.', single(Session), {
-            outsideWorkspace: true,
-            headers: {
-              'Set-Cookie': header(
-                'The session cookie.',
-                { examples: ['rk_session=…; Path=/; HttpOnly; SameSite=Lax'] },
-                true,
-              ),
-            },
-          }),
+          200: signedInAnswer('Signed in: the session cookie is set.'),
           ...errorResponses(
             'SIGN_IN_PAYLOAD_INVALID',
             'INVALID_CREDENTIALS',
@@ -63,18 +52,10 @@ export function registerSessionsRoutes(
         },
       },
     },
-    async (request, reply) => {
-      // A page of another site must not sign its visitor in to an account of its choosing.
-      if (crossOrigin(request, config.publicUrl))
-        throw new AppError('CSRF_REFUSED', [{ path: '', message: 'the request comes from another origin' }]);
-      const { token, view } = await sessions.signIn(
-        request.body,
-        request.ip,
-        sessionToken(request.headers.cookie),
-      );
-      setCookie(reply, sessionCookie(token, view.expiresAt, secure(request)));
-      return { success: true, data: view };
-    },
+    async (request, reply) =>
+      signIn(request, reply, config.publicUrl, (address, previous) =>
+        sessions.signIn(request.body, address, previous),
+      ),
   );
 
   app.get(
@@ -125,7 +106,7 @@ export function registerSessionsRoutes(
       if (everywhere !== undefined && everywhere !== 'true' && everywhere !== 'false')
         throw new AppError('INVALID_QUERY', [{ path: '/everywhere', message: 'must be true or false' }]);
       await sessions.end(session, everywhere === 'true', request.ip);
-      setCookie(reply, clearedCookie(secure(request)));
+      reply.header('set-cookie', clearedCookie(securelyReached(request, config.publicUrl)));
       return { success: true, message: 'Signed out' };
     },
   );
