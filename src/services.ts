@@ -77,17 +77,6 @@ export function createServices(
     cacheTtlMs: config.keyCacheTtlMs,
     now,
   });
-  // Single sign-on, when configured: its sign-ins end in the sessions a password opens.
-  const oidc =
-    config.oidc &&
-    createOidcService({
-      config: config.oidc,
-      client: createOidcClient(config.oidc),
-      store: createOidcStore(db),
-      users: usersStore,
-      sessions,
-      now,
-    });
   /** Forgets every key and session this instance remembered: who may do what changed. */
   const forgetAll = () => {
     keysService.forget();
@@ -199,6 +188,18 @@ export function createServices(
     mailFailed,
     now,
   });
+  // Single sign-on, when configured: its sign-ins end in the sessions a password opens.
+  const oidc =
+    config.oidc &&
+    createOidcService({
+      config: config.oidc,
+      client: createOidcClient(config.oidc),
+      store: createOidcStore(db),
+      users: usersStore,
+      sessions,
+      invites,
+      now,
+    });
   const passwordResets = createPasswordResetsService({
     db,
     store: createPasswordResetsStore(db),

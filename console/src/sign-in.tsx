@@ -170,7 +170,7 @@ const SSO_ERRORS: Record<string, string> = {
 };
 
 /** The SSO button, when the service has single sign-on (GET /v1/session/providers says). */
-function SingleSignOn() {
+export function SingleSignOn() {
   const [start, setStart] = useState<string | null>(null);
   useEffect(() => {
     anonymousClient()

@@ -208,6 +208,47 @@ forEachDatabase((db) => {
       expect((await signInAs('dora-sub')).error).toBeNull();
     });
 
+    it('lets someone new join through the invites pending for their verified email, with their roles', async () => {
+      const admin = await t.keysService.issue('acme', 'alice', {
+        scope: 'admin',
+        expiresAt: null,
+        name: null,
+      });
+      const made = await t.call('POST', '/v1/invites', {
+        key: admin.key,
+        body: { email: 'newcomer@example.com', role: 'viewer' },
+      });
+      expect(made.status).toBe(201);
+      provider.accounts.set('newcomer-sub', { email: 'NewComer@example.com', email_verified: true });
+      const { error, session } = await signInAs('newcomer-sub');
+      expect(error).toBeNull();
+      const who = await t.call('GET', '/v1/whoami', {
+        key: null,
+        headers: { cookie: `rk_session=${session}` },
+      });
+      expect(who.body.data).toMatchObject({ user: { role: 'viewer', name: 'newcomer@example.com' } });
+      // The invite is used: no longer pending, and it signs nobody in twice.
+      const pending = await t.call('GET', '/v1/invites', { key: admin.key });
+      expect(pending.body.data.map((i: { email: string }) => i.email)).not.toContain('newcomer@example.com');
+      // The account has no password: it signs in through the provider only.
+      expect((await signInAs('newcomer-sub')).error).toBeNull();
+      expect(
+        (
+          await t.call('POST', '/v1/session', {
+            key: null,
+            body: { email: 'newcomer@example.com', password: 'any password at all' },
+          })
+        ).status,
+      ).toBe(401);
+      // An unverified email is no proof: an invite for it is not accepted.
+      await t.call('POST', '/v1/invites', {
+        key: admin.key,
+        body: { email: 'unsure@example.com', role: 'editor' },
+      });
+      provider.accounts.set('unsure-sub', { email: 'unsure@example.com', email_verified: false });
+      expect(await signInAs('unsure-sub')).toMatchObject({ error: 'email_unverified', session: undefined });
+    });
+
     it('gives a new session id: neither a planted cookie nor an earlier session survives it', async () => {
       const earlier = await signIn(t, 'alice@example.com');
       const before = earlier.cookie.split('=')[1] as string;

@@ -4,7 +4,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError, anonymousClient, unwrap } from '../api.js';
 import type { Signed } from '../session.js';
-import { personFrom } from '../sign-in.js';
+import { personFrom, SingleSignOn } from '../sign-in.js';
 import { forgetLinkAddress } from './link-token.js';
 
 const GONE = 'This link no longer works: it was used, revoked or has expired. Ask for a new one.';
@@ -101,6 +101,8 @@ export function AcceptPage({ token, onSignIn }: { token: string; onSignIn: (sign
           Join
         </button>
       </form>
+      {/* An invite is also accepted by signing in through the team's provider with its email. */}
+      <SingleSignOn />
     </main>
   );
 }

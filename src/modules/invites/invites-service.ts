@@ -20,7 +20,7 @@ import { normalEmail } from '../users/users-schemas.js';
 import type { UsersService } from '../users/users-service.js';
 import type { UsersStore } from '../users/users-store.js';
 import { checkInviteAccept, checkInviteCreate, type Invite, type NewInvite } from './invites-schemas.js';
-import type { InvitesStore } from './invites-store.js';
+import type { InvitesStore, PendingInvite } from './invites-store.js';
 
 export const INVITE_TTL_MS = 7 * 24 * 3600_000;
 export const SETUP_TTL_MS = 24 * 3600_000;
@@ -53,11 +53,14 @@ export async function createSetupInvite(
   return { token, expiresAt };
 }
 
+/** Every invite pending for a single sign-on was used meanwhile (its transaction rolls back). */
+class NoneLeft extends Error {}
+
 export function createInvitesService(deps: {
   db: Db;
   store: InvitesStore;
   users: Pick<UsersService, 'prepare' | 'insert'>;
-  usersStore: Pick<UsersStore, 'findByEmail'>;
+  usersStore: Pick<UsersStore, 'findByEmail' | 'insert' | 'linkIdentity'>;
   members: Pick<MembersStore, 'add'>;
   sessions: Pick<SessionsService, 'authenticate' | 'open'>;
   activity: Pick<ActivityService, 'record'>;
@@ -72,6 +75,41 @@ export function createInvitesService(deps: {
 }) {
   const { db, store } = deps;
   const now = deps.now ?? Date.now;
+
+  /**
+   * `invite`, just used (store.use) in `trx`, accepted by `userId`: records it and makes them a member
+   * with its role, unless they are one already (made one since the invite: they keep their role).
+   */
+  async function welcome(
+    trx: Db,
+    invite: PendingInvite,
+    userId: string,
+    address: string,
+    at: number,
+    via: string | null = null,
+  ): Promise<void> {
+    await store.setAcceptedBy(trx, invite.id, userId);
+    const actor = { userId, via, address };
+    await deps.activity.record(trx, {
+      workspaceId: invite.workspaceId,
+      kind: 'invite_accepted',
+      actor,
+      object: { type: 'invite', id: invite.id },
+      detail: { role: invite.role, setup: invite.kind === 'setup' },
+      at,
+    });
+    if (await deps.members.add(trx, invite.workspaceId, userId, invite.role, at)) {
+      await deps.activity.record(trx, {
+        workspaceId: invite.workspaceId,
+        kind: 'member_added',
+        actor,
+        object: { type: 'user', id: userId },
+        detail: { role: invite.role, invite: invite.id },
+        at,
+      });
+      await deps.signals.announceAccess(trx, invite.workspaceId);
+    }
+  }
 
   async function mail(
     invite: Invite & { email: string },
@@ -202,36 +240,56 @@ export function createInvitesService(deps: {
           });
       const at = now();
       const userId = await db.transaction().execute(async (trx) => {
+        // The link first: of two acceptances at once, the second learns it was used, whatever else.
         if (!(await store.use(trx, invite.id, at))) throw new AppError('LINK_INVALID');
         const user =
           proven ??
           (await deps.users.insert(trx, prepared as NonNullable<typeof prepared>, at, { adopt: false })).id;
-        await store.setAcceptedBy(trx, invite.id, user);
-        const actor = { userId: user, via: null, address };
-        await deps.activity.record(trx, {
-          workspaceId: invite.workspaceId,
-          kind: 'invite_accepted',
-          actor,
-          object: { type: 'invite', id: invite.id },
-          detail: { role: invite.role, setup: invite.kind === 'setup' },
-          at,
-        });
-        // A member already (made one since the invite) keeps the role they have.
-        if (await deps.members.add(trx, invite.workspaceId, user, invite.role, at)) {
-          await deps.activity.record(trx, {
-            workspaceId: invite.workspaceId,
-            kind: 'member_added',
-            actor,
-            object: { type: 'user', id: user },
-            detail: { role: invite.role, invite: invite.id },
-            at,
-          });
-          await deps.signals.announceAccess(trx, invite.workspaceId);
-        }
+        await welcome(trx, invite, user, address, at);
         return user;
       });
       deps.forget(invite.workspaceId);
       return deps.sessions.open(userId, address, previous, 'password');
+    },
+
+    /**
+     * Single sign-on of a person with no account yet: when invites are pending for the email their
+     * provider verified, the account is made (no password: it signs in through the provider, linked to
+     * its identity) and every such invite accepted. The invite went to that address and the provider
+     * vouches for it: the same proof as holding the link. Undefined when no invite is pending.
+     */
+    async joinBySso(
+      email: string,
+      identity: { issuer: string; subject: string },
+      address: string,
+    ): Promise<string | undefined> {
+      const at = now();
+      const pending = await store.findPendingFor(email, at);
+      if (pending.length === 0) return undefined;
+      const userId = await db
+        .transaction()
+        .execute(async (trx) => {
+          // Made meanwhile (an acceptance with a password): theirs to sign in to, not this one's.
+          if (await deps.usersStore.findByEmail(trx, email)) return undefined;
+          const id = `usr_${randomSuffix(12)}`;
+          await deps.usersStore.insert(trx, { id, name: email, email, passwordHash: null, now: at });
+          await deps.usersStore.linkIdentity(id, identity.issuer, identity.subject, trx);
+          let joined = 0;
+          for (const invite of pending)
+            if (await store.use(trx, invite.id, at)) {
+              await welcome(trx, invite, id, address, at, 'session');
+              joined++;
+            }
+          // All used meanwhile: nothing is written, and the sign-in is refused as for no invite.
+          if (joined === 0) throw new NoneLeft();
+          return id;
+        })
+        .catch((error: unknown) => {
+          if (error instanceof NoneLeft) return undefined;
+          throw error;
+        });
+      for (const invite of pending) deps.forget(invite.workspaceId);
+      return userId;
     },
   };
 }

@@ -73,6 +73,25 @@ export function createInvitesStore(db: Db) {
         .where('expires_at', '>', now)
         .executeTakeFirst(),
 
+    /** The invites (not the setup link) still pending for `email` at `now`, in any workspace. */
+    findPendingFor: (email: string, now: number): Promise<PendingInvite[]> =>
+      db
+        .selectFrom('invites')
+        .select((eb) => [
+          'id',
+          'workspace_id as workspaceId',
+          'email',
+          eb.ref('role').$castTo<Role>().as('role'),
+          eb.ref('kind').$castTo<'invite' | 'setup'>().as('kind'),
+        ])
+        .where('email', '=', email)
+        .where('kind', '=', 'invite')
+        .where('accepted_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now)
+        .orderBy('created_at')
+        .execute(),
+
     /**
      * Uses the invite, once: true for exactly one of any number of transactions that try (the update
      * takes the row's lock on PostgreSQL; the later one then finds it used; SQLite writes one at a time).

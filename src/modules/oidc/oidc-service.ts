@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { OidcConfig } from '../../config.js';
 import { hashApiKey } from '../../ids.js';
+import type { InvitesService } from '../invites/invites-service.js';
 import type { SessionsService, SessionView } from '../sessions/sessions-service.js';
 import { normalEmail } from '../users/users-schemas.js';
 import type { UsersStore } from '../users/users-store.js';
@@ -56,16 +57,25 @@ export function createOidcService(deps: {
   store: OidcStore;
   users: Pick<UsersStore, 'findByIdentity' | 'findByEmailForSso' | 'linkIdentity' | 'workspacesOf'>;
   sessions: Pick<SessionsService, 'open'>;
+  /** Someone new whose verified email has invites pending joins through them. */
+  invites: Pick<InvitesService, 'joinBySso'>;
   now?: () => number;
 }) {
   const { config, client, store, users } = deps;
   const now = deps.now ?? Date.now;
 
   /** The user the provider's identity signs in, linked to it the first time; or the refusal. */
-  async function personOf(issuer: string, subject: string, email: string): Promise<string> {
+  async function personOf(issuer: string, subject: string, email: string, address: string): Promise<string> {
     const linked = await users.findByIdentity(issuer, subject);
     const user = linked ?? (await users.findByEmailForSso(normalEmail(email)));
-    if (!user) throw new SsoRefusal('no_access', 'no user has this identity or email');
+    if (!user) {
+      const joined = await deps.invites.joinBySso(normalEmail(email), { issuer, subject }, address);
+      if (joined) return joined;
+      throw new SsoRefusal(
+        'no_access',
+        'no user has this identity or email, and no invite is pending for it',
+      );
+    }
     // An email is a way to find someone once; after that the identity is who they are. A user linked
     // to another identity of this provider is not taken over by whoever now shows their email.
     if (!linked && user.oidcSubject !== null && user.oidcIssuer === issuer)
@@ -126,7 +136,7 @@ export function createOidcService(deps: {
       const domain = normalEmail(email).split('@').pop() ?? '';
       if (config.allowedDomains !== undefined && !config.allowedDomains.includes(domain))
         throw new SsoRefusal('domain_not_allowed', `the domain ${domain} is not allowed`);
-      const userId = await personOf(identity.issuer, identity.subject, email);
+      const userId = await personOf(identity.issuer, identity.subject, email, input.address);
       return deps.sessions.open(userId, input.address, input.previous, 'sso');
     },
   };

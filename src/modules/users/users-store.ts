@@ -71,8 +71,8 @@ export function createUsersStore(db: Db) {
      * Links the user to a provider's identity, unless they are linked to another identity of `issuer`
      * already (concurrently, or before): whether it is theirs now.
      */
-    async linkIdentity(id: string, issuer: string, subject: string): Promise<boolean> {
-      const result = await db
+    async linkIdentity(id: string, issuer: string, subject: string, trx: Db = db): Promise<boolean> {
+      const result = await trx
         .updateTable('users')
         .set({ oidc_issuer: issuer, oidc_subject: subject })
         .where('id', '=', id)
@@ -102,7 +102,8 @@ export function createUsersStore(db: Db) {
 
     async insert(
       trx: Db,
-      user: { id: string; name: string; email: string; passwordHash: string; now: number },
+      /** No password (null): the person signs in through single sign-on only. */
+      user: { id: string; name: string; email: string; passwordHash: string | null; now: number },
     ): Promise<void> {
       await trx
         .insertInto('users')
