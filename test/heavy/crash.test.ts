@@ -158,6 +158,7 @@ describe('the crash check itself catches', () => {
     id: 'Cancel_abcde',
     ...write,
     groupId: '',
+    isFavourite: false,
     createdBy: 'usr_1',
     creationDate: 1000,
     lastModifiedBy: 'usr_1',

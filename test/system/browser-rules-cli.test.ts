@@ -33,9 +33,11 @@ describe('rulekeeper browser-rules', () => {
       ruleType: 'Cancel',
       pairs: [{ source: { key: 'host', operator: 'Equals', value: 'ads.example.com' } }],
     });
+    // Its page's policy left alone (removeCSPHeader false), nothing of it is a browser rule.
     ids.script = await create({
       name: 'inject',
       ruleType: 'Script',
+      removeCSPHeader: false,
       pairs: [
         {
           source: { key: 'Url', operator: 'Contains', value: 'example.com' },

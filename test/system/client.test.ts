@@ -187,6 +187,40 @@ describe('rulekeeper/client', () => {
     );
     note('signOut', (await person.DELETE('/v1/session')).response.status, 200);
     expect((await person.GET('/v1/session')).error?.code).toBe('SESSION_INVALID');
+    note('getSignInProviders', (await client.GET('/v1/session/providers')).response.status, 200);
+
+    // Keys, invites and password resets, as the workspace's admin.
+    const made = await admin.POST('/v1/keys', { body: { name: 'from the client', scope: 'read' } });
+    note('createKey', made.response.status, 201);
+    note('listKeys', (await admin.GET('/v1/keys')).response.status, 200);
+    const keyPath = { params: { path: { id: made.data?.data.id as string } } };
+    note('revokeKey', (await admin.DELETE('/v1/keys/{id}', keyPath)).response.status, 200);
+
+    const tokenOf = (link: string | undefined) =>
+      new URLSearchParams(String(link).split('?')[1]).get('token') as string;
+    const invited = await admin.POST('/v1/invites', { body: { email: 'rae@example.com', role: 'viewer' } });
+    note('createInvite', invited.response.status, 201);
+    note('listInvites', (await admin.GET('/v1/invites')).response.status, 200);
+    const accepted = await client.POST('/v1/invites/accept', {
+      body: { token: tokenOf(invited.data?.data.link), name: 'Rae', password: PASSWORD },
+    });
+    note('acceptInvite', accepted.response.status, 200);
+    const another = await admin.POST('/v1/invites', { body: { email: 'sol@example.com', role: 'editor' } });
+    const invitePath = { params: { path: { inviteId: another.data?.data.id as string } } };
+    note('revokeInvite', (await admin.DELETE('/v1/invites/{inviteId}', invitePath)).response.status, 200);
+
+    const devId = whoami.data?.data.user.id as string;
+    const reset = await admin.POST('/v1/members/{userId}/reset', { params: { path: { userId: devId } } });
+    note('createPasswordReset', reset.response.status, 201);
+    const changed = await client.POST('/v1/password/reset', {
+      body: { token: tokenOf(reset.data?.data.link), password: 'another horse battery staple' },
+    });
+    note('resetPassword', changed.response.status, 200);
+    note(
+      'forgotPassword',
+      (await client.POST('/v1/password/forgot', { body: { email: 'dev@example.com' } })).response.status,
+      202,
+    );
 
     note('deleteRule', (await client.DELETE('/v1/rules/{ruleId}', path)).response.status, 200);
     const deleted = await client.GET('/v1/rules/deleted', { params: { query: { pageSize: '10' } } });
