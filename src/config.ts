@@ -35,6 +35,8 @@ export interface Config {
   exportTimeLimitMs: number;
   /** Longest a client may take to send a whole request (headers and body); slower ones are cut off. */
   requestTimeoutMs: number;
+  /** scrypt's cost (N) for new password hashes; each hash keeps its own, so a change never locks anyone out. */
+  passwordScryptN: number;
   /** How long a valid API key is remembered; a key revoked by another process may work this long. */
   keyCacheTtlMs: number;
   /** Database connections in the PostgreSQL pool. */
@@ -160,6 +162,19 @@ function oidcConfig(env: NodeJS.ProcessEnv): OidcConfig | undefined {
   };
 }
 
+/** An integer setting that must be a power of two (scrypt's N). */
+function powerOfTwo(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const value = integer(env, name, fallback, min, max);
+  if ((value & (value - 1)) !== 0) throw new ConfigError(`${name} must be a power of two, got "${value}"`);
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL || 'sqlite:./data/rulekeeper.db';
   if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(databaseUrl)) {
@@ -209,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importTimeLimitMs: integer(env, 'IMPORT_TIME_LIMIT_MS', 120_000, 100, 3_600_000),
     exportTimeLimitMs: integer(env, 'EXPORT_TIME_LIMIT_MS', 300_000, 100, 3_600_000),
     keyCacheTtlMs: integer(env, 'KEY_CACHE_TTL_MS', 5000, 0, 3_600_000),
+    passwordScryptN: powerOfTwo(env, 'PASSWORD_SCRYPT_N', 2 ** 15, 2 ** 10, 2 ** 20),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
     dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 5000, 1, 3_600_000),
     dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 2000, 1, 600_000),

@@ -74,6 +74,7 @@ export function createServices(
     users: usersStore,
     signals: database.signals,
     activity: activityModule.service,
+    passwordScryptN: config.passwordScryptN,
     cacheTtlMs: config.keyCacheTtlMs,
     now,
   });
@@ -165,7 +166,13 @@ export function createServices(
     forget: keysService.forget,
     activity: activityModule.service,
   });
-  const users = createUsersService({ db, store: usersStore, signals: database.signals, forget: forgetAll });
+  const users = createUsersService({
+    db,
+    store: usersStore,
+    signals: database.signals,
+    forget: forgetAll,
+    passwordScryptN: config.passwordScryptN,
+  });
   // Invite and reset links are mailed only with SMTP_URL; a failure is logged without the mail.
   const mailer = createMailer(config);
   if (mailer) app.addHook('onClose', () => mailer.close());
@@ -208,6 +215,7 @@ export function createServices(
     activity: activityModule.service,
     signals: database.signals,
     forget: forgetAll,
+    passwordScryptN: config.passwordScryptN,
     mailer,
     publicUrl: config.publicUrl,
     failed: (error) =>

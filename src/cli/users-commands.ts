@@ -12,7 +12,8 @@ import { readNewPassword } from './password-input.js';
 
 /** Runs `work` with the users service of the configured database; a refusal is printed as the API words it. */
 async function withUsers(work: (users: UsersService, db: ReturnType<typeof openDatabase>) => Promise<void>) {
-  const database = openDatabase(loadConfig());
+  const config = loadConfig();
+  const database = openDatabase(config);
   try {
     await migrate(database);
     const users = createUsersService({
@@ -20,6 +21,7 @@ async function withUsers(work: (users: UsersService, db: ReturnType<typeof openD
       store: createUsersStore(database.db),
       signals: database.signals,
       forget: () => {},
+      passwordScryptN: config.passwordScryptN,
     });
     await work(users, database);
   } catch (error) {

@@ -23,6 +23,7 @@ export async function addPerson(
     store: createUsersStore(db),
     signals: t.database.signals,
     forget: () => {},
+    passwordScryptN: t.config.passwordScryptN,
   });
   const keys = createKeysStore(db);
   return db.transaction().execute(async (trx) => {
@@ -59,13 +60,16 @@ export async function signIn(
  * already) an email and PASSWORD, as for a running service's tests (the system and console suites).
  */
 export async function givePassword(databaseUrl: string, name: string, email: string): Promise<void> {
-  const database = openDatabase(loadConfig({ DATABASE_URL: databaseUrl }));
+  // The cost the test services run with (service-process.ts).
+  const config = loadConfig({ DATABASE_URL: databaseUrl, PASSWORD_SCRYPT_N: '1024' });
+  const database = openDatabase(config);
   try {
     const users = createUsersService({
       db: database.db,
       store: createUsersStore(database.db),
       signals: database.signals,
       forget: () => {},
+      passwordScryptN: config.passwordScryptN,
     });
     await database.db
       .transaction()

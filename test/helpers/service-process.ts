@@ -20,7 +20,15 @@ export interface ServiceProcess {
 /** Starts `rulekeeper serve` on a free port with `env` and waits until it listens. */
 export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [BIN, 'serve'], {
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', PORT: '0', HOST: '127.0.0.1', ...env },
+    // Passwords at scrypt's least cost, as in the api suite (test-app.ts).
+    env: {
+      PATH: process.env.PATH ?? '',
+      LOG_LEVEL: 'warn',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      PASSWORD_SCRYPT_N: '1024',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';

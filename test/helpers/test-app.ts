@@ -19,6 +19,7 @@ export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL;
 
 export interface TestApp {
   app: FastifyInstance;
+  config: Config;
   database: Database;
   keysService: KeysService;
   /** Alice owns workspace "acme"; Bob is her teammate there; Carol is alone in workspace "other". */
@@ -76,7 +77,14 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const created = await createTestDatabase(options.db ?? 'sqlite');
   const url = options.reach ? options.reach(created.url) : created.url;
   // Rate limiting is off unless a test turns it on: suites send more than a minute's worth per key.
-  const config = loadConfig({ RATE_LIMIT_PER_MINUTE: '0', ...options.env, DATABASE_URL: url });
+  // Passwords hashed at scrypt's least cost (2^10, not 2^15): suites sign in hundreds of people, each a
+  // quarter of a second at the real cost. A test of the cost itself sets its own.
+  const config = loadConfig({
+    RATE_LIMIT_PER_MINUTE: '0',
+    PASSWORD_SCRYPT_N: '1024',
+    ...options.env,
+    DATABASE_URL: url,
+  });
   const database = openDatabase(config);
   await migrate(database);
   // The app's own keys: a key revoked through it is refused at once, as on the instance that revoked it.

@@ -60,6 +60,8 @@ export function createPasswordResetsService(deps: {
   signals: Pick<ChangeSignals, 'announceAccess'>;
   /** Forgets every key and session this instance remembered (the others hear the signal). */
   forget: () => void;
+  /** scrypt's N for the new password (PASSWORD_SCRYPT_N). */
+  passwordScryptN?: number;
   /** Sends mail; undefined without SMTP_URL. */
   mailer?: Mailer;
   /** Where mailed links lead (PUBLIC_URL, which SMTP_URL requires). */
@@ -185,7 +187,7 @@ export function createPasswordResetsService(deps: {
         ? await store.findUsable(linkTokenHash(input.token), now())
         : undefined;
       if (!reset) throw new AppError('LINK_INVALID');
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = await hashPassword(input.password, deps.passwordScryptN);
       const at = now();
       await db.transaction().execute(async (trx) => {
         if (!(await store.use(trx, reset.id, at))) throw new AppError('LINK_INVALID');

@@ -62,6 +62,8 @@ export function createSessionsService(deps: {
   users: UsersStore;
   signals: Pick<ChangeSignals, 'announceAccess'>;
   activity: Pick<ActivityService, 'record'>;
+  /** scrypt's N of the decoy an unknown email is checked against: that of real hashes. */
+  passwordScryptN?: number;
   /** How long a session's principal is remembered (KEY_CACHE_TTL_MS, as for keys). */
   cacheTtlMs: number;
   now?: () => number;
@@ -175,7 +177,10 @@ export function createSessionsService(deps: {
       throw new AppError('SIGN_IN_LIMITED', undefined, Math.max(1, Math.ceil((lifts - at) / 1000)));
     }
     const user = await users.findForSignIn(email);
-    const matches = await verifyPassword(credentials.password, user?.passwordHash ?? (await decoyHash()));
+    const matches = await verifyPassword(
+      credentials.password,
+      user?.passwordHash ?? (await decoyHash(deps.passwordScryptN)),
+    );
     if (!user?.passwordHash || !matches || user.disabledAt !== null) {
       // Their admins see guesses at a member's password; an unknown email belongs to no workspace.
       if (user)

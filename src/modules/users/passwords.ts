@@ -29,10 +29,13 @@ function derive(password: string, salt: Buffer, N: number, r: number, p: number,
   return scryptAsync(password.normalize('NFKC'), salt, keylen, { N, r, p, maxmem: maxmem(N, r) });
 }
 
-/** `scrypt$N$r$p$salt$hash` (salt and hash base64url). */
-export async function hashPassword(password: string): Promise<string> {
+/**
+ * `scrypt$N$r$p$salt$hash` (salt and hash base64url). `N` is PASSWORD_SCRYPT_N (SCRYPT.N by default;
+ * the tests' is lower, so that signing in a hundred people takes less than a minute).
+ */
+export async function hashPassword(password: string, N: number = SCRYPT.N): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const { N, r, p } = SCRYPT;
+  const { r, p } = SCRYPT;
   const key = await derive(password, salt, N, r, p, KEY_LENGTH);
   return ['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
@@ -53,13 +56,17 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(actual, expected);
 }
 
-let decoy: Promise<string> | undefined;
+const decoys = new Map<number, Promise<string>>();
 
 /**
- * A hash no password is known for: checked when the email is unknown (or the user has no password),
- * so that the answer takes as long as a wrong password's and says nothing of who exists.
+ * A hash no password is known for, of cost `N`: checked when the email is unknown (or the user has no
+ * password), so that the answer takes as long as a wrong password's and says nothing of who exists.
  */
-export function decoyHash(): Promise<string> {
-  decoy ??= hashPassword(randomBytes(32).toString('base64url'));
+export function decoyHash(N: number = SCRYPT.N): Promise<string> {
+  let decoy = decoys.get(N);
+  if (!decoy) {
+    decoy = hashPassword(randomBytes(32).toString('base64url'), N);
+    decoys.set(N, decoy);
+  }
   return decoy;
 }

@@ -46,6 +46,8 @@ export function createUsersService(deps: {
   signals: Pick<ChangeSignals, 'announceAccess'>;
   /** Forgets what this instance remembered of keys and sessions (the others hear the signal). */
   forget: () => void;
+  /** scrypt's N for new passwords (PASSWORD_SCRYPT_N); the documented default without it. */
+  passwordScryptN?: number;
 }) {
   const { db, store } = deps;
 
@@ -57,7 +59,11 @@ export function createUsersService(deps: {
     const email = normalEmail(input.email);
     const details = newUserProblems({ ...input, email });
     if (details.length > 0) throw new AppError('USER_PAYLOAD_INVALID', details);
-    return { email, name: input.name?.trim() || email, passwordHash: await hashPassword(input.password) };
+    return {
+      email,
+      name: input.name?.trim() || email,
+      passwordHash: await hashPassword(input.password, deps.passwordScryptN),
+    };
   }
 
   /**
