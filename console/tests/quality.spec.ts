@@ -154,6 +154,8 @@ test('the console is served with a strict CSP and breaks none of it', async ({
 
 test('a keyboard alone signs in, creates a group and answers a confirmation', async ({ page, workspace }) => {
   await page.goto('/');
+  // The page first asks whether a session is open: its form is there once that is answered.
+  await expect(page.getByLabel('Email')).toBeVisible();
   // Past the email, the password, their Sign in button and "Forgot your password?": the key's field.
   for (let i = 0; i < 5; i++) await page.keyboard.press('Tab');
   await expect(page.getByLabel('API key', { exact: true })).toBeFocused();
