@@ -22,6 +22,21 @@ export interface ListedInvite {
 }
 
 export function createInvitesStore(db: Db) {
+  /** Invites neither used, revoked nor expired at `now`, as a link or a sign-on finds them. */
+  const pending = (now: number) =>
+    db
+      .selectFrom('invites')
+      .select((eb) => [
+        'id',
+        'workspace_id as workspaceId',
+        'email',
+        eb.ref('role').$castTo<Role>().as('role'),
+        eb.ref('kind').$castTo<'invite' | 'setup'>().as('kind'),
+      ])
+      .where('accepted_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now);
+
   return {
     async insert(
       trx: Db,
@@ -58,39 +73,11 @@ export function createInvitesStore(db: Db) {
 
     /** The invite `tokenHash` names, when it is neither used, revoked nor expired at `now`. */
     findPending: (tokenHash: string, now: number): Promise<PendingInvite | undefined> =>
-      db
-        .selectFrom('invites')
-        .select((eb) => [
-          'id',
-          'workspace_id as workspaceId',
-          'email',
-          eb.ref('role').$castTo<Role>().as('role'),
-          eb.ref('kind').$castTo<'invite' | 'setup'>().as('kind'),
-        ])
-        .where('token_hash', '=', tokenHash)
-        .where('accepted_at', 'is', null)
-        .where('revoked_at', 'is', null)
-        .where('expires_at', '>', now)
-        .executeTakeFirst(),
+      pending(now).where('token_hash', '=', tokenHash).executeTakeFirst(),
 
     /** The invites (not the setup link) still pending for `email` at `now`, in any workspace. */
     findPendingFor: (email: string, now: number): Promise<PendingInvite[]> =>
-      db
-        .selectFrom('invites')
-        .select((eb) => [
-          'id',
-          'workspace_id as workspaceId',
-          'email',
-          eb.ref('role').$castTo<Role>().as('role'),
-          eb.ref('kind').$castTo<'invite' | 'setup'>().as('kind'),
-        ])
-        .where('email', '=', email)
-        .where('kind', '=', 'invite')
-        .where('accepted_at', 'is', null)
-        .where('revoked_at', 'is', null)
-        .where('expires_at', '>', now)
-        .orderBy('created_at')
-        .execute(),
+      pending(now).where('email', '=', email).where('kind', '=', 'invite').orderBy('created_at').execute(),
 
     /**
      * Uses the invite, once: true for exactly one of any number of transactions that try (the update
