@@ -36,6 +36,8 @@ const when = {
     'The body of `POST /v1/password/forgot` (`email` missing or not an address) or of `POST /v1/password/reset` (`token` or `password` missing, the password under 12 or over 256 characters, another field).',
   INVALID_TRACE_REQUEST:
     'A `POST /v1/trace` body that is not a trace request (a relative URL, an unknown field, both `ruleIds` and `rules`).',
+  TEST_SUITE_PAYLOAD_INVALID:
+    'The body of `POST` or `PUT /v1/test-suites`: `name` missing (on `POST`), blank or over 256 characters; `cases` missing (on `POST`), not a list, over `MAX_TEST_SUITE_CASES` (default 1000), or a case without a `name`, a `request` object and an `expect` object (the message counts cases from 1, the pointer from 0); another field.',
   INVALID_IDEMPOTENCY_KEY: 'An `Idempotency-Key` that is empty, too long or not visible ASCII.',
   MALFORMED_REQUEST:
     'Not HTTP the parser reads: a control character in a header, a header line without a colon (answered on any path, then the connection is closed).',
@@ -59,6 +61,8 @@ const when = {
     "A key id (`DELETE /v1/keys/:id`) of no key of the workspace: unknown, or another workspace's (never said which).",
   INVITE_NOT_FOUND:
     "`DELETE /v1/invites/:id` of no pending invite of the workspace: unknown, accepted, revoked, expired or another workspace's (never said which).",
+  TEST_SUITE_NOT_FOUND:
+    "A suite id (`/v1/test-suites/:suiteId`) of no suite of the workspace: unknown, or another workspace's (never said which).",
   ROUTE_NOT_FOUND: 'Unknown path.',
   METHOD_NOT_ALLOWED: 'Known path, other method (see the `Allow` header).',
   REQUEST_TIMEOUT: "The request's headers did not all arrive within `REQUEST_TIMEOUT_MS`.",
@@ -71,6 +75,9 @@ const when = {
   LAST_OWNER: 'A change of role or a removal that would leave the workspace without an owner.',
   USER_CANNOT_SIGN_IN:
     "A password reset link (`POST /v1/members/:userId/reset`) for a member who cannot sign in with a password: a machine's user, or one made by `keys create --user` and not given an email yet (`rulekeeper users create --email E --name NAME` gives one).",
+  TEST_SUITE_EXISTS: 'A test suite created, or renamed, with the name of another suite of the workspace.',
+  TEST_SUITES_FULL:
+    'A test suite created in a workspace that keeps `MAX_TEST_SUITES` (default 100) already; delete one first.',
   CHANGES_EXPIRED:
     '`GET /v1/changes?after=REV` where changes after `REV` were swept, or `REV` is beyond the latest.',
   LINK_INVALID:

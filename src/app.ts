@@ -17,6 +17,7 @@ import { registerOidcRoutes, registerSignInProvidersRoute } from './modules/oidc
 import { registerPasswordResetsRoutes } from './modules/password-resets/password-resets-routes.js';
 import { registerRulesRoutes } from './modules/rules/rules-routes.js';
 import { registerSessionsRoutes } from './modules/sessions/sessions-routes.js';
+import { registerTestSuitesRoutes } from './modules/test-suites/test-suites-routes.js';
 import { registerTraceRoutes } from './modules/trace/trace-routes.js';
 import { registerTransferRoutes } from './modules/transfer/transfer-routes.js';
 import { abandonedRequestsPlugin } from './plugins/abandoned-requests.js';
@@ -119,6 +120,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       registerLintRoutes(api, lint);
       registerBrowserRulesRoutes(api, services.browserRules);
       registerTransferRoutes(api, services.transfer, config, lint.findingsAfterImport, services.importer);
+      registerTestSuitesRoutes(api, services.testSuites);
     },
     { prefix: '/v1' },
   );

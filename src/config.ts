@@ -82,6 +82,10 @@ export interface Config {
   browserRulesWorkerMemoryMb: number;
   /** Heap of the worker that runs imports, in MiB (a 100,000-record import and its lint take ~600). */
   importWorkerMemoryMb: number;
+  /** Test suites a workspace may keep (/v1/test-suites). */
+  maxTestSuites: number;
+  /** Cases one test suite may hold; a suite's body is also within maxBodyBytes. */
+  maxTestSuiteCases: number;
   /** Single sign-on with OpenID Connect, when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set. */
   oidc: OidcConfig | undefined;
 }
@@ -245,6 +249,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     browserRulesTimeLimitMs: integer(env, 'BROWSER_RULES_TIME_LIMIT_MS', 60_000, 10, 3_600_000),
     browserRulesWorkerMemoryMb: integer(env, 'BROWSER_RULES_WORKER_MEMORY_MB', 512, 64, 16_384),
     importWorkerMemoryMb: integer(env, 'IMPORT_WORKER_MEMORY_MB', 2048, 64, 16_384),
+    maxTestSuites: integer(env, 'MAX_TEST_SUITES', 100, 1, 100_000),
+    maxTestSuiteCases: integer(env, 'MAX_TEST_SUITE_CASES', 1000, 1, 100_000),
     oidc: oidcConfig(env),
   };
 }

@@ -37,6 +37,8 @@ import { createRulesStore } from './modules/rules/rules-store.js';
 import { createSessionsService, type SessionPrincipal } from './modules/sessions/sessions-service.js';
 import { createSessionsStore } from './modules/sessions/sessions-store.js';
 import { createListedRulesStore } from './modules/shared/listed-rules-store.js';
+import { createTestSuitesService } from './modules/test-suites/test-suites-service.js';
+import { createTestSuitesStore } from './modules/test-suites/test-suites-store.js';
 import type { TraceJob, TraceOutcome } from './modules/trace/trace-job.js';
 import { createTraceService } from './modules/trace/trace-service.js';
 import type { ImportJob, ImportOutcome } from './modules/transfer/import-job.js';
@@ -134,6 +136,12 @@ export function createServices(
     changes,
     config,
     runner: pools.of<TraceJob, TraceOutcome>('trace'),
+  });
+  const testSuites = createTestSuitesService({
+    db,
+    store: createTestSuitesStore(db, dialect),
+    trace: traceService,
+    config,
   });
   const lintService = createLintService({
     lintStore: createLintStore(db),
@@ -250,5 +258,6 @@ export function createServices(
     browserRules: browserRulesService,
     transfer: transferService,
     importer,
+    testSuites,
   };
 }

@@ -54,3 +54,9 @@ export function jsonObjectText(
 export function unindexed(column: string): RawBuilder<string> {
   return sql<string>`(${sql.ref(column)} || '')`;
 }
+
+/** A unique index refused the write: another row holds the value (a name taken meanwhile). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
+}

@@ -212,6 +212,20 @@ export interface SecurityEventsTable {
   detail: string | null;
 }
 
+/** A suite of `rulekeeper test` cases kept in a workspace (migration 0015). */
+export interface TestSuitesTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  /** The cases, a JSON array as text. */
+  cases: string;
+  case_count: number;
+  created_by: string;
+  last_modified_by: string;
+  creation_date: number;
+  modification_date: number;
+}
+
 export interface Tables {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -228,9 +242,11 @@ export interface Tables {
   security_events: SecurityEventsTable;
   invites: InvitesTable;
   password_resets: PasswordResetsTable;
+  test_suites: TestSuitesTable;
 }
 
 export type Db = Kysely<Tables>;
 export type GroupRow = Selectable<GroupsTable>;
 export type RuleRow = Selectable<RulesTable>;
 export type ChangeRow = Selectable<ChangesTable>;
+export type TestSuiteRow = Selectable<TestSuitesTable>;
