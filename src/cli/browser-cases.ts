@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BrowserType } from '@playwright/test';
 import { runRuleTests } from '../playwright/rule-tests.js';
-import { RuleTestFileError } from '../rule-tests/rule-test-file.js';
+import { type RuleTestCase, RuleTestFileError } from '../rule-tests/rule-test-file.js';
 
 const MISSING =
   '--browser needs Playwright in this project: npm install --save-dev @playwright/test ' +
@@ -28,9 +28,9 @@ async function findChromium(): Promise<BrowserType> {
   return chromium;
 }
 
-/** Runs the file's cases in a fresh headless Chromium; true when none failed. */
+/** Runs the cases (of a file, or as given) in a fresh headless Chromium; true when none failed. */
 export async function runFileInBrowser(
-  file: string,
+  source: { file: string } | { cases: RuleTestCase[] },
   server: string,
   key: string,
   executablePath: string | undefined,
@@ -48,7 +48,7 @@ export async function runFileInBrowser(
     });
   try {
     const context = await browser.newContext();
-    const report = await runRuleTests(context, { server, key, file, out });
+    const report = await runRuleTests(context, { server, key, ...source, out });
     return report.failed === 0;
   } finally {
     await browser.close();

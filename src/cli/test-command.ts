@@ -1,20 +1,23 @@
-// `rulekeeper test FILE`: a team's expected rule behaviour, checked case by case against a server's
-// POST /v1/trace or a workspace of the local database; exit 1 when any case fails.
+// `rulekeeper test FILE` (or `--suite NAME`, a suite kept in the workspace): a team's expected rule
+// behaviour, checked case by case against a server's POST /v1/trace or a workspace of the local
+// database; exit 1 when any case fails.
 import type { Command } from 'commander';
 import { createClient, type paths } from '../client/index.js';
 import { AppError } from '../errors.js';
 import { createGroupsStore } from '../modules/groups/groups-store.js';
 import { createRulesStore } from '../modules/rules/rules-store.js';
 import { createListedRulesStore } from '../modules/shared/listed-rules-store.js';
+import { createTestSuitesStore } from '../modules/test-suites/test-suites-store.js';
 import { createTraceService } from '../modules/trace/trace-service.js';
 import type { CaseTrace } from '../rule-tests/compare-case.js';
-import { RuleTestFileError, readCases } from '../rule-tests/rule-test-file.js';
+import { checkCases, type RuleTestCase, RuleTestFileError, readCases } from '../rule-tests/rule-test-file.js';
 import { CaseRefused, type CaseRunner, runCases } from '../rule-tests/run-cases.js';
 import { KeyRefusedError } from '../runtime/server-reads.js';
 import { readKey } from './key-source.js';
 import { type LocalWorkspace, UsageError, withLocalWorkspace } from './local-workspace.js';
 
 interface TestOptions {
+  suite?: string;
   server?: string;
   key?: string;
   keyFile?: string;
@@ -78,9 +81,51 @@ function traceRunner(trace: Tracer): CaseRunner {
   };
 }
 
-async function runFile(file: string, trace: Tracer, out: (line: string) => void): Promise<boolean> {
-  const report = await runCases(readCases(file), traceRunner(trace), out);
+/** Where the cases come from: a file, or a suite kept in the workspace (by name). */
+type Source = { file: string } | { suite: string };
+
+const noSuite = (name: string) =>
+  new RuleTestFileError(`no test suite named "${name}" in the workspace (see GET /v1/test-suites)`);
+
+/** The cases of the workspace's suite `name`, read through the server's API. */
+async function serverSuite(server: string, key: string, name: string): Promise<RuleTestCase[]> {
+  const client = createClient({ baseUrl: server, key });
+  const refused = (status: number, error?: { message?: string }) =>
+    new RuleTestFileError(`the server refused to read the suite: ${status} ${error?.message ?? ''}`.trim());
+  const listed = await client.GET('/v1/test-suites', { params: { query: { name } } });
+  if (!listed.data) throw refused(listed.response.status, listed.error);
+  const id = listed.data.data[0]?.id;
+  if (id === undefined) throw noSuite(name);
+  const suite = await client.GET('/v1/test-suites/{suiteId}', { params: { path: { suiteId: id } } });
+  // Deleted between the two reads.
+  if (suite.response.status === 404) throw noSuite(name);
+  if (!suite.data) throw refused(suite.response.status, suite.error);
+  return checkCases(suite.data.data.cases, `suite "${name}"`);
+}
+
+/** The cases of the workspace's suite `name`, read from the local database. */
+async function localSuite({ database, principal }: LocalWorkspace, name: string): Promise<RuleTestCase[]> {
+  const store = createTestSuitesStore(database.db, database.dialect);
+  const id = await store.idOfName(database.db, principal.workspaceId, name.trim());
+  const row = id === undefined ? undefined : await store.find(database.db, principal.workspaceId, id);
+  if (!row) throw noSuite(name);
+  return checkCases(JSON.parse(row.cases), `suite "${name}"`);
+}
+
+async function runSource(
+  cases: () => Promise<RuleTestCase[]>,
+  trace: Tracer,
+  out: (line: string) => void,
+): Promise<boolean> {
+  const report = await runCases(await cases(), traceRunner(trace), out);
   return report.failed === 0;
+}
+
+/** The file or the suite asked for: one of them, never both. */
+function sourceOf(file: string | undefined, options: TestOptions): Source {
+  if ((file === undefined) === (options.suite === undefined))
+    throw new RuleTestFileError('give a FILE of cases or --suite NAME (one of them)');
+  return file === undefined ? { suite: options.suite as string } : { file };
 }
 
 export function registerTestCommand(program: Command): void {
@@ -89,7 +134,8 @@ export function registerTestCommand(program: Command): void {
     .description(
       "check a file of rule test cases (JSON or YAML) against a server's rules or a local workspace",
     )
-    .argument('<file>')
+    .argument('[file]')
+    .option('--suite <name>', 'a test suite kept in the workspace (/v1/test-suites), instead of a file')
     .option('--server <url>', 'a running Rulekeeper, e.g. http://127.0.0.1:8080')
     .option('--key-file <file>', 'read the API key for --server from this file (default: RULEKEEPER_KEY)')
     .option('--key <key>', 'the API key itself (visible to other users of the machine: prefer the above)')
@@ -102,14 +148,19 @@ export function registerTestCommand(program: Command): void {
       '--chromium <path>',
       'with --browser: the Chromium to run (default: CHROMIUM_PATH, else Playwright’s)',
     )
-    .action(async (file: string, options: TestOptions) => {
+    .action(async (file: string | undefined, options: TestOptions) => {
       const out = (line: string) => process.stdout.write(`${line}\n`);
       try {
+        const source = sourceOf(file, options);
         if (options.browser && options.workspace !== undefined)
           throw new RuleTestFileError('--browser follows a server: give --server URL, not --workspace');
         if (options.workspace !== undefined) {
           const passed = await withLocalWorkspace(options.workspace, undefined, (local) =>
-            runFile(file, localTracer(local), out),
+            runSource(
+              async () => ('file' in source ? readCases(source.file) : localSuite(local, source.suite)),
+              localTracer(local),
+              out,
+            ),
           );
           process.exitCode = passed ? 0 : 1;
           return;
@@ -124,10 +175,19 @@ export function registerTestCommand(program: Command): void {
         if (options.browser) {
           const { runFileInBrowser } = await import('./browser-cases.js');
           const chromium = options.chromium ?? process.env.CHROMIUM_PATH;
-          process.exitCode = (await runFileInBrowser(file, options.server, found.key, chromium, out)) ? 0 : 1;
+          const cases =
+            'file' in source
+              ? { file: source.file }
+              : { cases: await serverSuite(options.server, found.key, source.suite) };
+          process.exitCode = (await runFileInBrowser(cases, options.server, found.key, chromium, out))
+            ? 0
+            : 1;
           return;
         }
-        process.exitCode = (await runFile(file, serverTracer(options.server, found.key), out)) ? 0 : 1;
+        const { server, key } = { server: options.server, key: found.key };
+        const cases = async () =>
+          'file' in source ? readCases(source.file) : serverSuite(server, key, source.suite);
+        process.exitCode = (await runSource(cases, serverTracer(server, key), out)) ? 0 : 1;
       } catch (error) {
         const usage =
           error instanceof RuleTestFileError ||

@@ -24,14 +24,10 @@ export class RuleTestFileError extends Error {
 export function checkCases(cases: unknown, what = 'the file'): RuleTestCase[] {
   if (!Array.isArray(cases)) throw new RuleTestFileError(`${what} must hold a list of cases`);
   cases.forEach((item, index) => {
+    // A list is not the object a request or an expectation is (the trace would refuse it anyway).
+    const isObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
     const ok =
-      typeof item === 'object' &&
-      item !== null &&
-      typeof item.name === 'string' &&
-      typeof item.request === 'object' &&
-      item.request !== null &&
-      typeof item.expect === 'object' &&
-      item.expect !== null;
+      isObject(item) && typeof item.name === 'string' && isObject(item.request) && isObject(item.expect);
     if (!ok)
       throw new RuleTestFileError(
         `case ${index + 1} must have a name, a request object and an expect object`,
