@@ -17,6 +17,9 @@ export interface World {
   /** A pending invite of each workspace, made for the cell. */
   ourInvite: string;
   theirInvite: string;
+  /** A test suite of each workspace (made for the cell that writes suites; shared otherwise). */
+  ourSuite: string;
+  theirSuite: string;
 }
 const MISSING_RULE = 'Cancel_zzzzz';
 const MISSING_GROUP = 'Group_zzzzz';
@@ -49,6 +52,12 @@ const KNF = 'KEY_NOT_FOUND' as const;
 /** Another member's key is revoked by admins only (an admin key of an admin or owner). */
 const notAdmins = (...callers: string[]) => Object.fromEntries(callers.map((caller) => [caller, F]));
 const INF = 'INVITE_NOT_FOUND' as const;
+const SNF = 'TEST_SUITE_NOT_FOUND' as const;
+/** A suite of one case, named after the cell's suite so that no two cells take the same name. */
+const suiteBody = (w: World) => ({
+  name: `new ${w.ourSuite}`,
+  cases: [{ name: 'c', request: { url }, expect: {} }],
+});
 /** A member made by `keys create`: they have no email, so no password to reset. */
 const NO_SIGN_IN = 'USER_CANNOT_SIGN_IN' as const;
 const same = (outcome: Outcome): [Outcome, Outcome] => [outcome, outcome];
@@ -132,6 +141,20 @@ export const ROWS: Row[] = [
   { method: 'DELETE', title: '/invites/:ours', path: (w) => `/v1/invites/${w.ourInvite}`, expect: [200, INF], needs: 'admin' },
   { method: 'DELETE', title: '/invites/:theirs', path: (w) => `/v1/invites/${w.theirInvite}`, expect: [INF, 200], needs: 'admin' },
   { method: 'DELETE', title: '/invites/:missing', path: () => '/v1/invites/inv_zzzzz', expect: same(INF), needs: 'admin' },
+  { method: 'GET', title: '/test-suites', path: () => '/v1/test-suites', expect: same(200) },
+  { method: 'POST', title: '/test-suites', path: () => '/v1/test-suites', body: suiteBody, expect: same(201) },
+  { method: 'POST', title: '/test-suites with an invalid body', path: () => '/v1/test-suites', body: () => ({ name: 'bad', cases: [{ name: 'no request' }] }), expect: same('TEST_SUITE_PAYLOAD_INVALID') },
+  { method: 'GET', title: '/test-suites/:ours', path: (w) => `/v1/test-suites/${w.ourSuite}`, expect: [200, SNF] },
+  { method: 'GET', title: '/test-suites/:theirs', path: (w) => `/v1/test-suites/${w.theirSuite}`, expect: [SNF, 200] },
+  { method: 'GET', title: '/test-suites/:missing', path: () => '/v1/test-suites/suite_zzzzz', expect: same(SNF) },
+  { method: 'PUT', title: '/test-suites/:ours', path: (w) => `/v1/test-suites/${w.ourSuite}`, body: () => ({ cases: [] }), expect: [200, SNF] },
+  { method: 'PUT', title: '/test-suites/:theirs', path: (w) => `/v1/test-suites/${w.theirSuite}`, body: () => ({ cases: [] }), expect: [SNF, 200] },
+  { method: 'PUT', title: '/test-suites/:ours with an invalid body', path: (w) => `/v1/test-suites/${w.ourSuite}`, body: () => ({ cases: 'none' }), expect: ['TEST_SUITE_PAYLOAD_INVALID', SNF] },
+  { method: 'DELETE', title: '/test-suites/:ours', path: (w) => `/v1/test-suites/${w.ourSuite}`, expect: [200, SNF] },
+  { method: 'DELETE', title: '/test-suites/:theirs', path: (w) => `/v1/test-suites/${w.theirSuite}`, expect: [SNF, 200] },
+  { method: 'DELETE', title: '/test-suites/:missing', path: () => '/v1/test-suites/suite_zzzzz', expect: same(SNF) },
+  { method: 'POST', title: '/test-suites/:ours/run', path: (w) => `/v1/test-suites/${w.ourSuite}/run`, expect: [200, SNF], needs: 'read' },
+  { method: 'POST', title: '/test-suites/:theirs/run', path: (w) => `/v1/test-suites/${w.theirSuite}/run`, expect: [SNF, 200], needs: 'read' },
   { method: 'GET', title: '/activity', path: () => '/v1/activity', expect: same(200) },
   { method: 'GET', title: '/activity about our rule', path: (w) => `/v1/activity?object=${w.ourRule}`, expect: same(200) },
   { method: 'GET', title: '/activity about their rule', path: (w) => `/v1/activity?object=${w.theirRule}`, expect: same(200) },

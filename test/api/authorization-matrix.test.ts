@@ -66,7 +66,8 @@ function expected(row: Row, caller: Caller): Expected {
 const needs = (row: Row) => row.needs ?? (reads(row) ? 'read' : 'write');
 
 forEachDatabase((db) => {
-  const t = useTestApp({ db });
+  // Every cell that writes suites makes two: room for all of them.
+  const t = useTestApp({ db, env: { MAX_TEST_SUITES: '100000' } });
   const keys = {} as Record<Caller, string | null>;
   const userIds = {} as Record<Caller, string>;
   let expiredAt = 0;
@@ -121,7 +122,7 @@ forEachDatabase((db) => {
    * Fresh objects for each cell, so that writes in one cell cannot change another's outcome: rules and
    * groups for a cell that writes them, members for one that changes members (the rest shared).
    */
-  async function world(fresh: 'all' | 'objects' | 'members' | 'keys' = 'all'): Promise<World> {
+  async function world(fresh: 'all' | 'objects' | 'members' | 'keys' | 'suites' = 'all'): Promise<World> {
     const make = async (path: string, key: string, body: object) => {
       const reply = await t.call('POST', path, { key, body });
       expect(reply.status, JSON.stringify(reply.body)).toBe(201);
@@ -130,7 +131,7 @@ forEachDatabase((db) => {
     const [owner, outsider] = [t.owner.key, t.outsider.key];
     const cell = ++cells;
     const objects =
-      fresh === 'members' || fresh === 'keys'
+      fresh === 'members' || fresh === 'keys' || fresh === 'suites'
         ? shared
         : {
             ourRule: await make('/v1/rules', owner, { name: 'ours', ...cancel }),
@@ -139,7 +140,7 @@ forEachDatabase((db) => {
             theirGroup: await make('/v1/groups', outsider, { name: 'theirs' }),
           };
     const members =
-      fresh === 'objects' || fresh === 'keys'
+      fresh === 'objects' || fresh === 'keys' || fresh === 'suites'
         ? shared
         : {
             ourMember: (await t.keysService.issue('acme', `our member ${cell}`)).userId,
@@ -149,7 +150,7 @@ forEachDatabase((db) => {
       (await t.keysService.issue(workspace, user, { scope: 'read', expiresAt: null, name: `cell ${cell}` }))
         .keyId;
     const keys =
-      fresh === 'objects' || fresh === 'members'
+      fresh === 'objects' || fresh === 'members' || fresh === 'suites'
         ? shared
         : { ourKey: await ownersKey('acme', 'alice'), theirKey: await ownersKey('other', 'carol') };
     const invite = async (workspaceId: string) => {
@@ -170,7 +171,18 @@ forEachDatabase((db) => {
       );
       return id;
     };
+    const suite = (key: string) =>
+      make('/v1/test-suites', key, {
+        name: `cell ${cell}`,
+        cases: [{ name: 'any', request: { url: 'https://a.example/' }, expect: {} }],
+      });
+    const suites =
+      fresh === 'all' || fresh === 'suites'
+        ? { ourSuite: await suite(owner), theirSuite: await suite(outsider) }
+        : shared;
     return {
+      ourSuite: suites.ourSuite,
+      theirSuite: suites.theirSuite,
       ourKey: keys.ourKey,
       theirKey: keys.theirKey,
       ourRule: objects.ourRule,
@@ -192,7 +204,9 @@ forEachDatabase((db) => {
       [`/v1/groups/${w.ourGroup}`, ours],
       [`/v1/rules/${w.theirRule}`, theirs],
       [`/v1/groups/${w.theirGroup}`, theirs],
-      ...['rules', 'groups'].flatMap((kind): [string, string][] => [
+      [`/v1/test-suites/${w.ourSuite}`, ours],
+      [`/v1/test-suites/${w.theirSuite}`, theirs],
+      ...['rules', 'groups', 'test-suites'].flatMap((kind): [string, string][] => [
         [`/v1/${kind}?pageSize=1`, ours],
         [`/v1/${kind}?pageSize=1`, theirs],
       ]),
@@ -290,6 +304,31 @@ forEachDatabase((db) => {
         expect(body).toStrictEqual({ success: true, message: 'Invite revoked' });
         const left = await t.call('GET', '/v1/invites', { key: keys[caller] });
         expect(left.body.data.map((invite: { id: string }) => invite.id)).not.toContain(own);
+      }
+      return;
+    }
+    if (row.title.startsWith('/test-suites')) {
+      const [own, other] = mine([w.ourSuite, w.theirSuite]);
+      if (row.method === 'GET' && row.title === '/test-suites') {
+        const ids = (body.data as { id: string }[]).map((suite) => suite.id);
+        expect(ids).toContain(own);
+        expect(ids).not.toContain(other);
+      } else if (row.title.endsWith('/run')) {
+        expect(body.data).toMatchObject({ suite: { id: own }, passed: 1, failed: 0 });
+      } else if (row.method === 'DELETE') {
+        expect(body).toStrictEqual({ success: true, message: 'Test suite deleted' });
+        expect((await t.call('GET', `/v1/test-suites/${own}`, { key: keys[caller] })).status).toBe(404);
+      } else if (row.method === 'POST') {
+        expect(body.data).toMatchObject({ name: `new ${w.ourSuite}`, createdBy: userIds[caller] });
+        // Kept in the caller's workspace: the other's key finds no such suite.
+        const path = `/v1/test-suites/${body.data.id}`;
+        expect((await t.call('GET', path, { key: theirs ? t.owner.key : t.outsider.key })).status).toBe(404);
+        expect((await t.call('GET', path, { key: keys[caller] })).body.data).toStrictEqual(body.data);
+      } else {
+        expect(body.data.id).toBe(own);
+        const wrote = row.method === 'PUT';
+        expect(body.data.lastModifiedBy).toBe(wrote ? userIds[caller] : ownerOfWorkspace);
+        expect(body.data.caseCount).toBe(wrote ? 0 : 1);
       }
       return;
     }
@@ -396,7 +435,9 @@ forEachDatabase((db) => {
             ? 'members'
             : row.title.startsWith('/keys')
               ? 'keys'
-              : 'objects';
+              : row.title.startsWith('/test-suites')
+                ? 'suites'
+                : 'objects';
           const w = writes ? await world(fresh) : shared;
           if (row.title === '/changes/stream' && outcome === 200) return expectStreamOpens(caller);
           const state = async () => (writes ? await observe(w) : []);

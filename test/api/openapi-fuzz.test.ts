@@ -42,6 +42,10 @@ const STATE_DEPENDENT = new Set([
   // An invite of an address whose user is a member; a reset link for a member who has no email.
   'MEMBER_EXISTS',
   'USER_CANNOT_SIGN_IN',
+  // A suite deleted meanwhile; a name another suite has; a workspace with all the suites it keeps.
+  'TEST_SUITE_NOT_FOUND',
+  'TEST_SUITE_EXISTS',
+  'TEST_SUITES_FULL',
 ]);
 
 forEachDatabase((db) => {
@@ -49,7 +53,13 @@ forEachDatabase((db) => {
   let document: any;
   let requests: RequestContract;
   let operations: Operation[];
-  const pools: Pools = { rules: new Map(), groups: new Set(), members: new Set(), keys: new Set() };
+  const pools: Pools = {
+    rules: new Map(),
+    groups: new Set(),
+    members: new Set(),
+    keys: new Set(),
+    suites: new Set(),
+  };
   /** The owner's admin key: every route is open to it (the first key of a user writes only). */
   let ownerKey = '';
   const stats = { sent: 0, skipped: 0, byStatus: {} as Record<string, number> };
@@ -78,6 +88,12 @@ forEachDatabase((db) => {
     }
     for (const name of ['one', 'two'])
       pools.groups.add((await t.call('POST', '/v1/groups', { body: { name } })).body.data.id);
+    for (const name of ['one', 'two']) {
+      const cases = [
+        { name: 'a case', request: { url: 'https://a.example/' }, expect: { cancelled: false } },
+      ];
+      pools.suites.add((await t.call('POST', '/v1/test-suites', { body: { name, cases } })).body.data.id);
+    }
   });
   afterAll(() => {
     console.log(
@@ -120,6 +136,7 @@ forEachDatabase((db) => {
     if (request.operation.template === '/v1/rules') pools.rules.set(body.data.id, body.data.ruleType);
     if (request.operation.template === '/v1/groups') pools.groups.add(body.data.id);
     if (request.operation.template === '/v1/keys') pools.keys.add(body.data.id);
+    if (request.operation.template === '/v1/test-suites') pools.suites.add(body.data.id);
   }
 
   /** A PUT of a rule whose pairs or ruleType are not of the stored type: the state decides. */

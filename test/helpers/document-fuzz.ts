@@ -31,6 +31,8 @@ export interface Pools {
   members: Set<string>;
   /** Ids of keys the fuzzer made (never the key it calls with, which it would revoke). */
   keys: Set<string>;
+  /** Ids of the workspace's test suites (path parameter suiteId). */
+  suites: Set<string>;
 }
 
 const URLS = [
@@ -151,6 +153,7 @@ export function requestArbitrary(
 function pathId(template: string, name: string, pools: Pools, n: number): string | undefined {
   if (name === 'ruleId') return pick([...pools.rules.keys()], n);
   if (template.startsWith('/v1/keys/')) return pick([...pools.keys], n);
+  if (name === 'suiteId') return pick([...pools.suites], n);
   return pick([...(name === 'userId' ? pools.members : pools.groups)], n);
 }
 
