@@ -25,6 +25,7 @@ import {
 } from './session.js';
 import { personFrom, SignIn } from './sign-in.js';
 import { TemplatesPage } from './templates/templates-page.js';
+import { TestSuitesPage } from './test-suites/test-suites-page.js';
 import { TryItPage } from './trace/try-it-page.js';
 import { MovePage } from './transfer/move-page.js';
 import { ShortcutsDialog, useShortcuts } from './ui/shortcuts.js';
@@ -169,6 +170,7 @@ const NAV: { route: Route; label: string }[] = [
   { route: { page: 'groups' }, label: 'Groups' },
   { route: { page: 'templates' }, label: 'Templates' },
   { route: { page: 'try' }, label: 'Try it' },
+  { route: { page: 'test-suites' }, label: 'Test suites' },
   { route: { page: 'move' }, label: 'Import & export' },
   { route: { page: 'members' }, label: 'Members' },
   { route: { page: 'keys' }, label: 'Keys' },
@@ -249,6 +251,7 @@ function Workspace({ session }: { session: Session }) {
         {route.page === 'members' ? <MembersPage /> : null}
         {route.page === 'keys' ? <KeysPage /> : null}
         {route.page === 'activity' ? <ActivityPage /> : null}
+        {route.page === 'test-suites' ? <TestSuitesPage /> : null}
       </main>
       {shortcuts ? <ShortcutsDialog onClose={() => setShortcuts(false)} canWrite={session.canWrite} /> : null}
     </LiveContext.Provider>

@@ -13,10 +13,21 @@ export type Route =
   | { page: 'move' }
   | { page: 'members' }
   | { page: 'keys' }
-  | { page: 'activity' };
+  | { page: 'activity' }
+  | { page: 'test-suites' };
 
 /** Pages whose address is their name alone. */
-const PLAIN_PAGES = ['groups', 'try', 'move', 'templates', 'deleted', 'members', 'keys', 'activity'] as const;
+const PLAIN_PAGES = [
+  'groups',
+  'try',
+  'move',
+  'templates',
+  'deleted',
+  'members',
+  'keys',
+  'activity',
+  'test-suites',
+] as const;
 type PlainPage = (typeof PLAIN_PAGES)[number];
 const isPlainPage = (page: string | undefined): page is PlainPage =>
   (PLAIN_PAGES as readonly (string | undefined)[]).includes(page);

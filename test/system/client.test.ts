@@ -149,6 +149,35 @@ describe('rulekeeper/client', () => {
     note('browserRules', browser.response.status, 200);
     expect(browser.data?.data.report.length).toBeGreaterThan(0);
 
+    // A test suite kept in the workspace: one case that passes (the rule cancels the request).
+    const cases = [
+      {
+        name: 'ads are blocked',
+        request: { url: 'https://ads.example.com/x.js' },
+        expect: { cancelled: true },
+      },
+    ];
+    const suite = await client.POST('/v1/test-suites', { body: { name: 'ads', cases } });
+    note('createTestSuite', suite.response.status, 201);
+    const suitePath = { params: { path: { suiteId: suite.data?.data.id as string } } };
+    const suites = await client.GET('/v1/test-suites', { params: { query: { name: 'ads' } } });
+    note('listTestSuites', suites.response.status, 200);
+    expect(suites.data?.data.map((item) => item.caseCount)).toEqual([1]);
+    note('getTestSuite', (await client.GET('/v1/test-suites/{suiteId}', suitePath)).response.status, 200);
+    const suiteRenamed = await client.PUT('/v1/test-suites/{suiteId}', {
+      ...suitePath,
+      body: { name: 'ads 2' },
+    });
+    note('updateTestSuite', suiteRenamed.response.status, 200);
+    const ran = await client.POST('/v1/test-suites/{suiteId}/run', suitePath);
+    note('runTestSuite', ran.response.status, 200);
+    expect(ran.data?.data).toMatchObject({ passed: 1, failed: 0 });
+    note(
+      'deleteTestSuite',
+      (await client.DELETE('/v1/test-suites/{suiteId}', suitePath)).response.status,
+      200,
+    );
+
     const whoami = await client.GET('/v1/whoami');
     note('whoami', whoami.response.status, 200);
     expect(whoami.data?.data.key?.scope).toBe('write');

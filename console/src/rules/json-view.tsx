@@ -20,7 +20,17 @@ interface JsonViewProps {
   problems: readonly ErrorDetail[];
   /** Shown to read, for someone who may not change the rule: the text can be selected, not edited. */
   readOnly?: boolean;
+  /** What is edited, for another object than a rule (a test suite): its label, ids and hint. */
+  what?: { label: string; id: string; hint: string; readOnlyHint: string; shape: string };
 }
+
+const RULE = {
+  label: 'The rule as JSON',
+  id: 'rule-json',
+  hint: 'The body sent to the API on save, as the form shows it. Problems are marked at their lines.',
+  readOnlyHint: 'The rule as the API holds it.',
+  shape: 'A rule is a JSON object.',
+};
 
 /** A problem with the line it is on (0 when its pointer is not in the text). */
 interface Placed {
@@ -80,7 +90,7 @@ const HIGHLIGHT = HighlightStyle.define([
   { tag: [tags.brace, tags.squareBracket, tags.separator], color: 'var(--muted)' },
 ]);
 
-export function JsonView({ value, onChange, problems, readOnly = false }: JsonViewProps) {
+export function JsonView({ value, onChange, problems, readOnly = false, what = RULE }: JsonViewProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   // Read by the editor's callbacks, which are made once.
@@ -129,8 +139,8 @@ export function JsonView({ value, onChange, problems, readOnly = false }: JsonVi
           EditorView.lineWrapping,
           EditorState.readOnly.of(readOnly),
           EditorView.contentAttributes.of({
-            'aria-label': 'The rule as JSON',
-            'aria-describedby': 'rule-json-hint rule-json-problems',
+            'aria-label': what.label,
+            'aria-describedby': `${what.id}-hint ${what.id}-problems`,
             spellcheck: 'false',
             ...(readOnly ? { 'aria-readonly': 'true' } : {}),
           }),
@@ -139,8 +149,7 @@ export function JsonView({ value, onChange, problems, readOnly = false }: JsonVi
             const text = update.state.doc.toString();
             try {
               const parsed: unknown = JSON.parse(text);
-              if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
-                throw new Error('A rule is a JSON object.');
+              if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(what.shape);
               setParseProblem(null);
               current.current.onChange(parsed);
             } catch (error) {
@@ -169,16 +178,14 @@ export function JsonView({ value, onChange, problems, readOnly = false }: JsonVi
 
   return (
     <div class={parseProblem || problems.length ? 'field invalid' : 'field'}>
-      <span class="label" id="rule-json-label">
-        The rule as JSON
+      <span class="label" id={`${what.id}-label`}>
+        {what.label}
       </span>
       <div class="json-editor" ref={host} />
-      <small class="hint" id="rule-json-hint">
-        {readOnly
-          ? 'The rule as the API holds it.'
-          : 'The body sent to the API on save, as the form shows it. Problems are marked at their lines.'}
+      <small class="hint" id={`${what.id}-hint`}>
+        {readOnly ? what.readOnlyHint : what.hint}
       </small>
-      <div id="rule-json-problems">
+      <div id={`${what.id}-problems`}>
         {parseProblem ? <p class="field-error">Not valid JSON yet: {parseProblem}</p> : null}
         {placed.length ? (
           <ul class="field-error json-problems">
