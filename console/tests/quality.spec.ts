@@ -24,6 +24,10 @@ async function arrange(workspace: Workspace) {
       },
     }),
   );
+  const cases = [
+    { name: HOSTILE, request: { url: 'https://shop.example.com/checkout' }, expect: { url: HOSTILE } },
+  ];
+  ok(await workspace.api.POST('/v1/test-suites', { body: { name: HOSTILE, cases } }));
 }
 
 /** Every main screen, in a state worth checking, with `check` run on each. */
@@ -57,6 +61,10 @@ async function visitScreens(page: Page, check: (screen: string) => Promise<void>
   await page.getByRole('button', { name: 'Try it' }).click();
   await expect(page.getByTestId('trace-outcome')).toBeVisible();
   await check('try it');
+  await page.getByRole('link', { name: 'Test suites' }).click();
+  await page.getByRole('button', { name: `Run ${HOSTILE}` }).click();
+  await expect(page.getByRole('region', { name: `Run of “${HOSTILE}”` })).toContainText('0 passed, 1 failed');
+  await check('test suite run');
   await chooseImportFile(page, 'export.json', JSON.stringify([{ objectType: 'group', name: 'imported' }]));
   await expect(page.getByRole('region', { name: /Checked export.json/ })).toBeVisible();
   await check('import report');

@@ -71,6 +71,7 @@ describe('parseRoute', () => {
     expect(parseRoute('#/members')).toEqual({ page: 'members' });
     expect(parseRoute('#/keys')).toEqual({ page: 'keys' });
     expect(parseRoute('#/activity')).toEqual({ page: 'activity' });
+    expect(parseRoute('#/test-suites')).toEqual({ page: 'test-suites' });
     expect(parseRoute('#/rules/new')).toEqual({ page: 'rule', ruleId: null });
     expect(parseRoute('#/rules/Redirect_a1b2c')).toEqual({ page: 'rule', ruleId: 'Redirect_a1b2c' });
     expect(parseRoute('#/nowhere')).toEqual({ page: 'rules' });
