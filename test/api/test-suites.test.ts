@@ -413,3 +413,27 @@ forEachDatabase((db) => {
     );
   });
 });
+
+forEachDatabase((db) => {
+  // Traces on the event loop itself (as with TRACE_WORKERS=0): the worst case for everyone else.
+  const t = useTestApp({ db, env: { TRACE_WORKERS: '0' } });
+
+  it('answers other requests while a suite of 1000 cases runs', async () => {
+    const cases = Array.from({ length: 1000 }, (_, i) => ({ ...failing, name: `case ${i + 1}` }));
+    const made = await t.call('POST', '/v1/test-suites', { body: { name: 'long', cases } });
+    expect(made.status).toBe(201);
+    const finished: string[] = [];
+    const run = t.call('POST', `/v1/test-suites/${made.body.data.id}/run`).then((reply) => {
+      finished.push('run');
+      return reply;
+    });
+    const other = t.call('GET', '/v1/rules', { key: t.outsider.key }).then((reply) => {
+      finished.push('other');
+      return reply;
+    });
+    expect((await other).status).toBe(200);
+    const ran = await run;
+    expect(finished).toStrictEqual(['other', 'run']);
+    expect(ran.body.data).toMatchObject({ passed: 0, failed: 1000 });
+  });
+});

@@ -9,6 +9,7 @@ import { ifMatchHolds, readNowThrowLater } from '../../http/checks.js';
 import { readListQuery } from '../../http/list.js';
 import type { Page } from '../../http/replies.js';
 import { nextTimestamp, randomSuffix } from '../../ids.js';
+import { nextTurn } from '../../jobs/slices.js';
 import type { Principal } from '../../model/principal.js';
 import type { CaseTrace } from '../../rule-tests/compare-case.js';
 import type { RuleTestCase } from '../../rule-tests/rule-test-file.js';
@@ -48,6 +49,9 @@ const taken = (name: string) =>
 /** A case's trace, or why its request could not be traced (a case failure, as in `rulekeeper test`). */
 function traceRunner(trace: Pick<TraceService, 'trace'>, principal: Principal): CaseRunner {
   return async (testCase) => {
+    // A turn of the event loop between cases: where traces run on it (TRACE_WORKERS=0), a suite of a
+    // thousand cases still lets other requests in between.
+    await nextTurn();
     try {
       // Only the rules that acted: all a case can expect of them, for far less work than `all`.
       const data = await trace.trace(principal, { request: testCase.request }, { explain: 'acted' });
