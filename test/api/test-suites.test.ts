@@ -263,6 +263,13 @@ forEachDatabase((db) => {
       expectError(await create({ name: 'four', cases: [] }), 'TEST_SUITES_FULL', [
         { path: '', message: 'a workspace keeps at most 3 test suites; delete one first' },
       ]);
+      // Paged by name, as the house's lists are.
+      const first = await t.call('GET', '/v1/test-suites?pageSize=2');
+      expect(first.body).toMatchObject({ total: 3, nextOffset: 2 });
+      expect(first.body.data.map((suite: { name: string }) => suite.name)).toStrictEqual(['one', 'three']);
+      const last = await t.call('GET', '/v1/test-suites?pageSize=2&offset=2');
+      expect(last.body).toMatchObject({ total: 3, nextOffset: null });
+      expect(last.body.data.map((suite: { name: string }) => suite.name)).toStrictEqual(['two']);
       // Another workspace has room of its own.
       expect((await create({ name: 'four', cases: [] }, t.outsider.key)).status).toBe(201);
       expect((await t.call('GET', '/v1/test-suites')).body.total).toBe(3);
