@@ -34,6 +34,8 @@ const when = {
     'The body of `POST /v1/invites` (`email` not an address, `role` not one of the four, another field) or of `POST /v1/invites/accept` (`token` missing or not a string, `email` on an invite that names one, another field).',
   PASSWORD_RESET_PAYLOAD_INVALID:
     'The body of `POST /v1/password/forgot` (`email` missing or not an address) or of `POST /v1/password/reset` (`token` or `password` missing, the password under 12 or over 256 characters, another field).',
+  HITS_PAYLOAD_INVALID:
+    'The body of `POST /v1/hits`: `source` not one of `proxy`, `extension`, `playwright`, `runtime`; `counts` missing or over 1,000 entries; an entry without `ruleId`, a `count` under 1, or timestamps that are not integers; another field.',
   INVALID_TRACE_REQUEST:
     'A `POST /v1/trace` body that is not a trace request (a relative URL, an unknown field, both `ruleIds` and `rules`).',
   TEST_SUITE_PAYLOAD_INVALID:

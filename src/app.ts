@@ -89,7 +89,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   writeBatchesPlugin(app);
   everyRequestPlugin(app);
   jsonBodyPlugin(app);
-  metricsPlugin(app);
+  metricsPlugin(app, services.hitsModule.metrics);
   healthPlugin(app, database.db);
   consolePlugin(app);
   await openapiPlugin(app, version);
@@ -121,6 +121,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       registerBrowserRulesRoutes(api, services.browserRules);
       registerTransferRoutes(api, services.transfer, config, lint.findingsAfterImport, services.importer);
       registerTestSuitesRoutes(api, services.testSuites);
+      services.hitsModule.register(api);
     },
     { prefix: '/v1' },
   );

@@ -52,6 +52,8 @@ export interface Config {
    * the change log, kept historyRetentionDays.
    */
   activityRetentionDays: number;
+  /** Hit reports (POST /v1/hits) per API key per minute on this instance; past it, 429. */
+  hitsReportsPerMinute: number;
   /** How often a change stream without anything to send gets a heartbeat comment. */
   changesHeartbeatMs: number;
   /** How often streams look for changes they were not woken for (the safety net of NOTIFY). */
@@ -234,6 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 2000, 1, 600_000),
     historyRetentionDays: integer(env, 'HISTORY_RETENTION_DAYS', 90, 1, 36_500),
     activityRetentionDays: integer(env, 'ACTIVITY_RETENTION_DAYS', 400, 1, 36_500),
+    hitsReportsPerMinute: integer(env, 'HITS_REPORTS_PER_MINUTE', 60, 1, 1_000_000),
     changesHeartbeatMs: integer(env, 'CHANGES_HEARTBEAT_MS', 15_000, 10, 3_600_000),
     changesPollMs: integer(env, 'CHANGES_POLL_MS', 1000, 10, 60_000),
     maxStreamsPerKey: integer(env, 'MAX_STREAMS_PER_KEY', 20, 1, 1_000_000),

@@ -18,6 +18,7 @@ export const errorTable = {
   INVITE_PAYLOAD_INVALID: { status: 400, message: 'Invalid invite payload' },
   PASSWORD_RESET_PAYLOAD_INVALID: { status: 400, message: 'Invalid password reset payload' },
   TEST_SUITE_PAYLOAD_INVALID: { status: 400, message: 'Invalid test suite payload' },
+  HITS_PAYLOAD_INVALID: { status: 400, message: 'Invalid hits report' },
   MALFORMED_REQUEST: { status: 400, message: 'Malformed request' },
   API_KEY_REQUIRED: { status: 401, message: 'API key required' },
   API_KEY_INVALID: { status: 401, message: 'Invalid API key' },

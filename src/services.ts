@@ -13,6 +13,7 @@ import { createGroupsService } from './modules/groups/groups-service.js';
 import { createGroupsStore } from './modules/groups/groups-store.js';
 import { createHistoryService } from './modules/history/history-service.js';
 import { createHistoryStore } from './modules/history/history-store.js';
+import { createHitsModule } from './modules/hits/hits-module.js';
 import { createIdempotencyService } from './modules/idempotency/idempotency-service.js';
 import { createIdempotencyStore } from './modules/idempotency/idempotency-store.js';
 import { createInvitesService } from './modules/invites/invites-service.js';
@@ -143,8 +144,11 @@ export function createServices(
     trace: traceService,
     config,
   });
+  // What the runtimes report of the rules that acted; the lint's never_acted reads it.
+  const hitsModule = createHitsModule(app, { db, config, now });
   const lintService = createLintService({
     lintStore: createLintStore(db),
+    neverActed: hitsModule.service.neverActed,
     listedRules,
     changes,
     runner: pools.of<LintJob, LintOutcome>('lint'),
@@ -259,5 +263,6 @@ export function createServices(
     transfer: transferService,
     importer,
     testSuites,
+    hitsModule,
   };
 }

@@ -226,6 +226,27 @@ export interface TestSuitesTable {
   modification_date: number;
 }
 
+/** A rule's hits in one hour from one kind of runtime (migration 0018), swept after 90 days. */
+export interface RuleHitsTable {
+  workspace_id: string;
+  rule_id: string;
+  /** `proxy`, `extension`, `playwright` or `runtime`. */
+  source: string;
+  /** The hour's start (epoch ms). */
+  hour: number;
+  hits: number;
+  first_at: number;
+  last_at: number;
+}
+
+/** Reports received from one kind of runtime in one hour, whatever they counted (migration 0018). */
+export interface HitReportsTable {
+  workspace_id: string;
+  source: string;
+  hour: number;
+  reports: number;
+}
+
 export interface Tables {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -243,6 +264,8 @@ export interface Tables {
   invites: InvitesTable;
   password_resets: PasswordResetsTable;
   test_suites: TestSuitesTable;
+  rule_hits: RuleHitsTable;
+  hit_reports: HitReportsTable;
 }
 
 export type Db = Kysely<Tables>;

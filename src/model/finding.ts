@@ -12,6 +12,7 @@ export const FINDING_CODES = [
   'duplicate',
   'browser_unsupported',
   'code_needs_allow',
+  'never_acted',
 ] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 

@@ -1,6 +1,6 @@
 // Prometheus metrics: request counts and latencies by route and status, plus the process defaults.
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Histogram, type Metric, Registry } from 'prom-client';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -9,10 +9,12 @@ declare module 'fastify' {
   }
 }
 
-export function metricsPlugin(app: FastifyInstance): void {
+/** `extra`: the modules' own metrics (the hits' counters), made without a registry. */
+export function metricsPlugin(app: FastifyInstance, extra: Metric[] = []): void {
   // One registry per app, so that several apps in one process (tests) do not collide.
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  for (const metric of extra) registry.registerMetric(metric);
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request latency by method, route and status; its _count is the request count.',

@@ -52,6 +52,11 @@ export async function openapiPlugin(app: FastifyInstance, version: string): Prom
           description:
             'Who did what in the workspace: rule and group changes, and security events for admins.',
         },
+        {
+          name: 'hits',
+          description:
+            'Which rules acted and how often, as the runtimes report it: counts only, kept 90 days.',
+        },
       ],
       components: {
         securitySchemes: {

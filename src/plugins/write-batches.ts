@@ -6,6 +6,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { batchedFor } from '../db/postgres-write-batches.js';
 import { isWriteRoute } from './abandoned-requests.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route's writes touch neither the workspace's revision nor its rules (hit reports): in a
+     * batch they would only make the workspace's rule writes wait behind them.
+     */
+    unbatched?: boolean;
+  }
+}
+
 function join(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const workspaceId = request.principal?.workspaceId;
   if (workspaceId === undefined) done();
@@ -14,7 +24,7 @@ function join(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDo
 
 export function writeBatchesPlugin(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
-    if (!isWriteRoute(route) || route.config?.timeLimit) return;
+    if (!isWriteRoute(route) || route.config?.timeLimit || route.config?.unbatched) return;
     route.preHandler = [...[route.preHandler ?? []].flat(), join];
   });
 }

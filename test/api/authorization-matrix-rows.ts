@@ -166,6 +166,14 @@ export const ROWS: Row[] = [
   { method: 'DELETE', title: '/keys/:theirs', path: (w) => `/v1/keys/${w.theirKey}`, expect: [KNF, 200], needs: 'read', except: notAdmins('outsideReader') },
   { method: 'DELETE', title: '/keys/:missing', path: () => '/v1/keys/key_zzzzzzzzzzzz', expect: same(KNF), needs: 'read' },
   { method: 'DELETE', title: '/keys/:malformed', path: () => '/v1/keys/not-a-key', expect: same(KNF), needs: 'read' },
+  // Hits: any member reports (runtimes hold read keys); ids not of the caller's workspace are ignored alike.
+  { method: 'POST', title: '/hits of our rule', path: () => '/v1/hits', body: (w) => ({ source: 'proxy', counts: [{ ruleId: w.ourRule, count: 1, firstAt: 0, lastAt: 0 }] }), expect: same(200), needs: 'read' },
+  { method: 'POST', title: '/hits of their rule', path: () => '/v1/hits', body: (w) => ({ source: 'proxy', counts: [{ ruleId: w.theirRule, count: 1, firstAt: 0, lastAt: 0 }] }), expect: same(200), needs: 'read' },
+  { method: 'POST', title: '/hits with an invalid body', path: () => '/v1/hits', body: () => ({ source: 'curl', counts: [] }), expect: same('HITS_PAYLOAD_INVALID'), needs: 'read' },
+  { method: 'GET', title: '/hits', path: () => '/v1/hits', expect: same(200) },
+  { method: 'GET', title: '/rules/:ours/hits', path: (w) => `/v1/rules/${w.ourRule}/hits`, expect: [200, F] },
+  { method: 'GET', title: '/rules/:theirs/hits', path: (w) => `/v1/rules/${w.theirRule}/hits`, expect: [F, 200] },
+  { method: 'GET', title: '/rules/:missing/hits', path: () => `/v1/rules/${MISSING_RULE}/hits`, expect: same(RNF) },
   { method: 'GET', title: '/nowhere (no such route)', path: () => '/v1/nowhere', expect: same('ROUTE_NOT_FOUND') },
   { method: 'PATCH', title: '/rules (no such method)', path: () => '/v1/rules', expect: same('METHOD_NOT_ALLOWED') },
 ];

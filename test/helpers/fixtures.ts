@@ -25,6 +25,7 @@ export const ERRORS = {
   INVITE_PAYLOAD_INVALID: [400, 'Invalid invite payload'],
   PASSWORD_RESET_PAYLOAD_INVALID: [400, 'Invalid password reset payload'],
   TEST_SUITE_PAYLOAD_INVALID: [400, 'Invalid test suite payload'],
+  HITS_PAYLOAD_INVALID: [400, 'Invalid hits report'],
   MALFORMED_REQUEST: [400, 'Malformed request'],
   API_KEY_REQUIRED: [401, 'API key required'],
   API_KEY_INVALID: [401, 'Invalid API key'],

@@ -34,6 +34,12 @@ async function unlessRefused<T, U>(work: Promise<T>, instead: U): Promise<T | U>
   }
 }
 
+/** A `never_acted` finding and the rule it names (an Active one). */
+export interface NeverActed {
+  finding: Finding;
+  rule: { id: string; name: string; ruleType: string };
+}
+
 /** Writes' rules whose findings one job answers, as of the newest revision among the writes. */
 interface WritesBatch {
   ids: Set<string>;
@@ -47,6 +53,11 @@ export function createLintService(deps: {
   changes: Pick<ChangesService, 'revision' | 'streamBatch' | 'sweptRevision'>;
   /** Where lints run: a pool of worker threads (the service); by default this thread (the CLI). */
   runner?: LintRunner;
+  /**
+   * The `never_acted` findings of a workspace, from what its runtimes reported (the hits); they change
+   * with time and reports, not with the revision, so they are asked for on every lint, not kept.
+   */
+  neverActed?(workspaceId: string): Promise<NeverActed[]>;
 }) {
   const { lintStore, listedRules, changes } = deps;
   const runner = deps.runner ?? inProcessRunner(createLintJobs());
@@ -192,7 +203,28 @@ export function createLintService(deps: {
    * The revision is read before the rules, so a change landing meanwhile leaves an entry already
    * stale: rebuilt on the next read, never served as current.
    */
+  /** The kept lint, with the `never_acted` findings of now after the others (they are `info`, the last). */
   async function lint(principal: Principal): Promise<LintData> {
+    const [data, neverActed] = await Promise.all([
+      lintOfRevision(principal),
+      deps.neverActed?.(principal.workspaceId) ?? [],
+    ]);
+    if (neverActed.length === 0) return data;
+    const named = new Set(data.rules.map((rule) => rule.id));
+    return {
+      ...data,
+      findings: [...data.findings, ...neverActed.map((n) => n.finding)],
+      rules: [
+        ...data.rules,
+        ...neverActed
+          .filter((n) => !named.has(n.rule.id))
+          .map((n) => ({ ...n.rule, ruleType: n.rule.ruleType as RuleType, status: 'Active' as const })),
+      ],
+      counts: { ...data.counts, info: data.counts.info + neverActed.length },
+    };
+  }
+
+  async function lintOfRevision(principal: Principal): Promise<LintData> {
     const { workspaceId } = principal;
     const version = await changes.revision(workspaceId);
     const hit = kept.get(workspaceId);

@@ -1,0 +1,221 @@
+// The hits (decision 21): runtimes report the rules that acted, as counts; the service keeps them per
+// rule per hour per source for 90 days, and answers a rule's hits, the workspace's rules by last hit,
+// and which Active rules never acted while runtimes were reporting (the lint's `never_acted`).
+//
+// A report is bounded everywhere an attacker could push: its size (a body limit, before parsing), its
+// entries (1,000), each count (capped), its times (moved into the last day), and a key's reports per
+// minute. Ids that are not the workspace's rules are dropped without a word about what else they are.
+import type { Db } from '../../db/tables.js';
+import { AppError } from '../../errors.js';
+import { checkInOrder, RULES } from '../../http/checks.js';
+import { readListQuery } from '../../http/list.js';
+import { readPayload } from '../../http/payload.js';
+import type { Page } from '../../http/replies.js';
+import type { Finding } from '../../model/finding.js';
+import type { Principal } from '../../model/principal.js';
+import {
+  checkHitsListQuery,
+  checkHitsReport,
+  HIT_SOURCES,
+  type HitSource,
+  type HitsReceipt,
+  MAX_HIT_COUNT,
+  type RuleHits,
+  type RuleLastHit,
+} from './hits-schemas.js';
+import type { HitsStore, HourCount } from './hits-store.js';
+
+export const HOUR_MS = 60 * 60 * 1000;
+export const DAY_MS = 24 * HOUR_MS;
+/** How long hits are kept (decision 21). */
+export const HITS_RETENTION_MS = 90 * DAY_MS;
+/** A rule Active and unchanged this long, with runtimes reporting all along, that never acted. */
+export const NEVER_ACTED_AFTER_MS = 14 * DAY_MS;
+/** never_acted findings listed at most: the rest are the same news. */
+const MAX_NEVER_ACTED = 500;
+/** Keys whose report counts this instance remembers; the oldest windows are dropped past it. */
+const MAX_LIMITED_KEYS = 10_000;
+
+const NOTHING_IGNORED = new Set<string>();
+const hourOf = (at: number) => Math.floor(at / HOUR_MS) * HOUR_MS;
+const dayText = (at: number) => new Date(at).toISOString().slice(0, 10);
+
+/** The rule a `never_acted` finding names. */
+export interface NeverActedRule {
+  id: string;
+  name: string;
+  ruleType: string;
+}
+
+/** What a report did, for the metrics. */
+export interface ReportOutcome {
+  source: HitSource;
+  accepted: number;
+  ignored: number;
+}
+
+export function createHitsService(deps: {
+  db: Db;
+  store: HitsStore;
+  reportsPerMinute: number;
+  /** Told of every report taken (the metrics). */
+  reported?(outcome: ReportOutcome): void;
+  now?: () => number;
+}) {
+  const { db, store } = deps;
+  const now = deps.now ?? Date.now;
+  /** Per key, the current minute's start and its reports. */
+  const windows = new Map<string, { start: number; reports: number }>();
+
+  /** 429 with Retry-After past the key's reports this minute (per instance: see the reference). */
+  function countReport(keyId: string, at: number): void {
+    let window = windows.get(keyId);
+    if (!window || at - window.start >= 60_000) {
+      windows.delete(keyId);
+      if (windows.size >= MAX_LIMITED_KEYS) windows.delete(windows.keys().next().value as string);
+      window = { start: at, reports: 0 };
+      windows.set(keyId, window);
+    }
+    window.reports++;
+    if (window.reports > deps.reportsPerMinute)
+      throw new AppError(
+        'RATE_LIMITED',
+        undefined,
+        Math.max(1, Math.ceil((window.start + 60_000 - at) / 1000)),
+      );
+  }
+
+  return {
+    /** POST /v1/hits: the report's counts of the workspace's rules added; the rest ignored. */
+    async report(principal: Principal, body: unknown): Promise<HitsReceipt> {
+      const at = now();
+      countReport(principal.keyId, at);
+      const report = readPayload(body, checkHitsReport, 'HITS_PAYLOAD_INVALID', NOTHING_IGNORED);
+      const clamp = (time: number) => Math.min(at, Math.max(at - DAY_MS, time));
+      const own = await store.ownRules(principal.workspaceId, [
+        ...new Set(report.counts.map((c) => c.ruleId)),
+      ]);
+      // Entries of one rule in one hour are one row: added together here (a statement may not change
+      // a row twice), each entry's count capped first.
+      const merged = new Map<string, HourCount>();
+      let ignored = 0;
+      for (const entry of report.counts) {
+        if (!own.has(entry.ruleId)) {
+          ignored++;
+          continue;
+        }
+        const lastAt = clamp(entry.lastAt);
+        const firstAt = Math.min(clamp(entry.firstAt), lastAt);
+        const hour = hourOf(lastAt);
+        const count = Math.min(entry.count, MAX_HIT_COUNT);
+        const key = `${entry.ruleId}\n${hour}`;
+        const before = merged.get(key);
+        if (before) {
+          before.count = Math.min(before.count + count, MAX_HIT_COUNT);
+          before.firstAt = Math.min(before.firstAt, firstAt);
+          before.lastAt = Math.max(before.lastAt, lastAt);
+        } else merged.set(key, { ruleId: entry.ruleId, hour, count, firstAt, lastAt });
+      }
+      await db
+        .transaction()
+        .execute((trx) =>
+          store.add(trx, principal.workspaceId, report.source, hourOf(at), [...merged.values()]),
+        );
+      const receipt = { accepted: report.counts.length - ignored, ignored };
+      deps.reported?.({ source: report.source, ...receipt });
+      return receipt;
+    },
+
+    /** GET /v1/rules/:ruleId/hits: per day for 30 days, by source, the last 7 days, the last hit. */
+    async ofRule(principal: Principal, ruleId: string): Promise<RuleHits> {
+      await checkInOrder(principal, ruleId, { kind: RULES, find: () => store.ruleOwner(ruleId) });
+      const at = now();
+      const today = Math.floor(at / DAY_MS) * DAY_MS;
+      const monthStart = today - 29 * DAY_MS;
+      const weekStart = today - 6 * DAY_MS;
+      const [rows, lastHitAt] = await Promise.all([
+        store.hours(principal.workspaceId, ruleId, monthStart),
+        store.lastHit(principal.workspaceId, ruleId),
+      ]);
+      const days = Array.from({ length: 30 }, (_, i) => ({
+        date: dayText(monthStart + i * DAY_MS),
+        count: 0,
+      }));
+      const sources = new Map<string, { total7Days: number; total30Days: number; lastHitAt: number }>();
+      let total7Days = 0;
+      let total30Days = 0;
+      for (const row of rows) {
+        const [hour, hits, last] = [Number(row.hour), Number(row.hits), Number(row.last_at)];
+        const day = days[Math.floor((hour - monthStart) / DAY_MS)];
+        if (!day) continue;
+        day.count += hits;
+        total30Days += hits;
+        const week = hour >= weekStart ? hits : 0;
+        total7Days += week;
+        const source = sources.get(row.source) ?? { total7Days: 0, total30Days: 0, lastHitAt: 0 };
+        source.total7Days += week;
+        source.total30Days += hits;
+        source.lastHitAt = Math.max(source.lastHitAt, last);
+        sources.set(row.source, source);
+      }
+      return {
+        ruleId,
+        lastHitAt,
+        total7Days,
+        total30Days,
+        days,
+        sources: [...sources]
+          .filter(([source]) => (HIT_SOURCES as readonly string[]).includes(source))
+          .map(([source, totals]) => ({ source: source as HitSource, ...totals }))
+          .sort((a, b) => b.lastHitAt - a.lastHitAt),
+      };
+    },
+
+    /** GET /v1/hits: the workspace's rules, most recently acted first, then those that never did. */
+    async list(principal: Principal, query: unknown): Promise<Page<RuleLastHit>> {
+      const { offset, pageSize } = readListQuery(query, checkHitsListQuery);
+      const today = Math.floor(now() / DAY_MS) * DAY_MS;
+      const [rows, total] = await Promise.all([
+        store.rulesByLastHit(principal.workspaceId, today - 6 * DAY_MS, offset, pageSize),
+        store.ruleCount(principal.workspaceId),
+      ]);
+      const items = rows.map((row) => ({
+        ruleId: row.id,
+        lastHitAt: row.last_at === null ? null : Number(row.last_at),
+        total7Days: Number(row.week ?? 0),
+      }));
+      return { items, total, offset };
+    },
+
+    /**
+     * The lint's `never_acted` (info): Active rules unchanged for 14 days with no hit since their last
+     * change, while runtimes were reporting for the workspace all along (a report 14 days ago or more,
+     * and one in the last day). None when nothing reports: silence is not evidence.
+     */
+    async neverActed(workspaceId: string): Promise<{ finding: Finding; rule: NeverActedRule }[]> {
+      const at = now();
+      const { first, last } = await store.reportHours(workspaceId);
+      if (first === null || last === null) return [];
+      if (first > at - NEVER_ACTED_AFTER_MS || last < hourOf(at - DAY_MS)) return [];
+      const rows = await store.neverActed(workspaceId, at - NEVER_ACTED_AFTER_MS, MAX_NEVER_ACTED);
+      return rows.map((row) => ({
+        rule: { id: row.id, name: row.name, ruleType: row.rule_type },
+        finding: {
+          code: 'never_acted',
+          severity: 'info',
+          ruleIds: [row.id],
+          pointers: [{ ruleId: row.id, path: '/status' }],
+          message:
+            `"${row.name}" has been Active for 14 days or more and never acted, while the workspace's ` +
+            'runtimes were reporting the rules that did.',
+          hint: 'If no traffic needs it any more, deactivate or delete it; else check its source matches the requests.',
+        },
+      }));
+    },
+
+    /** Removes the hours older than 90 days (at `now`); answers how many rows went. */
+    sweep: (at = now()) => store.sweep(hourOf(at - HITS_RETENTION_MS)),
+  };
+}
+
+export type HitsService = ReturnType<typeof createHitsService>;
