@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { ensureCa } from '../proxy/ca.js';
 import { startProxy } from '../proxy/proxy-server.js';
 import { createRuleFeed } from '../proxy/rule-feed.js';
+import { createHitReporter } from '../runtime/index.js';
 import { readKey } from './key-source.js';
 
 interface ProxyFlags {
@@ -21,6 +22,9 @@ interface ProxyFlags {
   allowFiles?: string;
   upstreamCa: string[];
   allowRemote?: boolean;
+  /** false with --no-hits. */
+  hits: boolean;
+  hitsIntervalMs: string;
 }
 
 const log = (message: string) => process.stderr.write(`rulekeeper proxy: ${message}\n`);
@@ -60,6 +64,8 @@ export function registerProxyCommand(program: Command): void {
     .option('--allow-files <dir>', 'serve Redirects to local files from this directory')
     .option('--allow-remote', 'serve clients of other machines too (default: this machine only)')
     .option('--upstream-ca <file>', 'also trust this CA for upstream HTTPS (repeatable)', collect, [])
+    .option('--no-hits', 'do not tell the server which rules acted (rule ids and counts, every 10 s)')
+    .option('--hits-interval-ms <ms>', 'how often hits are reported, at most 10 s', '10000')
     .action(async (flags: ProxyFlags) => {
       const found = readKey(flags);
       if ('error' in found) usage(found.error);
@@ -69,11 +75,15 @@ export function registerProxyCommand(program: Command): void {
       const codeMemoryMb = integer(flags.codeMemoryMb, '--code-memory-mb', 8, 4096);
       const maxBodyBytes = integer(flags.maxBodyBytes, '--max-body-bytes', 0, 1024 * 1024 * 1024);
       const upstreamTimeoutMs = integer(flags.upstreamTimeoutMs, '--upstream-timeout-ms', 1, 3_600_000);
+      const hitsIntervalMs = integer(flags.hitsIntervalMs, '--hits-interval-ms', 1, 10_000);
       const ca = await ensureCa(flags.caDir);
       if (ca.created)
         log(`created a certificate authority in ${flags.caDir}: trust ${ca.certPath} for HTTPS`);
       const feed = createRuleFeed({ server: flags.server, key, log });
       await feed.firstAttempt;
+      const hits = flags.hits
+        ? createHitReporter({ server: flags.server, key, source: 'proxy', intervalMs: hitsIntervalMs, log })
+        : undefined;
       const running = await startProxy({
         port,
         ca,
@@ -87,11 +97,14 @@ export function registerProxyCommand(program: Command): void {
         allowRemote: !!flags.allowRemote,
         upstreamCas: flags.upstreamCa.map((file) => readFileSync(file, 'utf8')),
         log,
+        ...(hits ? { hits } : {}),
       });
       log(`listening on port ${running.port} (HTTP and HTTPS; CA: ${ca.certPath})`);
       const stop = async () => {
         feed.stop();
         await running.stop();
+        // What acted since the last report goes before the proxy ends.
+        await hits?.close();
         process.exit(0);
       };
       process.once('SIGINT', stop);

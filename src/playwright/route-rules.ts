@@ -18,9 +18,12 @@ export interface ApplyRulesOptions extends RuntimeOptions {
 }
 
 export interface AppliedRules {
-  /** The runtime that follows the workspace: `status()`, `reached(revision)`, `on('change')`, … */
+  /** The runtime that follows the workspace: `status()`, `reached(revision)`, `flushHits()`, … */
   runtime: Runtime;
-  /** Stops routing the context's requests through the rules, and stops following the workspace. */
+  /**
+   * Stops routing the context's requests through the rules, and stops following the workspace, after
+   * reporting the rules that acted (unless `reportHits: false`).
+   */
   close(): Promise<void>;
 }
 
@@ -65,7 +68,8 @@ export async function routeRules(
   hooks: RouteHooks,
 ): Promise<AppliedRules> {
   const { url = '**/*', ...runtimeOptions } = options;
-  const runtime = createRuntime(runtimeOptions);
+  // Its hits are reported as the fixture's (`reportHits: false` stops them); sent on close too.
+  const runtime = createRuntime({ hitsSource: 'playwright', ...runtimeOptions });
   try {
     await runtime.ready;
   } catch (error) {
@@ -146,6 +150,7 @@ export async function routeRules(
     async close() {
       await context.unroute(url, handler);
       await follows.close();
+      await runtime.flushHits();
       runtime.close();
     },
   };

@@ -126,22 +126,27 @@ export async function runRuleTests(
   await context.route('**/*', upstreamRoute);
   let applied: AppliedRules;
   try {
-    applied = await routeRules(context, runtimeOptions, {
-      upstream: async (request, sent) => {
-        const answer = answerAsUpstream(request, sent.headers);
-        return {
-          status: () => answer.status,
-          headers: () => answer.headers,
-          body: async () => Buffer.from(answer.body),
-        };
+    // A case's request is made up by its file, not traffic: it says nothing of which rules are used.
+    applied = await routeRules(
+      context,
+      { reportHits: false, ...runtimeOptions },
+      {
+        upstream: async (request, sent) => {
+          const answer = answerAsUpstream(request, sent.headers);
+          return {
+            status: () => answer.status,
+            headers: () => answer.headers,
+            body: async () => Buffer.from(answer.body),
+          };
+        },
+        acted: (request, ruleIds) => {
+          if (watched && isCase(request)) for (const id of ruleIds) watched.acted.add(id);
+        },
+        cancelled: (request) => {
+          if (watched && isCase(request)) watched.cancelled = true;
+        },
       },
-      acted: (request, ruleIds) => {
-        if (watched && isCase(request)) for (const id of ruleIds) watched.acted.add(id);
-      },
-      cancelled: (request) => {
-        if (watched && isCase(request)) watched.cancelled = true;
-      },
-    });
+    );
     await context.route('**/*', blankRoute);
   } catch (error) {
     await context.unroute('**/*', upstreamRoute);

@@ -40,6 +40,8 @@ async function route(ctx: ProxyContext, request: OngoingRequest, exchange: Excha
     const { outcome } = decision;
     const answered = outcome.cancelled || outcome.redirected || outcome.response?.serveWithoutRequest;
     if (answered || outcome.requestBody) return true;
+    // Counted where the rules are carried out: a request sent on to the hook is counted there.
+    options.hits?.acted(decision.acted);
     if (outcome.delayMs > 0) await new Promise((done) => setTimeout(done, outcome.delayMs));
     const headers = ownHop(stripObject(outcome.requestHeaders));
     request.headers = headers as OngoingRequest['headers'];

@@ -44,6 +44,7 @@ async function hooked(ctx: ProxyContext, request: CompletedRequest): Promise<Cal
   const upstream = needsUrlForUpstreamName(request) ? { url: request.url } : {};
   const decision = ctx.decide(rules, request.url, request.method, request.headers, body);
   if (!decision || decision.acted.length === 0) return upstream;
+  options.hits?.acted(decision.acted);
   const { outcome } = decision;
   const rules_ = decision.acted.join(', ');
   try {

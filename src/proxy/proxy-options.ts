@@ -22,4 +22,6 @@ export interface ProxyOptions {
   /** Certificates to trust for upstream HTTPS besides the system's (PEM text). */
   upstreamCas?: string[];
   log: (message: string) => void;
+  /** Told of the rules that acted on each request (the hit reporter); nothing is counted without it. */
+  hits?: { acted(ruleIds: readonly string[]): void };
 }

@@ -29,6 +29,8 @@ export function createRuleFeed(options: RuleFeedOptions): RuleFeed {
   const runtime = createRuntime({
     server,
     key: options.key,
+    // The proxy counts the rules it carries out itself (proxy-command.ts), as `proxy`.
+    reportHits: false,
     ...(options.minRetryMs === undefined ? {} : { minRetryMs: options.minRetryMs }),
     ...(options.maxRetryMs === undefined ? {} : { maxRetryMs: options.maxRetryMs }),
   });

@@ -10,9 +10,16 @@ import {
   type TraceResult,
   toEngineRequest,
 } from '../engine/index.js';
+import { createHitReporter, type HitSource } from './hit-reporter.js';
 import { type FollowSettings, followWorkspace, type WorkspaceCopy } from './workspace-copy.js';
 
 export type { Outcome, RequestInput, RuleSet, RuleVerdict, TraceResult } from '../engine/index.js';
+export {
+  createHitReporter,
+  type HitReporter,
+  type HitReporterOptions,
+  type HitSource,
+} from './hit-reporter.js';
 export { KeyRefusedError, type RuntimeGroup, type RuntimeRule } from './server-reads.js';
 export type {
   FollowOptions,
@@ -26,7 +33,18 @@ export { followWorkspace } from './workspace-copy.js';
 
 /** The follower's options; a runtime always keeps its copy (it evaluates against it). */
 /** A runtime follows with an API key: it runs where people do not sign in (tests, proxies, CI). */
-export type RuntimeOptions = Omit<FollowSettings, 'keepCopy'> & { key: string };
+export type RuntimeOptions = Omit<FollowSettings, 'keepCopy'> & {
+  key: string;
+  /**
+   * Tell the service which rules acted and how often (rule ids and counts only, at most every 10 s,
+   * `POST /v1/hits`): default true; false sends nothing.
+   */
+  reportHits?: boolean;
+  /** How often reports may go, in ms (default and most 10 s). */
+  hitsIntervalMs?: number;
+  /** Who reports (the Playwright fixture says `playwright`); `runtime` by default. */
+  hitsSource?: HitSource;
+};
 
 export interface EvaluateOptions {
   /** `all` (the default, as the trace): every rule explained; `acted`: only those that acted (fast); `none`: the outcome alone. */
@@ -43,11 +61,23 @@ export interface Runtime extends WorkspaceCopy {
   evaluate(request: RequestInput, options?: EvaluateOptions): TraceResult;
   /** The compiled rules in force now (compiled once per change, on first use). */
   ruleSet(): RuleSet;
+  /** Sends the hits counted so far now (they go every 10 s anyway, and on close). */
+  flushHits(): Promise<void>;
 }
 
 /** Follows the workspace of `options.key` on `options.server`; see README "rulekeeper/runtime". */
 export function createRuntime(options: RuntimeOptions): Runtime {
-  const copy = followWorkspace({ ...options, keepCopy: true });
+  const { reportHits = true, hitsIntervalMs, hitsSource = 'runtime', ...follow } = options;
+  const copy = followWorkspace({ ...follow, keepCopy: true });
+  const hits =
+    reportHits &&
+    createHitReporter({
+      server: options.server,
+      key: options.key,
+      source: hitsSource,
+      ...(hitsIntervalMs === undefined ? {} : { intervalMs: hitsIntervalMs }),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
   let compiled: RuleSet | undefined;
   copy.on('change', () => {
     compiled = undefined;
@@ -84,9 +114,22 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         throw new TypeError(`request${detail?.path ?? ''} ${detail?.message ?? 'is invalid'}`);
       }
       const set = ruleSet();
-      if (explain === 'none') return { outcome: set.evaluate(request).outcome, rules: [] };
-      if (explain === 'acted') return set.traceActed(request);
-      return set.trace(request, includeInactive);
+      if (explain === 'none') {
+        const { outcome, acted } = set.evaluate(request);
+        if (hits && acted.length > 0) hits.acted(acted);
+        return { outcome, rules: [] };
+      }
+      const result = explain === 'acted' ? set.traceActed(request) : set.trace(request, includeInactive);
+      if (hits) {
+        const acted = result.rules.filter((rule) => rule.acted).map((rule) => rule.ruleId);
+        if (acted.length > 0) hits.acted(acted);
+      }
+      return result;
+    },
+    flushHits: () => (hits ? hits.flush() : Promise.resolve()),
+    close() {
+      copy.close();
+      if (hits) void hits.close();
     },
   };
 }

@@ -370,6 +370,24 @@ forEachDatabase((db) => {
       expect(objects).not.toContain(other);
       return;
     }
+    if (row.title.startsWith('/hits') && row.method === 'POST') {
+      // The caller's workspace's rule is counted; another's is ignored alike with an unknown id.
+      const asked = row.title.endsWith('our rule') ? w.ourRule : w.theirRule;
+      const counted = asked === mine([w.ourRule, w.theirRule])[0];
+      expect(body.data).toStrictEqual(counted ? { accepted: 1, ignored: 0 } : { accepted: 0, ignored: 1 });
+      return;
+    }
+    if (row.title === '/hits') {
+      const ids = (body.data as { ruleId: string }[]).map((item) => item.ruleId);
+      const [own, other] = mine([w.ourRule, w.theirRule]);
+      expect(ids).toContain(own);
+      expect(ids).not.toContain(other);
+      return;
+    }
+    if (row.title.endsWith('/hits')) {
+      expect(body.data.ruleId).toBe(mine([w.ourRule, w.theirRule])[0]);
+      return;
+    }
     if (row.title === '/changes') {
       expect(body.data.length).toBeGreaterThan(0);
       return;

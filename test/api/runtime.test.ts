@@ -228,6 +228,29 @@ describe('rulekeeper/runtime', () => {
     }
   });
 
+  it('reports the rules that acted on evaluate (counts only) when told to flush; reportHits: false sends none', async () => {
+    const issued = await server.keysService.issue('hits-ws', 'hana');
+    const { runtime } = follow(issued.key);
+    await runtime.ready;
+    const created = await write('POST', '/rules', rule('hit'), issued.key);
+    const id = created.body.data.id;
+    await runtime.reached(created.revision);
+    for (const explain of ['all', 'acted', 'none'] as const)
+      runtime.evaluate({ url: 'https://hit.example/a' }, { explain });
+    runtime.evaluate({ url: 'https://miss.example/a' });
+    await runtime.flushHits();
+    const hits = async () => (await write('GET', `/rules/${id}/hits`, undefined, issued.key)).body.data;
+    expect(await hits()).toMatchObject({ total7Days: 3, sources: [{ source: 'runtime', total7Days: 3 }] });
+
+    const silent = createRuntime({ server: server.url, key: issued.key, reportHits: false });
+    runtimes.push(silent);
+    await silent.reached(created.revision);
+    silent.evaluate({ url: 'https://hit.example/b' });
+    await silent.flushHits();
+    silent.close();
+    expect((await hits()).total7Days).toBe(3);
+  });
+
   it('evaluates requests as POST /v1/trace does', async () => {
     const issued = await server.keysService.issue('trace-ws', 'erin');
     const { runtime } = follow(issued.key);

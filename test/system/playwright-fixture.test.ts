@@ -402,6 +402,36 @@ describe.skipIf(!CHROMIUM)('applyRules(context): the rules in a real browser', (
     expect(applied.runtime.status().state).toBe('stopped');
   });
 
+  it('reports the rules that acted, as playwright, when it closes; reportHits: false sends nothing', async () => {
+    const acted = await rule('Cancel', [{ source: source('/hits-fixture') }]);
+    expect(await fetchFromPage('/hits-fixture')).toHaveProperty('error');
+    expect(await fetchFromPage('/hits-fixture')).toHaveProperty('error');
+    await applied.close();
+    const hitsOf = async () => (await server.api(writer, 'GET', `/rules/${acted}/hits`)).body.data;
+    expect(await hitsOf()).toMatchObject({
+      total7Days: 2,
+      sources: [{ source: 'playwright', total7Days: 2 }],
+    });
+
+    const quiet = await browser.newContext();
+    const silent = await applyRules(quiet, { server: server.url, key, reportHits: false });
+    const quietPage = await quiet.newPage();
+    await quietPage.goto(`${origin}/start.html`);
+    expect(
+      await quietPage.evaluate(
+        (url) =>
+          fetch(url).then(
+            () => 'ok',
+            () => 'failed',
+          ),
+        `${origin}/hits-fixture`,
+      ),
+    ).toBe('failed');
+    await silent.close();
+    await quiet.close();
+    expect((await hitsOf()).total7Days).toBe(2);
+  });
+
   it('refuses to start with a key the server does not accept', async () => {
     const other = await browser.newContext();
     await expect(applyRules(other, { server: server.url, key: 'rk_unknown' })).rejects.toThrow(
@@ -443,6 +473,7 @@ describe('the package', () => {
     expect(Object.keys(await load('rulekeeper/playwright')).sort()).toEqual(['applyRules', 'runRuleTests']);
     expect(Object.keys(await load('rulekeeper/runtime')).sort()).toEqual([
       'KeyRefusedError',
+      'createHitReporter',
       'createRuntime',
       'followWorkspace',
     ]);

@@ -33,6 +33,7 @@ import { ensureCa } from '../../src/proxy/ca.js';
 import { createIssuer } from '../../src/proxy/leaf-certificate.js';
 import { startProxy } from '../../src/proxy/proxy-server.js';
 import { createRuleFeed, type RuleFeed } from '../../src/proxy/rule-feed.js';
+import { createHitReporter, type HitReporter } from '../../src/runtime/index.js';
 import { CHROMIUM, loadPage } from '../helpers/chromium.js';
 import { createKeyWithCli, type ScratchDatabase, scratchDatabase } from '../helpers/cli.js';
 import { type ServiceProcess, startService } from '../helpers/service-process.js';
@@ -94,6 +95,8 @@ describe('rulekeeper proxy', () => {
   let servicePort: number;
   let key: string;
   let feed: RuleFeed;
+  /** The proxy's hit reporter: its timer is the default 10 s, so tests flush it themselves. */
+  let hits: HitReporter;
   let proxy: { port: number; stop(): Promise<void> };
   let httpUpstream: Server;
   let httpsUpstream: HttpsServer;
@@ -168,6 +171,7 @@ describe('rulekeeper proxy', () => {
       maxRetryMs: 200,
     });
     await feed.firstAttempt;
+    hits = createHitReporter({ server: service.url, key, source: 'proxy', log: (m) => logged.push(m) });
     proxy = await startProxy({
       port: 0,
       ca,
@@ -179,10 +183,12 @@ describe('rulekeeper proxy', () => {
       allowFilesDir: filesDir,
       upstreamCas: [upstreamCa.cert, ipCa.cert],
       log: (m) => logged.push(m),
+      hits,
     });
   });
 
   afterAll(async () => {
+    await hits?.close();
     feed?.stop();
     await proxy?.stop();
     httpsUpstream?.close();
@@ -477,6 +483,33 @@ describe('rulekeeper proxy', () => {
     expect(off.status).toBe(200);
     await feed.reached(off.revision);
     expect((await through(url)).status).toBe(200);
+  });
+
+  it('reports the rules that acted, counts only, within one flush: in the hook and from the head', async () => {
+    const origin = `http://127.0.0.1:${(httpUpstream.address() as { port: number }).port}`;
+    const redirect = await rule('Redirect', [
+      { source: source('/hits-redirect'), destinationType: 'url', destination: 'https://x.example/' },
+    ]);
+    const headers = await rule('Headers', [
+      {
+        source: source('/hits-headers'),
+        modifications: { Request: [{ header: 'x-hit', type: 'Add', value: '1' }], Response: [] },
+      },
+    ]);
+    const idle = await rule('Cancel', [{ source: source('/hits-never') }]);
+    for (let i = 0; i < 3; i++) expect((await through(`${origin}/hits-redirect`)).status).toBe(307);
+    expect((await through(`${origin}/hits-headers`)).status).toBe(200);
+    await hits.flush();
+    const of = async (id: string) => (await api('GET', `/rules/${id}/hits`)).body?.data;
+    expect(await of(redirect)).toMatchObject({
+      total7Days: 3,
+      sources: [{ source: 'proxy', total7Days: 3 }],
+    });
+    expect(await of(headers)).toMatchObject({ total7Days: 1, sources: [{ source: 'proxy' }] });
+    expect(await of(idle)).toMatchObject({ total7Days: 0, lastHitAt: null });
+    // A flush with nothing new sends nothing more.
+    await hits.flush();
+    expect((await of(redirect)).total7Days).toBe(3);
   });
 
   it('keeps its rules while the server is away, and follows it again when it is back', async () => {
