@@ -3,9 +3,11 @@
 // acted on each tab. Chrome ends an idle worker; every wake (an alarm every 30 s, a message, a page
 // load) starts it again from the stored settings, and the first install after a wake costs a 304.
 import { RESOURCE_TYPES, type ResourceType } from '../../src/model/resource-types.js';
+import type { HitReporter } from '../../src/runtime/index.js';
 import { ServerError, whoami } from './api.js';
 import type { ContentQuestion, DocumentAnswer, PopupQuestion, ResponseAnswer } from './content/messages.js';
 import { clearDynamicRules, createInstaller, type Installed, loadOwners, ownerOf } from './dynamic-rules.js';
+import { onReportHitsChanged, startHits } from './hits.js';
 import { createMatchedRulesReader, type TabMatch } from './matched-rules.js';
 import {
   type ActedRule,
@@ -27,6 +29,8 @@ interface Session {
   settings: Settings;
   feed: WorkspaceFeed;
   status: Omit<Status, 'updatedAt'>;
+  /** Tells the server which rules acted here (hits.ts); none when turned off. */
+  hits: HitReporter | undefined;
 }
 
 let session: Session | undefined;
@@ -79,6 +83,7 @@ async function start(): Promise<Session | undefined> {
     settings,
     feed,
     status: { ...previous, state: 'connecting', error: undefined },
+    hits: await startHits(settings),
   };
   session = current;
   await saveStatus(current.status);
@@ -108,6 +113,7 @@ function ensureSession(): Promise<Session | undefined> {
 
 onSettingsChanged(() => {
   session?.feed.stop();
+  void session?.hits?.close();
   session = undefined;
   // Another server or key: nothing installed for the last one may stay, nor its ETag.
   void clearDynamicRules().then(ensureSession);
@@ -122,6 +128,23 @@ const debugMatches = chrome.declarativeNetRequest.onRuleMatchedDebug as
   | undefined;
 
 const matchedRules = debugMatches ? undefined : createMatchedRulesReader(recordMatches);
+
+// Reporting turned on or off: counted from now on, or what was counted sent and no more.
+onReportHitsChanged(() => {
+  const current = session;
+  if (!current) return;
+  void current.hits?.close();
+  current.hits = undefined;
+  void startHits(current.settings).then((hits) => {
+    if (session === current) current.hits = hits;
+    else void hits?.close();
+  });
+});
+
+/** Counts `ruleIds` as having acted once each (at `at`), for the server's hits. */
+function countHits(current: Session, ruleIds: string[], at?: number): void {
+  if (ruleIds.length > 0) current.hits?.acted(ruleIds, at);
+}
 
 chrome.alarms.create('wake', { periodInMinutes: 0.5 });
 chrome.alarms.onAlarm.addListener(() => {
@@ -164,6 +187,7 @@ async function documentAnswer(sender: chrome.runtime.MessageSender): Promise<Doc
   if (!result || result.outcome.cancelled) return { scripts: [] };
   const scripts = result.outcome.scripts;
   const ruleIds = [...new Set(scripts.map((script) => script.ruleId))];
+  countHits(current, ruleIds);
   void recordActed(tabId, actedRules(current, ruleIds, request));
   return { scripts };
 }
@@ -183,6 +207,7 @@ async function responseAnswer(
   if (!result || result.outcome.cancelled) return { response: null };
   const effect = result.outcome.response;
   if (effect?.type !== 'static') return { response: null };
+  countHits(current, [effect.ruleId]);
   void recordActed(tabId, actedRules(current, [effect.ruleId], request));
   const { ruleId, value, statusCode, statusText, serveWithoutRequest } = effect;
   return { response: { ruleId, value, statusCode, statusText, serveWithoutRequest } };
@@ -217,6 +242,8 @@ debugMatches?.addListener(({ request, rule }) => {
   void ensureSession().then(async (current) => {
     const ruleId = await ownerOf(rule.ruleId);
     if (!current || !ruleId) return;
+    // A Script rule's browser rule (the page's policy removed) is counted with its script, once.
+    if (current.feed.describe(ruleId)?.ruleType !== 'Script') countHits(current, [ruleId]);
     const described = {
       url: request.url,
       method: request.method.toUpperCase(),
@@ -233,13 +260,25 @@ async function recordMatches(matches: TabMatch[]): Promise<void> {
   if (!current) return;
   const owners = await loadOwners();
   const latest = new Map<string, { tabId: number; ruleId: string; at: number }>();
+  // Each match is one hit, once: calls overlap by a second, and a match seen before is not counted again.
+  const countedTo = await hitsCountedTo(Math.max(...matches.map((match) => match.at)));
   for (const { tabId, browserRuleId, at } of matches) {
     const ruleId = owners[browserRuleId];
+    if (ruleId && at > countedTo && current.feed.describe(ruleId)?.ruleType !== 'Script')
+      countHits(current, [ruleId], at);
     const key = `${tabId} ${ruleId}`;
     if (ruleId && at > (latest.get(key)?.at ?? -1)) latest.set(key, { tabId, ruleId, at });
   }
   for (const { tabId, ruleId, at } of latest.values())
     await recordActed(tabId, actedRules(current, [ruleId]), at);
+}
+
+/** The time matches were counted up to (kept for the browser's session), moved on to `to`. */
+async function hitsCountedTo(to: number): Promise<number> {
+  const KEY = 'hitsCountedTo';
+  const before = Number((await chrome.storage.session.get(KEY))[KEY] ?? 0);
+  await chrome.storage.session.set({ [KEY]: Math.max(before, to) });
+  return before;
 }
 
 chrome.webNavigation.onBeforeNavigate.addListener(({ tabId, frameId, url, timeStamp }) => {

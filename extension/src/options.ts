@@ -1,6 +1,7 @@
 // The options page: the server URL and key to sign in with. The key is checked with the server
 // before it is kept, kept only in chrome.storage.local, and never shown again.
 import { ServerError, whoami } from './api.js';
+import { loadReportHits, saveReportHits } from './hits.js';
 import {
   loadSettings,
   loadStatus,
@@ -21,6 +22,7 @@ const state = byId<HTMLElement>('state');
 const error = byId<HTMLElement>('error');
 const notInstalled = byId<HTMLElement>('not-installed');
 const notInstalledList = byId<HTMLUListElement>('not-installed-list');
+const reportHits = byId<HTMLInputElement>('report-hits');
 
 /** The compiler's report of each rule it could not compile whole, with its reasons. */
 function showReport(report: NonNullable<Status['notInstalled']>): void {
@@ -50,6 +52,7 @@ async function refresh(): Promise<void> {
   const settings = await loadSettings();
   signedIn.hidden = !settings;
   if (settings) server.value = settings.serverUrl;
+  reportHits.checked = await loadReportHits();
   show(await loadStatus());
 }
 
@@ -77,6 +80,10 @@ form.addEventListener('submit', (event) => {
 
 byId<HTMLButtonElement>('sign-out').addEventListener('click', () => {
   void saveSettings(undefined).then(refresh);
+});
+
+reportHits.addEventListener('change', () => {
+  void saveReportHits(reportHits.checked);
 });
 
 onStatusChanged(show);

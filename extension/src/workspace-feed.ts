@@ -22,7 +22,13 @@ export interface WorkspaceFeed {
 }
 
 export function followWorkspace(settings: Settings): WorkspaceFeed {
-  const runtime = createRuntime({ server: settings.serverUrl, key: settings.key, maxRetryMs: 5_000 });
+  // The worker counts what Chrome and its content scripts did itself (hits.ts), as `extension`.
+  const runtime = createRuntime({
+    server: settings.serverUrl,
+    key: settings.key,
+    maxRetryMs: 5_000,
+    reportHits: false,
+  });
   // Settles on the first answer, whatever it was: a page load waits for the rules once, never forever.
   const firstAttempt = new Promise<void>((resolve) => {
     runtime.ready.then(resolve, resolve);

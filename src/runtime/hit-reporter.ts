@@ -81,7 +81,7 @@ export function createHitReporter(options: HitReporterOptions): HitReporter {
   async function send(batch: Map<string, Count>): Promise<void> {
     const entries = [...batch].map(([ruleId, c]) => ({ ruleId, ...c }));
     // An empty report says the runtime runs; a batch of more than 1,000 rules goes in several.
-    const reports = entries.length === 0 ? [[]] : [];
+    const reports: (typeof entries)[] = entries.length === 0 ? [[]] : [];
     for (let i = 0; i < entries.length; i += PER_REPORT) reports.push(entries.slice(i, i + PER_REPORT));
     let index = 0;
     try {
