@@ -23,6 +23,7 @@ import { JsonView } from './json-view.js';
 import { findingsFor, LintFindings, useLint } from './lint-findings.js';
 import { draftOf, newDraft, type RuleDraft, withType } from './rule-draft.js';
 import { RuleHistory } from './rule-history.js';
+import { RuleHitsPanel } from './rule-hits.js';
 import { RuleSummary } from './rule-summary.js';
 
 const NAME: JsonSchema = { type: 'string', description: 'Shown in lists; need not be unique.' };
@@ -169,6 +170,7 @@ function Editor({
         </p>
       ) : null}
       <RuleSummary draft={draft} />
+      {ruleId ? <RuleHitsPanel ruleId={ruleId} /> : null}
       {ruleId ? <LintFindings findings={findingsFor(findings, ruleId)} /> : null}
       <FieldErrorsContext.Provider value={errors}>
         <FieldFindingsContext.Provider value={ruleFindings}>

@@ -14,6 +14,7 @@ export function RuleRow({
   onSelect,
   onSwitch,
   group,
+  lastHitAt,
 }: {
   rule: Rule;
   /** Shown when the list is not under group headings; left out for an ungrouped rule. */
@@ -23,6 +24,8 @@ export function RuleRow({
   /** Null for someone who may only read: nothing to select, no switch, the status as text. */
   onSelect: ((on: boolean) => void) | null;
   onSwitch: (() => void) | null;
+  /** When the list is sorted by last hit: when it last acted (null: not in the kept 90 days). */
+  lastHitAt?: number | null | undefined;
 }) {
   const href = `#/rules/${encodeURIComponent(rule.id)}`;
   const name = rule.name || '(no name)';
@@ -46,6 +49,11 @@ export function RuleRow({
           <span class="changed">
             <RelativeTime at={rule.modificationDate} prefix="changed " />
           </span>
+          {lastHitAt === undefined ? null : (
+            <span class="last-hit">
+              {lastHitAt === null ? 'never acted' : <RelativeTime at={lastHitAt} prefix="acted " />}
+            </span>
+          )}
           {group ? (
             <span class="in-group">
               in {group.name}

@@ -4,6 +4,10 @@
 // its group: under headings, the newest change could be last on the page, below other groups' rules.
 // Follows the change stream: a change made elsewhere shows up without a reload. Someone who may only
 // read is offered nothing that writes: no new rule, no selection, no switches.
+// "Last acted" sorts by the runtimes' hits: GET /v1/hits gives the page's order (every rule, most
+// recently acted first), and each rule of the page is read by id. The rules list itself has no such
+// sort (its queries and read cache follow the revision, which hits do not move), so the filters do not
+// apply to that order and are set aside while it is chosen.
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import type { Group, paths, Rule } from '../api.js';
 import { RULE_TYPES } from '../forms/schema.js';
@@ -29,13 +33,17 @@ interface Filters {
   sort: RuleSort;
 }
 
-type RuleSort = NonNullable<NonNullable<paths['/v1/rules']['get']['parameters']['query']>['sort']>;
+type RuleSort =
+  | NonNullable<NonNullable<paths['/v1/rules']['get']['parameters']['query']>['sort']>
+  /** The console's own: by the runtimes' last hit (GET /v1/hits). */
+  | 'lastHit';
 
 const SORTS: { sort: RuleSort; label: string }[] = [
   { sort: 'creationDate', label: 'Oldest first' },
   { sort: 'name', label: 'Name' },
   { sort: 'ruleType', label: 'Type' },
   { sort: '-modificationDate', label: 'Last changed' },
+  { sort: 'lastHit', label: 'Last acted' },
 ];
 
 const labelOf = (sort: RuleSort) => SORTS.find((option) => option.sort === sort)?.label ?? sort;
@@ -44,6 +52,8 @@ interface Page {
   rules: Rule[];
   total: number;
   nextOffset: number | null;
+  /** Sorted by last hit: each rule's last hit. */
+  lastHits?: Map<string, number | null>;
 }
 
 export function RulesPage() {
@@ -84,6 +94,39 @@ export function RulesPage() {
   }, [search, filters.search]);
 
   useEffect(() => {
+    if (filters.sort !== 'lastHit') return;
+    let current = true;
+    const query = { offset: String(offset), pageSize: String(PAGE_SIZE) };
+    api((client) => client.GET('/v1/hits', { params: { query } }))
+      .then(async (answer) => {
+        // A rule deleted meanwhile is left out of the page rather than failing it.
+        const rules = await Promise.all(
+          answer.data.map((item) =>
+            api((client) =>
+              client.GET('/v1/rules/{ruleId}', { params: { path: { ruleId: item.ruleId } } }),
+            ).then(
+              (one) => one.data as Rule,
+              () => null,
+            ),
+          ),
+        );
+        if (!current) return;
+        setPage({
+          rules: rules.filter((rule): rule is Rule => rule !== null),
+          total: answer.total,
+          nextOffset: answer.nextOffset,
+          lastHits: new Map(answer.data.map((item) => [item.ruleId, item.lastHitAt])),
+        });
+        setError(null);
+      })
+      .catch((failure) => current && setError(describeError(failure)));
+    return () => {
+      current = false;
+    };
+  }, [api, filters.sort, offset, changes, reloads]);
+
+  useEffect(() => {
+    if (filters.sort === 'lastHit') return;
     const query = {
       offset: String(offset),
       pageSize: String(PAGE_SIZE),
@@ -91,7 +134,7 @@ export function RulesPage() {
       ...(filters.ruleType ? { ruleType: filters.ruleType as Rule['ruleType'] } : {}),
       ...(filters.groupId !== '*' ? { groupId: filters.groupId } : {}),
       ...(filters.search ? { search: filters.search } : {}),
-      ...(filters.sort !== 'creationDate' ? { sort: filters.sort } : {}),
+      ...(filters.sort !== 'creationDate' ? { sort: filters.sort as Exclude<RuleSort, 'lastHit'> } : {}),
     };
     let current = true;
     api((client) => client.GET('/v1/rules', { params: { query } }))
@@ -184,11 +227,17 @@ export function RulesPage() {
             type="search"
             value={search}
             onInput={(e) => setSearch(e.currentTarget.value)}
+            disabled={filters.sort === 'lastHit'}
           />
         </div>
         <div class="field">
           <label for="filter-status">Status</label>
-          <select id="filter-status" value={filters.status} onChange={filter('status')}>
+          <select
+            id="filter-status"
+            value={filters.status}
+            onChange={filter('status')}
+            disabled={filters.sort === 'lastHit'}
+          >
             <option value="">Any</option>
             <option>Active</option>
             <option>Inactive</option>
@@ -196,7 +245,12 @@ export function RulesPage() {
         </div>
         <div class="field">
           <label for="filter-type">Type</label>
-          <select id="filter-type" value={filters.ruleType} onChange={filter('ruleType')}>
+          <select
+            id="filter-type"
+            value={filters.ruleType}
+            onChange={filter('ruleType')}
+            disabled={filters.sort === 'lastHit'}
+          >
             <option value="">Any</option>
             {RULE_TYPES.map((type) => (
               <option key={type}>{type}</option>
@@ -205,7 +259,12 @@ export function RulesPage() {
         </div>
         <div class="field">
           <label for="filter-group">Group</label>
-          <select id="filter-group" value={filters.groupId} onChange={filter('groupId')}>
+          <select
+            id="filter-group"
+            value={filters.groupId}
+            onChange={filter('groupId')}
+            disabled={filters.sort === 'lastHit'}
+          >
             <option value="*">Any</option>
             <GroupOptions groups={groups} />
           </select>
@@ -221,6 +280,12 @@ export function RulesPage() {
           </select>
         </div>
       </form>
+      {filters.sort === 'lastHit' ? (
+        <p class="hint">
+          Every rule, most recently acted first, as the proxy, the extension, the Playwright fixture and
+          runtimes report it (kept 90 days); the filters do not apply to this order.
+        </p>
+      ) : null}
       {error ? (
         <p class="error" role="alert">
           {error}
@@ -311,6 +376,7 @@ function RuleSections({
       key={rule.id}
       rule={rule}
       group={group}
+      lastHitAt={page.lastHits ? (page.lastHits.get(rule.id) ?? null) : undefined}
       findings={findingsFor(findings, rule.id)}
       selected={selected.has(rule.id)}
       onSelect={onSelect && ((on) => onSelect([rule], on))}

@@ -167,7 +167,7 @@ export function createHitsService(deps: {
         sources: [...sources]
           .filter(([source]) => (HIT_SOURCES as readonly string[]).includes(source))
           .map(([source, totals]) => ({ source: source as HitSource, ...totals }))
-          .sort((a, b) => b.lastHitAt - a.lastHitAt),
+          .sort((a, b) => b.lastHitAt - a.lastHitAt || b.total30Days - a.total30Days),
       };
     },
 
