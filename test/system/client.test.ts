@@ -117,6 +117,19 @@ describe('rulekeeper/client', () => {
       200,
     );
 
+    const now = Date.now();
+    const reported = await client.POST('/v1/hits', {
+      body: { source: 'runtime', counts: [{ ruleId, count: 2, firstAt: now, lastAt: now }] },
+    });
+    note('reportHits', reported.response.status, 200);
+    expect(reported.data?.data).toEqual({ accepted: 1, ignored: 0 });
+    const ruleHits = await client.GET('/v1/rules/{ruleId}/hits', path);
+    note('getRuleHits', ruleHits.response.status, 200);
+    expect(ruleHits.data?.data.total7Days).toBe(2);
+    const byLastHit = await client.GET('/v1/hits', { params: { query: { pageSize: '10' } } });
+    note('listHits', byLastHit.response.status, 200);
+    expect(byLastHit.data?.data[0]).toEqual({ ruleId, lastHitAt: now, total7Days: 2 });
+
     const trace = await client.POST('/v1/trace', {
       body: { request: { url: 'https://ads.example.com/x.js' } },
     });
