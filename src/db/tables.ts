@@ -239,6 +239,13 @@ export interface RuleHitsTable {
   last_at: number;
 }
 
+/** A rule's last hit, kept with its hours (migration 0018). */
+export interface RuleLastHitsTable {
+  workspace_id: string;
+  rule_id: string;
+  last_at: number;
+}
+
 /** Reports received from one kind of runtime in one hour, whatever they counted (migration 0018). */
 export interface HitReportsTable {
   workspace_id: string;
@@ -266,6 +273,7 @@ export interface Tables {
   test_suites: TestSuitesTable;
   rule_hits: RuleHitsTable;
   hit_reports: HitReportsTable;
+  rule_last_hits: RuleLastHitsTable;
 }
 
 export type Db = Kysely<Tables>;

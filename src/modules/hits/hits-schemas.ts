@@ -116,7 +116,10 @@ export const RuleHits = Type.Object(
         },
         { additionalProperties: false },
       ),
-      { description: 'Each kind of runtime that saw it act in the last 30 days, most recent first (then the most hits).' },
+      {
+        description:
+          'Each kind of runtime that saw it act in the last 30 days, most recent first (then the most hits).',
+      },
     ),
   },
   { $id: 'RuleHits', additionalProperties: false },

@@ -89,6 +89,21 @@ export function createHitsStore(db: Db) {
             }),
           )
           .execute();
+      // Each rule once (the hours of one rule go as several entries), at its latest.
+      const last = new Map<string, number>();
+      for (const c of counts) last.set(c.ruleId, Math.max(last.get(c.ruleId) ?? 0, c.lastAt));
+      if (last.size > 0)
+        await trx
+          .insertInto('rule_last_hits')
+          .values(
+            [...last].map(([ruleId, at]) => ({ workspace_id: workspaceId, rule_id: ruleId, last_at: at })),
+          )
+          .onConflict((oc) =>
+            oc
+              .columns(['workspace_id', 'rule_id'])
+              .doUpdateSet({ last_at: later('excluded.last_at', 'rule_last_hits.last_at') }),
+          )
+          .execute();
       await trx
         .insertInto('hit_reports')
         .values({ workspace_id: workspaceId, source, hour: reportHour, reports: 1 })
@@ -114,12 +129,12 @@ export function createHitsStore(db: Db) {
     /** The rule's last hit in what is kept (null: none). */
     async lastHit(workspaceId: string, ruleId: string): Promise<number | null> {
       const row = await db
-        .selectFrom('rule_hits')
-        .select((eb) => eb.fn.max('last_at').as('last'))
+        .selectFrom('rule_last_hits')
+        .select('last_at')
         .where('workspace_id', '=', workspaceId)
         .where('rule_id', '=', ruleId)
         .executeTakeFirst();
-      return row?.last === null || row?.last === undefined ? null : Number(row.last);
+      return row === undefined ? null : Number(row.last_at);
     },
 
     /**
@@ -132,25 +147,27 @@ export function createHitsStore(db: Db) {
       offset: number,
       limit: number,
     ): Promise<LastHitRow[]> {
-      const totals = db
+      // The last 7 days only are summed (by the index on workspace and hour), the last hit kept apart.
+      const week = db
         .selectFrom('rule_hits')
-        .select((eb) => [
-          'rule_id',
-          eb.fn.max('last_at').as('last_at'),
-          eb.fn
-            .sum<number>(eb.case().when('hour', '>=', weekStart).then(eb.ref('hits')).else(0).end())
-            .as('week'),
-        ])
+        .select((eb) => ['rule_id', eb.fn.sum<number>('hits').as('week')])
         .where('workspace_id', '=', workspaceId)
+        .where('hour', '>=', weekStart)
         .groupBy('rule_id')
-        .as('h');
+        .as('w');
+      const last = db
+        .selectFrom('rule_last_hits')
+        .select(['rule_id', 'last_at'])
+        .where('workspace_id', '=', workspaceId)
+        .as('l');
       return db
         .selectFrom('rules as r')
-        .leftJoin(totals, 'h.rule_id', 'r.id')
-        .select(['r.id', 'h.last_at', 'h.week'])
+        .leftJoin(last, 'l.rule_id', 'r.id')
+        .leftJoin(week, 'w.rule_id', 'r.id')
+        .select(['r.id', 'l.last_at', 'w.week'])
         .where('r.workspace_id', '=', workspaceId)
-        .orderBy(sql`case when h.last_at is null then 1 else 0 end`)
-        .orderBy('h.last_at', 'desc')
+        .orderBy(sql`case when l.last_at is null then 1 else 0 end`)
+        .orderBy('l.last_at', 'desc')
         .orderBy('r.creation_date')
         .orderBy('r.id')
         .offset(offset)
@@ -194,7 +211,7 @@ export function createHitsStore(db: Db) {
         .where(({ not, exists, selectFrom }) =>
           not(
             exists(
-              selectFrom('rule_hits as h')
+              selectFrom('rule_last_hits as h')
                 .select('h.rule_id')
                 .where('h.workspace_id', '=', workspaceId)
                 .whereRef('h.rule_id', '=', 'r.id')
@@ -208,11 +225,12 @@ export function createHitsStore(db: Db) {
         .execute();
     },
 
-    /** Removes the hours before `cutoff`, of hits and of reports; answers how many rows went. */
+    /** Removes what is older than `cutoff`: hours of hits and reports, last hits; answers how many rows went. */
     async sweep(cutoff: number): Promise<number> {
       const hits = await db.deleteFrom('rule_hits').where('hour', '<', cutoff).executeTakeFirst();
       const reports = await db.deleteFrom('hit_reports').where('hour', '<', cutoff).executeTakeFirst();
-      return Number(hits.numDeletedRows) + Number(reports.numDeletedRows);
+      const last = await db.deleteFrom('rule_last_hits').where('last_at', '<', cutoff).executeTakeFirst();
+      return Number(hits.numDeletedRows) + Number(reports.numDeletedRows) + Number(last.numDeletedRows);
     },
   };
 }
