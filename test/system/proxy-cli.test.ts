@@ -1,13 +1,17 @@
 // The `rulekeeper proxy` command as a user starts it: it starts even when the server is down (with no
 // rules, saying so, and listening), refuses to start without a key, and `proxy ca` prints the
-// certificate to trust, the same one each time.
-import { spawn } from 'node:child_process';
+// certificate to trust, the same one each time; it reports the rules that acted when it stops, unless
+// started with --no-hits.
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ProxyAgent, fetch as undiciFetch } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { createKeyWithCli, runCli, scratchDatabase } from '../helpers/cli.js';
+import { startService } from '../helpers/service-process.js';
 
 const BIN = fileURLToPath(new URL('../../bin/rulekeeper.js', import.meta.url));
 
@@ -50,6 +54,72 @@ describe('rulekeeper proxy (command)', () => {
     const result = await runCli(['proxy', '--ca-dir', join(dir, 'ca')], {});
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/RULEKEEPER_KEY or --key-file FILE/);
+  });
+
+  it('tells the server which rules acted (counts only) when it stops; with --no-hits it tells nothing', async () => {
+    const database = await scratchDatabase('sqlite');
+    const service = await startService({ DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: '0' });
+    const upstream = createServer((_req, res) => res.end('upstream'));
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
+    try {
+      const { key } = await createKeyWithCli(database.url, 'hits', 'qa');
+      const api = (path: string, body?: unknown) =>
+        fetch(`${service.url}/v1${path}`, {
+          method: body ? 'POST' : 'GET',
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        }).then((response) => response.json() as Promise<any>);
+      const created = await api('/rules', {
+        name: 'redirect',
+        ruleType: 'Redirect',
+        status: 'Active',
+        pairs: [
+          {
+            source: { key: 'path', operator: 'Equals', value: '/hit' },
+            destinationType: 'url',
+            destination: 'https://x.example/',
+          },
+        ],
+      });
+      const ruleId = created.data.id as string;
+      /** The proxy started with `flags`, two requests through it, then stopped as a person stops it. */
+      const run = async (flags: string[]) => {
+        const child: ChildProcess = spawn(
+          process.execPath,
+          [BIN, 'proxy', '--server', service.url, '--port', '0', '--ca-dir', join(dir, 'ca'), ...flags],
+          { env: { PATH: process.env.PATH ?? '', RULEKEEPER_KEY: key }, stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        let stderr = '';
+        const port = await new Promise<number>((resolve, reject) => {
+          child.stderr?.on('data', (chunk: Buffer) => {
+            stderr += chunk.toString();
+            const listening = /listening on port (\d+)/.exec(stderr);
+            if (listening && /following/.test(stderr)) resolve(Number(listening[1]));
+          });
+          child.on('exit', (code) => reject(new Error(`exited (${code}): ${stderr}`)));
+        });
+        const dispatcher = new ProxyAgent(`http://127.0.0.1:${port}`);
+        for (let i = 0; i < 2; i++) {
+          const response = await undiciFetch(`${origin}/hit`, { dispatcher, redirect: 'manual' });
+          expect(response.status).toBe(307);
+        }
+        await dispatcher.close();
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      };
+      // The default batch is 10 s: what acted is sent when the proxy stops, not lost.
+      await run([]);
+      const hits = async () => (await api(`/rules/${ruleId}/hits`)).data;
+      expect(await hits()).toMatchObject({ total7Days: 2, sources: [{ source: 'proxy', total7Days: 2 }] });
+      await run(['--no-hits']);
+      expect((await hits()).total7Days).toBe(2);
+    } finally {
+      upstream.close();
+      await service.stop();
+      await database.drop();
+    }
   });
 
   it('reads the key from --key-file, never from a command line, and never shows it', async () => {
