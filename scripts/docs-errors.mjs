@@ -74,6 +74,18 @@ const when = {
     '`rulekeeper members add` of a user who is a member already, or an invite (`POST /v1/invites`) of an email whose user is one.',
   USER_EXISTS:
     'A new user whose email, or name, another user has (accepting an invite with a `name` another user has).',
+  REVIEW_REQUIRED:
+    "A direct write to rules or groups by an editor (or a key that does not reach `admin`) while the workspace's `review` setting is `required`: propose it as a change request (`POST /v1/change-requests`).",
+  CHANGE_REQUEST_STATE:
+    'A change request update, review, merge or close its state does not allow: merged or closed; a merge without an approval or with a request for changes outstanding.',
+  CHANGE_REQUEST_CONFLICT:
+    'A merge of a change request whose rules or groups changed since its base revision (`details` names them); nothing was applied.',
+  SETTINGS_PAYLOAD_INVALID:
+    'A `PATCH /v1/settings` body that is not `{review?, reviewers?}` with known values.',
+  CHANGE_REQUEST_PAYLOAD_INVALID:
+    "A change request body whose title, description or operations are wrong (an operation's body is checked as the direct route checks it, with that route's error).",
+  CHANGE_REQUEST_NOT_FOUND:
+    "A change request id of no change request of the workspace (unknown, or another workspace's).",
   LAST_OWNER: 'A change of role or a removal that would leave the workspace without an owner.',
   USER_CANNOT_SIGN_IN:
     "A password reset link (`POST /v1/members/:userId/reset`) for a member who cannot sign in with a password: a machine's user, or one made by `keys create --user` and not given an email yet (`rulekeeper users create --email E --name NAME` gives one).",

@@ -18,6 +18,8 @@ import { registerPasswordResetsRoutes } from './modules/password-resets/password
 import { registerRulesRoutes } from './modules/rules/rules-routes.js';
 import { registerSessionsRoutes } from './modules/sessions/sessions-routes.js';
 import { registerTestSuitesRoutes } from './modules/test-suites/test-suites-routes.js';
+import { registerReviewGate } from './modules/settings/review-gate.js';
+import { registerSettingsRoutes } from './modules/settings/settings-routes.js';
 import { registerTraceRoutes } from './modules/trace/trace-routes.js';
 import { registerTransferRoutes } from './modules/transfer/transfer-routes.js';
 import { abandonedRequestsPlugin } from './plugins/abandoned-requests.js';
@@ -105,6 +107,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (api) => {
       authenticationPlugin(api, authenticators, config);
       await rateLimitPlugin(api, config);
+      registerReviewGate(api, services.settings);
       changesModule.register(api);
       registerHistoryRoutes(api, services.history);
       registerGroupsRoutes(api, services.groups);
@@ -122,6 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       registerTransferRoutes(api, services.transfer, config, lint.findingsAfterImport, services.importer);
       registerTestSuitesRoutes(api, services.testSuites);
       services.hitsModule.register(api);
+      registerSettingsRoutes(api, services.settings);
     },
     { prefix: '/v1' },
   );

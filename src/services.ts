@@ -37,6 +37,8 @@ import { createRulesService } from './modules/rules/rules-service.js';
 import { createRulesStore } from './modules/rules/rules-store.js';
 import { createSessionsService, type SessionPrincipal } from './modules/sessions/sessions-service.js';
 import { createSessionsStore } from './modules/sessions/sessions-store.js';
+import { createSettingsService } from './modules/settings/settings-service.js';
+import { createSettingsStore } from './modules/settings/settings-store.js';
 import { createListedRulesStore } from './modules/shared/listed-rules-store.js';
 import { createTestSuitesService } from './modules/test-suites/test-suites-service.js';
 import { createTestSuitesStore } from './modules/test-suites/test-suites-store.js';
@@ -238,10 +240,24 @@ export function createServices(
   app.addHook('onClose', () => passwordResets.idle());
   // What another instance changed of who may do what: this one forgets the keys and sessions it
   // remembered there (sessions are few: all of them).
-  const access = database.signals.followAccess((workspaceId) => {
-    keysService.forget(workspaceId);
-    sessions.forget();
-  }, forgetAll);
+  // The workspace's settings (review required or not), read on every write, kept like keys are.
+  const settings = createSettingsService({
+    db,
+    store: createSettingsStore(db),
+    signals: database.signals,
+    activity: activityModule.service,
+  });
+  const access = database.signals.followAccess(
+    (workspaceId) => {
+      keysService.forget(workspaceId);
+      sessions.forget();
+      settings.forget(workspaceId);
+    },
+    () => {
+      forgetAll();
+      settings.forget();
+    },
+  );
   app.addHook('onClose', () => access.close());
 
   return {
@@ -264,5 +280,6 @@ export function createServices(
     importer,
     testSuites,
     hitsModule,
+    settings,
   };
 }

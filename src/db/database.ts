@@ -22,6 +22,7 @@ import * as ruleFavourite from './migrations/0012-rule-favourite.js';
 import * as invites from './migrations/0013-invites.js';
 import * as oidc from './migrations/0014-oidc.js';
 import * as testSuites from './migrations/0015-test-suites.js';
+import * as changeRequests from './migrations/0016-change-requests.js';
 import * as hits from './migrations/0018-hits.js';
 import { announcedByBatch, BatchingPostgresDialect } from './postgres-write-batches.js';
 import { checkpointInBackground } from './sqlite-checkpoints.js';
@@ -66,6 +67,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0013-invites': invites,
   '0014-oidc': oidc,
   '0015-test-suites': testSuites,
+  '0016-change-requests': changeRequests,
   '0018-hits': hits,
 };
 

@@ -185,6 +185,10 @@ export interface ChangesTable {
   by_user: string;
   /** The object as the API returns it, as JSON text: after the change, or as it was when deleted. */
   object: string;
+  /** The change request whose merge made this change; null for a direct write. */
+  change_request_id?: string | null;
+  /** 1: a direct write by an admin or owner while the workspace's review was required. */
+  review_bypassed?: number;
 }
 
 /** Who owns each id, for all time (rows are never deleted): ids are never reused across workspaces. */
@@ -274,10 +278,56 @@ export interface Tables {
   rule_hits: RuleHitsTable;
   hit_reports: HitReportsTable;
   rule_last_hits: RuleLastHitsTable;
+  workspace_settings: WorkspaceSettingsTable;
+  change_requests: ChangeRequestsTable;
+  change_request_reviews: ChangeRequestReviewsTable;
+}
+
+/** A workspace's settings (decisions §19); a workspace without a row has the defaults. */
+export interface WorkspaceSettingsTable {
+  workspace_id: string;
+  review: 'off' | 'required';
+  reviewers: 'admins' | 'editors';
+  updated_at: number;
+  updated_by: string | null;
+}
+
+export interface ChangeRequestsTable {
+  id: string;
+  workspace_id: string;
+  title: string;
+  description: string;
+  author_user_id: string;
+  state: 'open' | 'approved' | 'rejected' | 'merged' | 'closed';
+  base_revision: number;
+  version: number;
+  /** JSON text of the checked operations. */
+  operations: string;
+  /** JSON text of the evidence. */
+  evidence: string;
+  created_at: number;
+  updated_at: number;
+  merged_revision: number | null;
+  ended_by: string | null;
+  ended_at: number | null;
+}
+
+export interface ChangeRequestReviewsTable {
+  id: string;
+  change_request_id: string;
+  reviewer_user_id: string;
+  verdict: 'approve' | 'request_changes';
+  comment: string;
+  version: number;
+  at: number;
 }
 
 export type Db = Kysely<Tables>;
 export type GroupRow = Selectable<GroupsTable>;
 export type RuleRow = Selectable<RulesTable>;
-export type ChangeRow = Selectable<ChangesTable>;
 export type TestSuiteRow = Selectable<TestSuitesTable>;
+/** A change record; the marks of review are left out by most writers (the database's default). */
+export type ChangeRow = Omit<Selectable<ChangesTable>, 'change_request_id' | 'review_bypassed'> & {
+  change_request_id?: string | null;
+  review_bypassed?: number;
+};

@@ -114,7 +114,12 @@ function fromChange(row: ListedChange): ActivityEntry {
     via: null,
     address: null,
     object: { type: row.object_type, id: row.object_id },
-    detail: { revision: Number(row.revision) },
+    detail: {
+      revision: Number(row.revision),
+      // A merged change request names itself; an admin's direct write while review was required says so.
+      ...(row.change_request_id ? { changeRequestId: row.change_request_id } : {}),
+      ...(row.review_bypassed ? { reviewBypassed: true } : {}),
+    },
   };
 }
 

@@ -21,6 +21,8 @@ export interface ListedChange {
   at: number;
   by_user: string;
   by_name: string | null;
+  change_request_id?: string | null;
+  review_bypassed?: number;
 }
 
 export interface Filters {
@@ -79,6 +81,8 @@ export function createActivityStore(db: Db) {
           'c.at',
           'c.by_user',
           'u.name as by_name',
+          'c.change_request_id',
+          'c.review_bypassed',
         ])
         .where('c.workspace_id', '=', workspaceId);
       if (before)

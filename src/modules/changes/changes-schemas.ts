@@ -51,6 +51,11 @@ export const FeedItem = Type.Object(
     at: Timestamp,
     by: Type.String({ description: 'User id of the key that made the change.' }),
     byName: ByName,
+    changeRequestId: Type.Optional(
+      Type.String({
+        description: 'The change request whose merge made this change (absent for a direct write).',
+      }),
+    ),
   },
   { $id: 'ChangeItem', additionalProperties: false },
 );

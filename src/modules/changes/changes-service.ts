@@ -32,6 +32,10 @@ export interface Recorded<T> {
 export interface Actor {
   workspaceId: string;
   userId: string;
+  /** The change request whose merge this is (the change log names it). */
+  changeRequestId?: string;
+  /** A direct write by an admin or owner while the workspace's review is required: marked so. */
+  reviewBypassed?: boolean;
 }
 
 /** A change as the feed and the stream give it. */
@@ -43,6 +47,7 @@ export interface FeedItem {
   at: number;
   by: string;
   byName: string | null;
+  changeRequestId?: string;
 }
 
 export interface FeedPage {
@@ -65,6 +70,7 @@ export const toFeedItem = (row: FeedRow): FeedItem => ({
   at: Number(row.at),
   by: row.by_user,
   byName: row.by_name,
+  ...(row.change_request_id ? { changeRequestId: row.change_request_id } : {}),
 });
 
 export function createChangesService({
@@ -152,6 +158,8 @@ export function createChangesService({
           at,
           by_user: actor.userId,
           object: JSON.stringify(c.object),
+          ...(actor.changeRequestId ? { change_request_id: actor.changeRequestId } : {}),
+          ...(actor.reviewBypassed ? { review_bypassed: 1 } : {}),
         };
       });
       if (first) revision = await store.bumpAndInsert(trx, actor.workspaceId, rows);

@@ -7,7 +7,9 @@ import type { ChangeRow, Db } from '../../db/tables.js';
 
 export type ObjectType = ChangeRow['object_type'];
 /** A change as the feed lists it: everything but the object's content, and the user's name. */
-export type FeedRow = Omit<ChangeRow, 'workspace_id' | 'object' | 'version'> & { by_name: string | null };
+export type FeedRow = Omit<ChangeRow, 'workspace_id' | 'object' | 'version' | 'review_bypassed'> & {
+  by_name: string | null;
+};
 
 /** The PostgreSQL channel that wakes every instance's streams; the payload is the workspace id. */
 
@@ -30,6 +32,8 @@ const FEED_COLUMNS = [
   'by_user',
   // Where people read who did what, by name; null for a user that no longer exists.
   'users.name as by_name',
+  // The change request a merge names (null for a direct write).
+  'change_request_id',
 ] as const;
 
 /**
@@ -106,8 +110,11 @@ export function createChangesStore(db: Db, dialect: DialectName = 'sqlite') {
     return Number(row.revision);
   }
 
+  /** A row marked by review (a merge's, or a direct write past a required review) has more columns. */
+  const plain = (row: ChangeRow) => !row.change_request_id && !row.review_bypassed;
+
   async function insert(trx: Db, rows: ChangeRow[]): Promise<void> {
-    if (rows.length === 1) {
+    if (rows.length === 1 && plain(rows[0] as ChangeRow)) {
       await insertOne.run(trx, rows[0] as ChangeRow);
       return;
     }
@@ -121,7 +128,13 @@ export function createChangesStore(db: Db, dialect: DialectName = 'sqlite') {
      */
     async bumpAndInsert(trx: Db, workspaceId: string, rows: ChangeRow[]): Promise<number> {
       const [row] = rows;
-      if (dialect === 'postgres' && row && rows.length === 1 && row.workspace_id === workspaceId) {
+      if (
+        dialect === 'postgres' &&
+        row &&
+        rows.length === 1 &&
+        row.workspace_id === workspaceId &&
+        plain(row)
+      ) {
         const { rows: found } = await trx.executeQuery<{ revision: number }>(
           CompiledQuery.raw(BUMP_AND_INSERT_ONE, [
             workspaceId,

@@ -58,7 +58,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
   app.post(
     '/groups',
     {
-      config: { ...config, scope: 'write' },
+      config: { ...config, scope: 'write', reviewed: true },
       schema: {
         ...common,
         operationId: 'createGroup',
@@ -74,6 +74,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
             },
           ),
           ...errorResponses(
+            'REVIEW_REQUIRED',
             'GROUP_PAYLOAD_INVALID',
             'GROUP_NAME_REQUIRED',
             'INVALID_IDEMPOTENCY_KEY',
@@ -95,7 +96,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
   app.put<WithId>(
     '/groups/:id',
     {
-      config: { ...config, scope: 'write' },
+      config: { ...config, scope: 'write', reviewed: true },
       schema: {
         ...common,
         operationId: 'updateGroup',
@@ -106,6 +107,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
         response: {
           200: success('The group, updated.', single(Group), { etag: true }),
           ...errorResponses(
+            'REVIEW_REQUIRED',
             'GROUP_PAYLOAD_INVALID',
             'GROUP_NAME_REQUIRED',
             'INVALID_GROUP_ID',
@@ -133,7 +135,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
   app.delete<WithId>(
     '/groups/:id',
     {
-      config: { ...config, scope: 'write' },
+      config: { ...config, scope: 'write', reviewed: true },
       schema: {
         ...common,
         operationId: 'deleteGroup',
@@ -152,6 +154,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
           ),
           // A body is not needed, but one that is sent must be JSON within the limit.
           ...errorResponses(
+            'REVIEW_REQUIRED',
             'INVALID_GROUP_ID',
             'UNAUTHORIZED_ACTION',
             'GROUP_NOT_FOUND',

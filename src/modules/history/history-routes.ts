@@ -70,7 +70,7 @@ export function registerHistoryRoutes(app: FastifyInstance, history: HistoryServ
   app.post<{ Params: { ruleId: string } }>(
     '/rules/:ruleId/restore',
     {
-      config: { scope: 'write', bodyError: 'RULE_PAYLOAD_INVALID' as const },
+      config: { scope: 'write', reviewed: true, bodyError: 'RULE_PAYLOAD_INVALID' as const },
       schema: {
         tags: ['rules'],
         security,
@@ -81,6 +81,7 @@ export function registerHistoryRoutes(app: FastifyInstance, history: HistoryServ
         response: {
           200: success('The rule as restored.', single(Rule), { etag: true }),
           ...errorResponses(
+            'REVIEW_REQUIRED',
             'RULE_PAYLOAD_INVALID',
             'UNAUTHORIZED_ACTION',
             'RULE_NOT_FOUND',
@@ -129,7 +130,7 @@ export function registerHistoryRoutes(app: FastifyInstance, history: HistoryServ
   app.post<{ Params: { id: string } }>(
     '/groups/:id/restore',
     {
-      config: { scope: 'write', bodyError: 'GROUP_PAYLOAD_INVALID' as const },
+      config: { scope: 'write', reviewed: true, bodyError: 'GROUP_PAYLOAD_INVALID' as const },
       schema: {
         tags: ['groups'],
         security,
@@ -140,6 +141,7 @@ export function registerHistoryRoutes(app: FastifyInstance, history: HistoryServ
         response: {
           200: success('The group as restored.', single(Group), { etag: true }),
           ...errorResponses(
+            'REVIEW_REQUIRED',
             'GROUP_PAYLOAD_INVALID',
             'INVALID_GROUP_ID',
             'UNAUTHORIZED_ACTION',

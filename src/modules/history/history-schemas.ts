@@ -19,6 +19,16 @@ export function versionsOf<T extends TSchema>(object: T) {
             at: Timestamp,
             by: Type.String({ description: 'User id of the key that made the change.' }),
             byName: ByName,
+            changeRequestId: Type.Optional(
+              Type.String({
+                description: 'The change request whose merge made this version (absent for a direct write).',
+              }),
+            ),
+            reviewBypassed: Type.Optional(
+              Type.Literal(true, {
+                description: "A direct write by an admin or owner while the workspace's review was required.",
+              }),
+            ),
             // The object's own schema, not a copy: a named schema (an $id) must have one content.
             object,
           },

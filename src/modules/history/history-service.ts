@@ -28,6 +28,8 @@ export interface Version {
   at: number;
   by: string;
   byName: string | null;
+  changeRequestId?: string;
+  reviewBypassed?: true;
   object: unknown;
 }
 
@@ -118,6 +120,8 @@ export function createHistoryService(deps: {
         at: Number(row.at),
         by: row.by_user,
         byName: row.by_name,
+        ...(row.change_request_id ? { changeRequestId: row.change_request_id } : {}),
+        ...(row.review_bypassed ? { reviewBypassed: true as const } : {}),
         object: JSON.parse(row.object),
       }));
     },

@@ -60,7 +60,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService, w
   app.post(
     '/rules',
     {
-      config: { ...config, scope: 'write' },
+      config: { ...config, scope: 'write', reviewed: true },
       schema: {
         ...common,
         operationId: 'createRule',
@@ -76,6 +76,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService, w
             },
           ),
           ...errorResponses(
+            'REVIEW_REQUIRED',
             'RULE_PAYLOAD_INVALID',
             'RULE_PAIRS_INVALID',
             'INVALID_IDEMPOTENCY_KEY',
@@ -98,7 +99,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService, w
   app.put<WithId>(
     '/rules/:ruleId',
     {
-      config: { ...config, scope: 'write' },
+      config: { ...config, scope: 'write', reviewed: true },
       schema: {
         ...common,
         operationId: 'updateRule',
@@ -109,6 +110,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService, w
         response: {
           200: success('The rule, updated.', withWarnings(Rule), { etag: true }),
           ...errorResponses(
+            'REVIEW_REQUIRED',
             'RULE_PAYLOAD_INVALID',
             'RULE_PAIRS_INVALID',
             'RULE_TYPE_UPDATE_NOT_ALLOWED',
@@ -138,7 +140,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService, w
   app.delete<WithId>(
     '/rules/:ruleId',
     {
-      config: { ...config, scope: 'write' },
+      config: { ...config, scope: 'write', reviewed: true },
       schema: {
         ...common,
         operationId: 'deleteRule',
@@ -149,6 +151,7 @@ export function registerRulesRoutes(app: FastifyInstance, rules: RulesService, w
           200: success('The rule is deleted.', deleted(Type.Literal(RULE_DELETED))),
           // A body is not needed, but one that is sent must be JSON within the limit.
           ...errorResponses(
+            'REVIEW_REQUIRED',
             'UNAUTHORIZED_ACTION',
             'RULE_NOT_FOUND',
             'PRECONDITION_FAILED',

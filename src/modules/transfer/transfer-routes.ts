@@ -51,6 +51,7 @@ function registerImportRoute(
       bodyLimit: options.maxImportBytes,
       config: {
         scope: 'write',
+        reviewed: true,
         bodyError: 'IMPORT_INVALID',
         timeLimit: { ms: options.importTimeLimitMs, setting: 'IMPORT_TIME_LIMIT_MS', what: 'the import' },
       },
@@ -71,6 +72,7 @@ function registerImportRoute(
             replayable: true,
           }),
           ...errorResponses(
+            'REVIEW_REQUIRED',
             'IMPORT_INVALID',
             'INVALID_QUERY',
             'INVALID_IDEMPOTENCY_KEY',
