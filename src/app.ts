@@ -6,6 +6,7 @@ import type { Database } from './db/database.js';
 import { requestIdFor } from './http/request-id.js';
 import { requestForLog } from './http/request-log.js';
 import { registerBrowserRulesRoutes } from './modules/browser-rules/browser-rules-routes.js';
+import { registerChangeRequestsRoutes } from './modules/change-requests/change-requests-routes.js';
 import { registerGroupsRoutes } from './modules/groups/groups-routes.js';
 import { registerHistoryRoutes } from './modules/history/history-routes.js';
 import { registerInvitesRoutes } from './modules/invites/invites-routes.js';
@@ -126,6 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       registerTestSuitesRoutes(api, services.testSuites);
       services.hitsModule.register(api);
       registerSettingsRoutes(api, services.settings);
+      registerChangeRequestsRoutes(api, services.changeRequests);
     },
     { prefix: '/v1' },
   );

@@ -8,6 +8,8 @@ import { createPools } from './jobs/pools.js';
 import { createActivityModule } from './modules/activity/activity-module.js';
 import type { BrowserRulesJob, BrowserRulesOutcome } from './modules/browser-rules/browser-rules-job.js';
 import { createBrowserRulesService } from './modules/browser-rules/browser-rules-service.js';
+import { createChangeRequestsService } from './modules/change-requests/change-requests-service.js';
+import { createChangeRequestsStore } from './modules/change-requests/change-requests-store.js';
 import { createChangesModule } from './modules/changes/changes-module.js';
 import { createGroupsService } from './modules/groups/groups-service.js';
 import { createGroupsStore } from './modules/groups/groups-store.js';
@@ -259,6 +261,18 @@ export function createServices(
     },
   );
   app.addHook('onClose', () => access.close());
+  // Reviewed changes: proposed, reviewed, merged through the rules' and groups' own writes.
+  const changeRequests = createChangeRequestsService({
+    db,
+    store: createChangeRequestsStore(db),
+    rules: rulesService,
+    groups: groupsService,
+    rulesStore,
+    groupsStore,
+    changes,
+    settings,
+    config,
+  });
 
   return {
     changesModule,
@@ -281,5 +295,6 @@ export function createServices(
     testSuites,
     hitsModule,
     settings,
+    changeRequests,
   };
 }
