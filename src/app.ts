@@ -7,6 +7,7 @@ import { requestIdFor } from './http/request-id.js';
 import { requestForLog } from './http/request-log.js';
 import { registerBrowserRulesRoutes } from './modules/browser-rules/browser-rules-routes.js';
 import { registerChangeRequestsRoutes } from './modules/change-requests/change-requests-routes.js';
+import type { SuitesOf } from './modules/change-requests/evidence-service.js';
 import { registerGroupsRoutes } from './modules/groups/groups-routes.js';
 import { registerHistoryRoutes } from './modules/history/history-routes.js';
 import { registerInvitesRoutes } from './modules/invites/invites-routes.js';
@@ -48,6 +49,8 @@ export interface AppOptions {
   keysService?: KeysService;
   /** The clock of sessions and sign-in limits (tests move it); Date.now otherwise. */
   now?: () => number;
+  /** The stored test suites a change request's evidence runs (modules/test-suites, wired at landing). */
+  suites?: SuitesOf;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -83,7 +86,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(() => () => true);
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  const services = createServices(app, { config, database, keys: keysService, now: options.now });
+  const services = createServices(app, {
+    config,
+    database,
+    keys: keysService,
+    now: options.now,
+    suites: options.suites,
+  });
   const authenticators = { keys: keysService, sessions: services.sessions };
   const { changesModule, lint } = services;
 

@@ -8,8 +8,11 @@ import { createPools } from './jobs/pools.js';
 import { createActivityModule } from './modules/activity/activity-module.js';
 import type { BrowserRulesJob, BrowserRulesOutcome } from './modules/browser-rules/browser-rules-job.js';
 import { createBrowserRulesService } from './modules/browser-rules/browser-rules-service.js';
+import type { Evidence } from './modules/change-requests/change-requests-schemas.js';
 import { createChangeRequestsService } from './modules/change-requests/change-requests-service.js';
 import { createChangeRequestsStore } from './modules/change-requests/change-requests-store.js';
+import type { EvidenceJob } from './modules/change-requests/evidence-job.js';
+import { createEvidence, type SuitesOf } from './modules/change-requests/evidence-service.js';
 import { createChangesModule } from './modules/changes/changes-module.js';
 import { createGroupsService } from './modules/groups/groups-service.js';
 import { createGroupsStore } from './modules/groups/groups-store.js';
@@ -67,7 +70,15 @@ export function createServices(
     database,
     keys: keysService,
     now,
-  }: { config: Config; database: Database; keys: KeysService; now?: () => number },
+    suites,
+  }: {
+    config: Config;
+    database: Database;
+    keys: KeysService;
+    now?: () => number;
+    /** The workspace's stored test suites, for change requests' evidence (none until wired). */
+    suites?: SuitesOf;
+  },
 ) {
   const { db, dialect } = database;
   const pools = createPools(config);
@@ -262,9 +273,10 @@ export function createServices(
   );
   app.addHook('onClose', () => access.close());
   // Reviewed changes: proposed, reviewed, merged through the rules' and groups' own writes.
+  const changeRequestsStore = createChangeRequestsStore(db);
   const changeRequests = createChangeRequestsService({
     db,
-    store: createChangeRequestsStore(db),
+    store: changeRequestsStore,
     rules: rulesService,
     groups: groupsService,
     rulesStore,
@@ -272,6 +284,13 @@ export function createServices(
     changes,
     settings,
     config,
+    evidence: createEvidence({
+      store: changeRequestsStore,
+      listedRules,
+      changes,
+      suites,
+      runner: pools.of<EvidenceJob, Evidence>('evidence'),
+    }),
   });
 
   return {

@@ -74,6 +74,23 @@ export const JOB_KINDS = {
     perKeyWaiting: 4,
     maxWaiting: 256,
   },
+  // A change request's evidence (its rules before and after linted, compiled and traced through the
+  // stored suites): sized and limited as the lint, in a pool of its own so that it never holds up the
+  // lint every write waits for.
+  evidence: {
+    worker: 'modules/change-requests/evidence-worker',
+    what: 'the evidence',
+    jobs: 'evidence computations',
+    tooLongHint: 'the change or the stored suites are too large to try in time; raise LINT_TIME_LIMIT_MS',
+    limits: (config) => ({
+      workers: config.lintWorkers,
+      timeLimitMs: config.lintTimeLimitMs,
+      memoryMb: config.lintWorkerMemoryMb,
+    }),
+    perKey: allButOne,
+    perKeyWaiting: 4,
+    maxWaiting: 256,
+  },
   // POST /v1/import, one at a time on a worker with a database connection of its own (an in-memory
   // database has no other: there, imports run on the service's thread). Up to 2 imports per key and
   // 32 in all may be under way (import-runner.ts counts them from the request on).

@@ -386,4 +386,56 @@ forEachDatabase((db) => {
       await t.call('PATCH', '/v1/settings', { key: admin.key, body: { review: 'off', reviewers: 'admins' } });
     }
   });
+
+  describe('evidence', () => {
+    it('names the lint findings a change adds and removes, and the rules whose browser status flips', async () => {
+      const host = `evidence-${db}.example`;
+      const seed = (await t.call('POST', '/v1/rules', { key: admin.key, body: cancel('seed', host) })).body
+        .data;
+      const slow = (
+        await t.call('POST', '/v1/rules', {
+          key: admin.key,
+          body: {
+            name: 'slow',
+            ruleType: 'Delay',
+            status: 'Inactive',
+            pairs: [{ source: { key: 'Url', operator: 'Contains', value: 'slow' }, delay: 100 }],
+          },
+        })
+      ).body.data;
+      const cr = (
+        await propose({
+          title: 'a copy, and the delay on',
+          operations: [
+            { op: 'create', kind: 'rule', body: cancel('copy', host) },
+            { op: 'update', kind: 'rule', id: slow.id, body: { status: 'Active' } },
+          ],
+        })
+      ).body.data;
+      const { evidence } = cr;
+      expect(evidence).toMatchObject({ status: 'ready', revision: cr.baseRevision, tests: [], outcomes: [] });
+      // The new rule (not merged: called new:N by its operation) duplicates the seed.
+      expect(evidence.lint.added).toContainEqual(
+        expect.objectContaining({ code: 'duplicate', ruleIds: expect.arrayContaining([seed.id, 'new:0']) }),
+      );
+      expect(evidence.lint.removed).toStrictEqual([]);
+      expect(evidence.browser).toContainEqual({ ruleId: slow.id, before: null, after: 'not_compiled' });
+      expect(evidence.browser).toContainEqual({ ruleId: 'new:0', before: null, after: 'compiled' });
+
+      // Updated to remove the copy: computed again, the duplicate gone from what it adds.
+      const updated = await t.call('PATCH', `/v1/change-requests/${cr.id}`, {
+        key: bob(),
+        body: { operations: [cr.operations[1]] },
+      });
+      expect(updated.body.data.evidence.lint.added).toStrictEqual([]);
+      expect(updated.body.data.evidence.browser).toStrictEqual([
+        { ruleId: slow.id, before: null, after: 'not_compiled' },
+      ]);
+      // A deletion removes the findings of what it deletes.
+      const removing = (
+        await propose({ title: 'seed gone', operations: [{ op: 'delete', kind: 'rule', id: seed.id }] })
+      ).body.data;
+      expect(removing.evidence.browser).toStrictEqual([{ ruleId: seed.id, before: 'compiled', after: null }]);
+    });
+  });
 });

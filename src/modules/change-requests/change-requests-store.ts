@@ -93,6 +93,16 @@ export function createChangeRequestsStore(db: Db) {
       await trx.updateTable('workspaces').set({ id: workspaceId }).where('id', '=', workspaceId).execute();
     },
 
+    /** The workspace's groups, as the evidence's lint takes them. */
+    groups(workspaceId: string): Promise<{ id: string; name: string; status: string }[]> {
+      return db
+        .selectFrom('groups')
+        .select(['id', 'name', 'status'])
+        .where('workspace_id', '=', workspaceId)
+        .orderBy('id')
+        .execute();
+    },
+
     /** The last revision that changed each of these objects of the workspace, where one did. */
     async lastRevisions(
       trx: Db,
