@@ -17,11 +17,10 @@ import type { Principal } from '../../model/principal.js';
 import type { ChangeInput, ChangesService } from '../changes/changes-service.js';
 import type { GroupsService } from '../groups/groups-service.js';
 import type { GroupsStore } from '../groups/groups-store.js';
-import { grants } from '../keys/key-scopes.js';
+import { grants, reachOf } from '../keys/key-scopes.js';
 import type { RulesService } from '../rules/rules-service.js';
 import type { RulesStore } from '../rules/rules-store.js';
 import type { SettingsService } from '../settings/settings-service.js';
-import { reachOf } from '../settings/settings-service.js';
 import { checkOperations, type Effect } from './change-requests-input.js';
 import {
   type ChangeRequest,

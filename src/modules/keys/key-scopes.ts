@@ -65,3 +65,10 @@ export function accessRefusal(scope: KeyScope, role: Role, needed: KeyScope): Ap
 export function effectiveScope(scope: KeyScope, role: Role): KeyScope {
   return grants(scope, ROLE_REACH[role]) ? ROLE_REACH[role] : scope;
 }
+
+/**
+ * What a caller may do: the smaller of its key's (or session's) scope and its role. A principal
+ * without a scope is the operator at the server's shell (the CLI): all its role allows.
+ */
+export const reachOf = (principal: { scope?: KeyScope; role: Role }): KeyScope =>
+  effectiveScope(principal.scope ?? 'admin', principal.role);

@@ -10,18 +10,13 @@ import { readPayload } from '../../http/payload.js';
 import type { Principal } from '../../model/principal.js';
 import { actorOf } from '../activity/activity-actor.js';
 import type { ActivityService } from '../activity/activity-service.js';
-import { effectiveScope, type KeyScope } from '../keys/key-scopes.js';
+import { reachOf } from '../keys/key-scopes.js';
 import { checkSettingsPatch, DEFAULT_SETTINGS, type Settings } from './settings-schemas.js';
 import type { SettingsStore } from './settings-store.js';
 
 const NOTHING_IGNORED = new Set<string>();
 /** Workspaces whose settings one instance keeps; the least recently read go first. */
 const MAX_KEPT = 10_000;
-
-/** What a caller may do: the smaller of its key's (or session's) scope and its role. */
-export const reachOf = (principal: Principal & { scope?: KeyScope }): KeyScope =>
-  // A principal without a scope is the operator at the server's shell (the CLI): all it may.
-  effectiveScope(principal.scope ?? 'admin', principal.role);
 
 export function createSettingsService(deps: {
   db: Db;
