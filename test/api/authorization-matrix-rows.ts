@@ -20,6 +20,9 @@ export interface World {
   /** A test suite of each workspace (made for the cell that writes suites; shared otherwise). */
   ourSuite: string;
   theirSuite: string;
+  /** An open change request of each workspace, by its owner, renaming its rule. */
+  ourChangeRequest: string;
+  theirChangeRequest: string;
 }
 const MISSING_RULE = 'Cancel_zzzzz';
 const MISSING_GROUP = 'Group_zzzzz';
@@ -58,6 +61,8 @@ const suiteBody = (w: World) => ({
   name: `new ${w.ourSuite}`,
   cases: [{ name: 'c', request: { url }, expect: {} }],
 });
+const CRNF = 'CHANGE_REQUEST_NOT_FOUND' as const;
+const proposal = (ops: unknown[]) => ({ title: 'cell', operations: ops });
 /** A member made by `keys create`: they have no email, so no password to reset. */
 const NO_SIGN_IN = 'USER_CANNOT_SIGN_IN' as const;
 const same = (outcome: Outcome): [Outcome, Outcome] => [outcome, outcome];
@@ -174,6 +179,26 @@ export const ROWS: Row[] = [
   { method: 'GET', title: '/rules/:ours/hits', path: (w) => `/v1/rules/${w.ourRule}/hits`, expect: [200, F] },
   { method: 'GET', title: '/rules/:theirs/hits', path: (w) => `/v1/rules/${w.theirRule}/hits`, expect: [F, 200] },
   { method: 'GET', title: '/rules/:missing/hits', path: () => `/v1/rules/${MISSING_RULE}/hits`, expect: same(RNF) },
+  { method: 'GET', title: '/settings', path: () => '/v1/settings', expect: same(200) },
+  { method: 'PATCH', title: '/settings', path: () => '/v1/settings', body: () => ({ review: 'off' }), expect: same(200), needs: 'admin' },
+  { method: 'PATCH', title: '/settings with an invalid body', path: () => '/v1/settings', body: () => ({ review: 'never' }), expect: same('SETTINGS_PAYLOAD_INVALID'), needs: 'admin' },
+  { method: 'GET', title: '/change-requests', path: () => '/v1/change-requests', expect: same(200) },
+  { method: 'GET', title: '/change-requests/:ours', path: (w) => `/v1/change-requests/${w.ourChangeRequest}`, expect: [200, CRNF] },
+  { method: 'GET', title: '/change-requests/:theirs', path: (w) => `/v1/change-requests/${w.theirChangeRequest}`, expect: [CRNF, 200] },
+  { method: 'GET', title: '/change-requests/:missing', path: () => '/v1/change-requests/cr_zzzzz', expect: same(CRNF) },
+  { method: 'POST', title: '/change-requests', path: () => '/v1/change-requests', body: () => proposal([{ op: 'create', kind: 'group', body: { name: 'proposed' } }]), expect: same(201) },
+  { method: 'POST', title: '/change-requests with our rule', path: () => '/v1/change-requests', body: (w) => proposal([{ op: 'update', kind: 'rule', id: w.ourRule, body: { name: 'x' } }]), expect: [201, F] },
+  { method: 'POST', title: '/change-requests with their rule', path: () => '/v1/change-requests', body: (w) => proposal([{ op: 'delete', kind: 'rule', id: w.theirRule }]), expect: [F, 201] },
+  { method: 'POST', title: '/change-requests with our groupId', path: () => '/v1/change-requests', body: (w) => proposal([{ op: 'create', kind: 'rule', body: { name: 'g', groupId: w.ourGroup, ...cancel } }]), expect: [201, F] },
+  { method: 'POST', title: '/change-requests with an invalid body', path: () => '/v1/change-requests', body: () => ({ title: 'x', operations: [] }), expect: same('CHANGE_REQUEST_PAYLOAD_INVALID') },
+  // The author (alice, the owner; carol, theirs) updates; reviewers are admins, never the author.
+  { method: 'PATCH', title: '/change-requests/:ours', path: (w) => `/v1/change-requests/${w.ourChangeRequest}`, body: () => ({ title: 'retitled' }), expect: [200, CRNF], except: notAdmins('teammate', 'admin', 'demotedAdmin') },
+  { method: 'PATCH', title: '/change-requests/:theirs', path: (w) => `/v1/change-requests/${w.theirChangeRequest}`, body: () => ({ title: 'retitled' }), expect: [CRNF, 200], except: notAdmins('outsideAdmin') },
+  { method: 'POST', title: '/change-requests/:ours/reviews', path: (w) => `/v1/change-requests/${w.ourChangeRequest}/reviews`, body: () => ({ verdict: 'approve' }), expect: [200, CRNF], except: notAdmins('owner', 'teammate', 'demotedAdmin') },
+  { method: 'POST', title: '/change-requests/:theirs/reviews', path: (w) => `/v1/change-requests/${w.theirChangeRequest}/reviews`, body: () => ({ verdict: 'approve' }), expect: [CRNF, F], except: { outsideAdmin: 200 } },
+  { method: 'POST', title: '/change-requests/:ours/merge (not approved)', path: (w) => `/v1/change-requests/${w.ourChangeRequest}/merge`, expect: ['CHANGE_REQUEST_STATE', CRNF] },
+  { method: 'POST', title: '/change-requests/:ours/close', path: (w) => `/v1/change-requests/${w.ourChangeRequest}/close`, expect: [200, CRNF], except: notAdmins('teammate', 'demotedAdmin') },
+  { method: 'POST', title: '/change-requests/:theirs/close', path: (w) => `/v1/change-requests/${w.theirChangeRequest}/close`, expect: [CRNF, 200] },
   { method: 'GET', title: '/nowhere (no such route)', path: () => '/v1/nowhere', expect: same('ROUTE_NOT_FOUND') },
   { method: 'PATCH', title: '/rules (no such method)', path: () => '/v1/rules', expect: same('METHOD_NOT_ALLOWED') },
 ];

@@ -122,7 +122,9 @@ forEachDatabase((db) => {
    * Fresh objects for each cell, so that writes in one cell cannot change another's outcome: rules and
    * groups for a cell that writes them, members for one that changes members (the rest shared).
    */
-  async function world(fresh: 'all' | 'objects' | 'members' | 'keys' | 'suites' = 'all'): Promise<World> {
+  async function world(
+    fresh: 'all' | 'objects' | 'members' | 'keys' | 'suites' | 'changeRequests' = 'all',
+  ): Promise<World> {
     const make = async (path: string, key: string, body: object) => {
       const reply = await t.call('POST', path, { key, body });
       expect(reply.status, JSON.stringify(reply.body)).toBe(201);
@@ -130,6 +132,11 @@ forEachDatabase((db) => {
     };
     const [owner, outsider] = [t.owner.key, t.outsider.key];
     const cell = ++cells;
+    const proposed = (key: string, rule: string) =>
+      make('/v1/change-requests', key, {
+        title: `cell ${cell}`,
+        operations: [{ op: 'update', kind: 'rule', id: rule, body: { name: 'proposed' } }],
+      });
     const objects =
       fresh === 'members' || fresh === 'keys' || fresh === 'suites'
         ? shared
@@ -140,7 +147,7 @@ forEachDatabase((db) => {
             theirGroup: await make('/v1/groups', outsider, { name: 'theirs' }),
           };
     const members =
-      fresh === 'objects' || fresh === 'keys' || fresh === 'suites'
+      fresh === 'objects' || fresh === 'keys' || fresh === 'suites' || fresh === 'changeRequests'
         ? shared
         : {
             ourMember: (await t.keysService.issue('acme', `our member ${cell}`)).userId,
@@ -150,7 +157,7 @@ forEachDatabase((db) => {
       (await t.keysService.issue(workspace, user, { scope: 'read', expiresAt: null, name: `cell ${cell}` }))
         .keyId;
     const keys =
-      fresh === 'objects' || fresh === 'members' || fresh === 'suites'
+      fresh === 'objects' || fresh === 'members' || fresh === 'suites' || fresh === 'changeRequests'
         ? shared
         : { ourKey: await ownersKey('acme', 'alice'), theirKey: await ownersKey('other', 'carol') };
     const invite = async (workspaceId: string) => {
@@ -193,6 +200,12 @@ forEachDatabase((db) => {
       theirMember: members.theirMember,
       ourInvite: await invite(t.owner.workspaceId),
       theirInvite: await invite(t.outsider.workspaceId),
+      ...(fresh === 'all' || fresh === 'changeRequests'
+        ? {
+            ourChangeRequest: await proposed(owner, objects.ourRule),
+            theirChangeRequest: await proposed(outsider, objects.theirRule),
+          }
+        : { ourChangeRequest: shared.ourChangeRequest, theirChangeRequest: shared.theirChangeRequest }),
     };
   }
 
@@ -215,6 +228,11 @@ forEachDatabase((db) => {
       // The owners' keys that work (a write key lists its own user's keys).
       ['/v1/keys?state=active', ours],
       ['/v1/keys?state=active', theirs],
+      [`/v1/change-requests/${w.ourChangeRequest}`, ours],
+      [`/v1/change-requests/${w.theirChangeRequest}`, theirs],
+      ['/v1/change-requests?pageSize=1', ours],
+      ['/v1/change-requests?pageSize=1', theirs],
+      ['/v1/settings', ours],
     ];
     return Promise.all(
       reads.map(async ([path, key]) => {
@@ -388,6 +406,37 @@ forEachDatabase((db) => {
       expect(body.data.ruleId).toBe(mine([w.ourRule, w.theirRule])[0]);
       return;
     }
+    if (row.title.startsWith('/settings')) {
+      expect(body.data).toStrictEqual({ review: 'off', reviewers: 'admins' });
+      return;
+    }
+    if (row.title.startsWith('/change-requests')) {
+      const [own, other] = mine([w.ourChangeRequest, w.theirChangeRequest]);
+      if (row.method === 'GET' && row.title === '/change-requests') {
+        const ids = (body.data as { id: string }[]).map((item) => item.id);
+        expect(ids).toContain(own);
+        expect(ids).not.toContain(other);
+        return;
+      }
+      if (row.method === 'POST' && !row.title.includes('/:')) {
+        // Made in the caller's workspace, by the caller: the other workspace does not find it.
+        expect(body.data).toMatchObject({ state: 'open', author: userIds[caller] });
+        const otherKey = theirs ? t.owner.key : t.outsider.key;
+        expect((await t.call('GET', `/v1/change-requests/${body.data.id}`, { key: otherKey })).status).toBe(
+          404,
+        );
+        return;
+      }
+      expect(body.data.id).toBe(own);
+      const state = row.title.endsWith('/reviews')
+        ? 'approved'
+        : row.title.endsWith('/close')
+          ? 'closed'
+          : 'open';
+      expect(body.data.state).toBe(state);
+      if (row.method === 'PATCH') expect(body.data.title).toBe('retitled');
+      return;
+    }
     if (row.title === '/changes') {
       expect(body.data.length).toBeGreaterThan(0);
       return;
@@ -449,13 +498,15 @@ forEachDatabase((db) => {
         it(`${caller} → ${outcome}`, async () => {
           // reads share one world; every write gets its own, and a refused write must change nothing
           const writes = !reads(row) && !noRoute(row);
-          const fresh = row.title.startsWith('/members')
-            ? 'members'
-            : row.title.startsWith('/keys')
-              ? 'keys'
-              : row.title.startsWith('/test-suites')
-                ? 'suites'
-                : 'objects';
+          const fresh = row.title.startsWith('/change-requests')
+            ? 'changeRequests'
+            : row.title.startsWith('/members')
+              ? 'members'
+              : row.title.startsWith('/keys')
+                ? 'keys'
+                : row.title.startsWith('/test-suites')
+                  ? 'suites'
+                  : 'objects';
           const w = writes ? await world(fresh) : shared;
           if (row.title === '/changes/stream' && outcome === 200) return expectStreamOpens(caller);
           const state = async () => (writes ? await observe(w) : []);
