@@ -46,6 +46,10 @@ const STATE_DEPENDENT = new Set([
   'TEST_SUITE_NOT_FOUND',
   'TEST_SUITE_EXISTS',
   'TEST_SUITES_FULL',
+  // A change request that is not there (its id drawn from other pools), or whose state refuses.
+  'CHANGE_REQUEST_NOT_FOUND',
+  'CHANGE_REQUEST_STATE',
+  'CHANGE_REQUEST_CONFLICT',
 ]);
 
 forEachDatabase((db) => {

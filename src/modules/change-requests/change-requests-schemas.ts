@@ -1,8 +1,10 @@
 // Shapes of /v1/change-requests (decisions §19): a proposed set of operations on rules and groups, its
 // reviews, its evidence, and the bodies that make, change and review one.
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { pageQuery } from '../../http/schemas.js';
 import { Timestamp } from '../../model/common.js';
+import { GroupBody, GroupCreateBody } from '../../model/group.js';
+import { RuleCreate, RuleUpdate } from '../../model/rule.js';
 import { compile } from '../../validation.js';
 
 /** Operations one change request holds at most. */
@@ -26,69 +28,108 @@ const StateSchema = Type.Union(
   },
 );
 
+const ObjectId = Type.String({ minLength: 1, maxLength: 128, description: 'The rule or group acted on.' });
+const variant = (title: string, properties: Record<string, TSchema>) =>
+  Type.Object(properties, { title, additionalProperties: false });
+
+/**
+ * An operation, as the document describes it: one variant per what it does. The service reads the
+ * loose shape below (`Operation`) and checks each body as the direct route does, with its errors.
+ */
+export const DocumentedOperation = Type.Union(
+  [
+    variant('CreateRule', { op: Type.Literal('create'), kind: Type.Literal('rule'), body: RuleCreate }),
+    variant('CreateGroup', {
+      op: Type.Literal('create'),
+      kind: Type.Literal('group'),
+      id: Type.Optional(
+        Type.String({
+          pattern: LOCAL_REF_PATTERN,
+          description:
+            'A local name (`$name`) by which rules of the same change request put themselves in the new group (`groupId`).',
+        }),
+      ),
+      body: GroupCreateBody,
+    }),
+    variant('UpdateRule', {
+      op: Type.Literal('update'),
+      kind: Type.Literal('rule'),
+      id: ObjectId,
+      body: RuleUpdate,
+    }),
+    variant('UpdateGroup', {
+      op: Type.Literal('update'),
+      kind: Type.Literal('group'),
+      id: ObjectId,
+      body: GroupBody,
+    }),
+    variant('Delete', {
+      op: Type.Literal('delete'),
+      kind: Type.Union([Type.Literal('rule'), Type.Literal('group')]),
+      id: ObjectId,
+    }),
+  ],
+  {
+    $id: 'ChangeOperation',
+    description:
+      "A create, update or delete of a rule or group. Bodies are the direct routes' (`POST`/`PUT /v1/rules`, " +
+      "`/v1/groups`), checked as they check them, with their errors pointed at `/operations/N/body/...`. A rule's " +
+      '`groupId` may name a group the same change request creates by its local name. An object is touched by ' +
+      'one operation at most.',
+  },
+);
+
+/** The shape the service reads: any operation, its body checked afterwards by the direct routes' readers. */
 export const Operation = Type.Object(
   {
     op: Type.Union([Type.Literal('create'), Type.Literal('update'), Type.Literal('delete')]),
     kind: Type.Union([Type.Literal('rule'), Type.Literal('group')]),
-    id: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 128,
-        description:
-          'The rule or group an update or delete acts on. On a group `create`, optionally a local name ' +
-          '(`$name`) by which rules of the same change request refer to the new group in `groupId`.',
-      }),
-    ),
-    body: Type.Optional(
-      Type.Object(
-        {},
-        {
-          additionalProperties: true,
-          description:
-            'For create and update: the body `POST`/`PUT /v1/rules` or `/v1/groups` takes, checked as they ' +
-            'check it (with their errors, pointed at `/operations/N/body/...`). None for delete.',
-        },
-      ),
-    ),
+    id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    body: Type.Optional(Type.Object({}, { additionalProperties: true })),
   },
-  { $id: 'ChangeOperation', additionalProperties: false },
+  { additionalProperties: false },
 );
 export type Operation = Static<typeof Operation>;
 
-const Operations = Type.Array(Operation, { minItems: 1, maxItems: MAX_OPERATIONS });
+const operations = <T extends TSchema>(item: T) =>
+  Type.Array(item, { minItems: 1, maxItems: MAX_OPERATIONS });
 
-export const ChangeRequestCreate = Type.Object(
-  {
-    title: Type.String({ minLength: 1, maxLength: MAX_TITLE }),
-    description: Type.Optional(Type.String({ maxLength: MAX_DESCRIPTION })),
-    operations: Operations,
-  },
-  {
-    $id: 'ChangeRequestCreate',
-    additionalProperties: false,
-    examples: [
-      {
-        title: 'Send the API to staging',
-        operations: [{ op: 'update', kind: 'rule', id: 'Redirect_k3v9x', body: { status: 'Active' } }],
-      },
-    ],
-  },
-);
-export const checkChangeRequestCreate = compile(ChangeRequestCreate);
+const createOf = <T extends TSchema>(item: T, $id?: string) =>
+  Type.Object(
+    {
+      title: Type.String({ minLength: 1, maxLength: MAX_TITLE }),
+      description: Type.Optional(Type.String({ maxLength: MAX_DESCRIPTION })),
+      operations: operations(item),
+    },
+    {
+      ...($id ? { $id } : {}),
+      additionalProperties: false,
+      examples: [
+        {
+          title: 'Send the API to staging',
+          operations: [{ op: 'update', kind: 'rule', id: 'Redirect_k3v9x', body: { status: 'Active' } }],
+        },
+      ],
+    },
+  );
+export const ChangeRequestCreate = createOf(DocumentedOperation, 'ChangeRequestCreate');
+export const checkChangeRequestCreate = compile(createOf(Operation));
 
-export const ChangeRequestUpdate = Type.Object(
-  {
-    title: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_TITLE })),
-    description: Type.Optional(Type.String({ maxLength: MAX_DESCRIPTION })),
-    operations: Type.Optional(Operations),
-  },
-  {
-    $id: 'ChangeRequestUpdate',
-    additionalProperties: false,
-    examples: [{ title: 'Staging, not production' }],
-  },
-);
-export const checkChangeRequestUpdate = compile(ChangeRequestUpdate);
+const updateOf = <T extends TSchema>(item: T, $id?: string) =>
+  Type.Object(
+    {
+      title: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_TITLE })),
+      description: Type.Optional(Type.String({ maxLength: MAX_DESCRIPTION })),
+      operations: Type.Optional(operations(item)),
+    },
+    {
+      ...($id ? { $id } : {}),
+      additionalProperties: false,
+      examples: [{ title: 'Staging, not production' }],
+    },
+  );
+export const ChangeRequestUpdate = updateOf(DocumentedOperation, 'ChangeRequestUpdate');
+export const checkChangeRequestUpdate = compile(updateOf(Operation));
 
 export const ReviewBody = Type.Object(
   {
@@ -221,7 +262,7 @@ export const ChangeRequest = Type.Object(
   {
     ...common,
     description: Type.String(),
-    operations: Type.Array(Operation),
+    operations: Type.Array(DocumentedOperation),
     reviews: Type.Array(Review, { description: 'Every review, oldest first.' }),
     evidence: Evidence,
   },
