@@ -25,11 +25,14 @@ describe('rulekeeper/client', () => {
   /** The owner's admin key, for the member routes; and a teammate to change. */
   let adminKey: string;
   let teammate: string;
+  /** An admin of the workspace who is not dev: a change request's reviewer. */
+  let reviewerKey: string;
   beforeAll(async () => {
     database = await scratchDatabase('sqlite');
     key = (await createKeyWithCli(database.url, 'client', 'dev')).key;
     adminKey = (await createKeyWithCli(database.url, 'client', 'dev', ['--scope', 'admin'])).key;
     teammate = (await createKeyWithCli(database.url, 'client', 'pat')).userId;
+    reviewerKey = (await createKeyWithCli(database.url, 'client', 'rev', ['--scope', 'admin'])).key;
     // The owner, dev, gets an email and a password: the session routes are called as a person.
     const opened = openDatabase(loadConfig({ DATABASE_URL: database.url }));
     const users = createUsersService({
@@ -202,6 +205,7 @@ describe('rulekeeper/client', () => {
     expect(members.data?.data.map((m) => [m.name, m.role])).toEqual([
       ['dev', 'owner'],
       ['pat', 'editor'],
+      ['rev', 'admin'],
     ]);
     const member = { params: { path: { userId: teammate } } };
     const demoted = await admin.PATCH('/v1/members/{userId}', { ...member, body: { role: 'viewer' } });
@@ -209,6 +213,38 @@ describe('rulekeeper/client', () => {
     expect(demoted.data?.data.role).toBe('viewer');
     note('removeMember', (await admin.DELETE('/v1/members/{userId}', member)).response.status, 200);
     note('listActivity', (await admin.GET('/v1/activity')).response.status, 200);
+
+    // Settings and a change request: proposed by dev, approved by rev, merged, another closed.
+    note('getSettings', (await client.GET('/v1/settings')).response.status, 200);
+    const settings = await admin.PATCH('/v1/settings', { body: { reviewers: 'admins' } });
+    note('updateSettings', settings.response.status, 200);
+    expect(settings.data?.data).toEqual({ review: 'off', reviewers: 'admins' });
+    const proposal = {
+      title: 'a group',
+      operations: [{ op: 'create' as const, kind: 'group' as const, body: { name: 'proposed' } }],
+    };
+    const proposed = await client.POST('/v1/change-requests', { body: proposal });
+    note('createChangeRequest', proposed.response.status, 201);
+    const cr = { params: { path: { id: proposed.data?.data.id as string } } };
+    note('listChangeRequests', (await client.GET('/v1/change-requests')).response.status, 200);
+    note('getChangeRequest', (await client.GET('/v1/change-requests/{id}', cr)).response.status, 200);
+    const retitled = await client.PATCH('/v1/change-requests/{id}', { ...cr, body: { title: 'the group' } });
+    note('updateChangeRequest', retitled.response.status, 200);
+    const reviewer = createClient({ baseUrl: service.url, key: reviewerKey });
+    const approved = await reviewer.POST('/v1/change-requests/{id}/reviews', {
+      ...cr,
+      body: { verdict: 'approve' },
+    });
+    note('reviewChangeRequest', approved.response.status, 200);
+    expect(approved.data?.data.state).toBe('approved');
+    const merged = await client.POST('/v1/change-requests/{id}/merge', cr);
+    note('mergeChangeRequest', merged.response.status, 200);
+    expect(merged.data?.data.state).toBe('merged');
+    const other = await client.POST('/v1/change-requests', { body: proposal });
+    const closed = await client.POST('/v1/change-requests/{id}/close', {
+      params: { path: { id: other.data?.data.id as string } },
+    });
+    note('closeChangeRequest', closed.response.status, 200);
 
     // A person's session: the sign-in answer's cookie and CSRF token, then the same client calls.
     const signIn = await client.POST('/v1/session', {
