@@ -2,7 +2,11 @@
 // required an editor's every direct write to rules and groups is refused with 409 Review required and
 // changes nothing, while an admin's goes through, marked in history and the activity. Both databases.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { migrate, openDatabase } from '../../src/db/database.js';
 import type { IssuedKey } from '../../src/modules/keys/keys-service.js';
+import { createKeys } from '../../src/services.js';
 import { expectError } from '../helpers/fixtures.js';
 import { forEachDatabase, useTestApp } from '../helpers/test-app.js';
 
@@ -135,5 +139,40 @@ forEachDatabase((db) => {
       const versions = (await t.call('GET', `/v1/rules/${rule.id}/versions`)).body.data;
       expect(versions[0]).not.toHaveProperty('reviewBypassed');
     });
+  });
+
+  it('is heard by another instance that kept the old setting', async () => {
+    const config = loadConfig({ DATABASE_URL: t.config.databaseUrl, RATE_LIMIT_PER_MINUTE: '0' });
+    const database = openDatabase(config);
+    await migrate(database);
+    const other = await buildApp({
+      config,
+      database,
+      keysService: createKeys(database, config),
+      logger: false,
+    });
+    try {
+      await other.ready();
+      const write = () =>
+        other.inject({
+          method: 'POST',
+          url: '/v1/groups',
+          headers: { 'x-api-key': editor() },
+          payload: { name: 'on the other instance' },
+        });
+      expect((await write()).statusCode).toBe(201); // review off, now kept by that instance
+      expect((await setReview('required')).status).toBe(200);
+      // Heard through the access signal (PostgreSQL's NOTIFY, SQLite's data_version).
+      let status = 201;
+      for (const deadline = Date.now() + 10_000; status !== 409 && Date.now() < deadline; ) {
+        await new Promise((resolve) => setImmediate(resolve));
+        status = (await write()).statusCode;
+      }
+      expect(status).toBe(409);
+    } finally {
+      await setReview('off');
+      await other.close();
+      await database.close();
+    }
   });
 });
