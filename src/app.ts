@@ -7,6 +7,7 @@ import { requestIdFor } from './http/request-id.js';
 import { requestForLog } from './http/request-log.js';
 import { registerBrowserRulesRoutes } from './modules/browser-rules/browser-rules-routes.js';
 import { registerChangeRequestsRoutes } from './modules/change-requests/change-requests-routes.js';
+import type { ChangeRequestEvents } from './modules/change-requests/change-requests-service.js';
 import type { SuitesOf } from './modules/change-requests/evidence-service.js';
 import { registerGroupsRoutes } from './modules/groups/groups-routes.js';
 import { registerHistoryRoutes } from './modules/history/history-routes.js';
@@ -51,6 +52,8 @@ export interface AppOptions {
   now?: () => number;
   /** The stored test suites a change request's evidence runs (modules/test-suites, wired at landing). */
   suites?: SuitesOf;
+  /** Told of each change request's step in its transaction (the webhooks' outbox, wired at landing). */
+  changeRequestEvents?: ChangeRequestEvents;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -92,6 +95,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     keys: keysService,
     now: options.now,
     suites: options.suites,
+    changeRequestEvents: options.changeRequestEvents,
   });
   const authenticators = { keys: keysService, sessions: services.sessions };
   const { changesModule, lint } = services;

@@ -9,7 +9,10 @@ import { createActivityModule } from './modules/activity/activity-module.js';
 import type { BrowserRulesJob, BrowserRulesOutcome } from './modules/browser-rules/browser-rules-job.js';
 import { createBrowserRulesService } from './modules/browser-rules/browser-rules-service.js';
 import type { Evidence } from './modules/change-requests/change-requests-schemas.js';
-import { createChangeRequestsService } from './modules/change-requests/change-requests-service.js';
+import {
+  type ChangeRequestEvents,
+  createChangeRequestsService,
+} from './modules/change-requests/change-requests-service.js';
 import { createChangeRequestsStore } from './modules/change-requests/change-requests-store.js';
 import type { EvidenceJob } from './modules/change-requests/evidence-job.js';
 import { createEvidence, type SuitesOf } from './modules/change-requests/evidence-service.js';
@@ -71,6 +74,7 @@ export function createServices(
     keys: keysService,
     now,
     suites,
+    changeRequestEvents,
   }: {
     config: Config;
     database: Database;
@@ -78,6 +82,8 @@ export function createServices(
     now?: () => number;
     /** The workspace's stored test suites, for change requests' evidence (none until wired). */
     suites?: SuitesOf;
+    /** Told of each change request's step inside its transaction (none until webhooks are wired). */
+    changeRequestEvents?: ChangeRequestEvents;
   },
 ) {
   const { db, dialect } = database;
@@ -291,6 +297,7 @@ export function createServices(
       suites,
       runner: pools.of<EvidenceJob, Evidence>('evidence'),
     }),
+    events: changeRequestEvents,
   });
 
   return {

@@ -2,7 +2,12 @@
 // check them, reviewed by someone other than their author, merged as one revision naming them, or
 // refused with 409 naming what moved since their base revision, nothing applied. Both databases.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { migrate, openDatabase } from '../../src/db/database.js';
+import type { Db } from '../../src/db/tables.js';
 import type { IssuedKey } from '../../src/modules/keys/keys-service.js';
+import { createKeys } from '../../src/services.js';
 import { expectError } from '../helpers/fixtures.js';
 import { forEachDatabase, useTestApp } from '../helpers/test-app.js';
 
@@ -437,5 +442,101 @@ forEachDatabase((db) => {
       ).body.data;
       expect(removing.evidence.browser).toStrictEqual([{ ruleId: seed.id, before: 'compiled', after: null }]);
     });
+  });
+
+  it('runs the stored suites before and after, and tells each step of its life inside its transaction', async () => {
+    // An instance wired as the landing will wire it: the workspace's suites, and a listener of events.
+    const host = `suite-${db}.example`;
+    const suites = async (workspaceId: string) =>
+      workspaceId === t.owner.workspaceId
+        ? [
+            {
+              name: 'smoke',
+              cases: [
+                {
+                  name: 'host is blocked',
+                  request: { url: `https://${host}/` },
+                  expect: { cancelled: true },
+                },
+                {
+                  name: 'others pass',
+                  request: { url: 'https://fine.example/' },
+                  expect: { cancelled: false },
+                },
+              ],
+            },
+          ]
+        : [];
+    const heard: { type: string; state: string; inTransaction: boolean }[] = [];
+    const changeRequestEvents = async (trx: Db, workspaceId: string, type: string, cr: { state: string }) => {
+      expect(workspaceId).toBe(t.owner.workspaceId);
+      heard.push({ type, state: cr.state, inTransaction: trx.isTransaction });
+    };
+    const config = loadConfig({ DATABASE_URL: t.config.databaseUrl, RATE_LIMIT_PER_MINUTE: '0' });
+    const database = openDatabase(config);
+    await migrate(database);
+    const other = await buildApp({
+      config,
+      database,
+      keysService: createKeys(database, config),
+      logger: false,
+      suites,
+      changeRequestEvents,
+    });
+    const call = async (method: 'POST' | 'PATCH', url: string, key: string, body?: unknown) => {
+      const reply = await other.inject({
+        method,
+        url,
+        headers: { 'x-api-key': key },
+        ...(body ? { payload: body as object } : {}),
+      });
+      return { status: reply.statusCode, body: JSON.parse(reply.body) };
+    };
+    try {
+      await other.ready();
+      const blocker = (await t.call('POST', '/v1/rules', { key: admin.key, body: cancel('blocker', host) }))
+        .body.data;
+      const made = await call('POST', '/v1/change-requests', bob(), {
+        title: 'unblock',
+        operations: [{ op: 'update', kind: 'rule', id: blocker.id, body: { status: 'Inactive' } }],
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const { evidence } = made.body.data;
+      expect(evidence.tests).toStrictEqual([
+        {
+          suite: 'smoke',
+          before: { passed: 2, failed: 0 },
+          after: { passed: 1, failed: 1 },
+          changed: [{ case: 'host is blocked', before: 'pass', after: 'fail' }],
+        },
+      ]);
+      expect(evidence.outcomes).toHaveLength(1);
+      expect(evidence.outcomes[0]).toMatchObject({
+        suite: 'smoke',
+        case: 'host is blocked',
+        before: { outcome: { cancelled: true }, rules: [{ ruleId: blocker.id, acted: true }] },
+        after: { outcome: { cancelled: false }, rules: [] },
+      });
+      const id = made.body.data.id;
+      await call('PATCH', `/v1/change-requests/${id}`, bob(), { description: 'on purpose' });
+      await call('POST', `/v1/change-requests/${id}/reviews`, admin.key, { verdict: 'approve' });
+      expect((await call('POST', `/v1/change-requests/${id}/merge`, bob())).status).toBe(200);
+      const closing = await call('POST', '/v1/change-requests', bob(), {
+        title: 'to close',
+        operations: [{ op: 'delete', kind: 'rule', id: blocker.id }],
+      });
+      await call('POST', `/v1/change-requests/${closing.body.data.id}/close`, bob());
+      expect(heard).toStrictEqual([
+        { type: 'opened', state: 'open', inTransaction: true },
+        { type: 'updated', state: 'open', inTransaction: true },
+        { type: 'reviewed', state: 'approved', inTransaction: true },
+        { type: 'merged', state: 'merged', inTransaction: true },
+        { type: 'opened', state: 'open', inTransaction: true },
+        { type: 'closed', state: 'closed', inTransaction: true },
+      ]);
+    } finally {
+      await other.close();
+      await database.close();
+    }
   });
 });
