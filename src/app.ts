@@ -20,9 +20,9 @@ import { registerOidcRoutes, registerSignInProvidersRoute } from './modules/oidc
 import { registerPasswordResetsRoutes } from './modules/password-resets/password-resets-routes.js';
 import { registerRulesRoutes } from './modules/rules/rules-routes.js';
 import { registerSessionsRoutes } from './modules/sessions/sessions-routes.js';
-import { registerTestSuitesRoutes } from './modules/test-suites/test-suites-routes.js';
 import { registerReviewGate } from './modules/settings/review-gate.js';
 import { registerSettingsRoutes } from './modules/settings/settings-routes.js';
+import { registerTestSuitesRoutes } from './modules/test-suites/test-suites-routes.js';
 import { registerTraceRoutes } from './modules/trace/trace-routes.js';
 import { registerTransferRoutes } from './modules/transfer/transfer-routes.js';
 import { abandonedRequestsPlugin } from './plugins/abandoned-requests.js';
@@ -50,7 +50,7 @@ export interface AppOptions {
   keysService?: KeysService;
   /** The clock of sessions and sign-in limits (tests move it); Date.now otherwise. */
   now?: () => number;
-  /** The stored test suites a change request's evidence runs (modules/test-suites, wired at landing). */
+  /** The test suites a change request's evidence runs; the workspace's stored ones otherwise (tests). */
   suites?: SuitesOf;
   /** Told of each change request's step in its transaction (the webhooks' outbox, wired at landing). */
   changeRequestEvents?: ChangeRequestEvents;

@@ -80,7 +80,7 @@ export function createServices(
     database: Database;
     keys: KeysService;
     now?: () => number;
-    /** The workspace's stored test suites, for change requests' evidence (none until wired). */
+    /** Suites for change requests' evidence instead of the workspace's stored ones (tests). */
     suites?: SuitesOf;
     /** Told of each change request's step inside its transaction (none until webhooks are wired). */
     changeRequestEvents?: ChangeRequestEvents;
@@ -159,9 +159,10 @@ export function createServices(
     config,
     runner: pools.of<TraceJob, TraceOutcome>('trace'),
   });
+  const testSuitesStore = createTestSuitesStore(db, dialect);
   const testSuites = createTestSuitesService({
     db,
-    store: createTestSuitesStore(db, dialect),
+    store: testSuitesStore,
     trace: traceService,
     config,
   });
@@ -294,7 +295,8 @@ export function createServices(
       store: changeRequestsStore,
       listedRules,
       changes,
-      suites,
+      // The workspace's stored suites, unless the caller (a test) gives its own.
+      suites: suites ?? ((workspaceId) => testSuitesStore.all(db, workspaceId)),
       runner: pools.of<EvidenceJob, Evidence>('evidence'),
     }),
     events: changeRequestEvents,

@@ -393,6 +393,40 @@ forEachDatabase((db) => {
   });
 
   describe('evidence', () => {
+    it("runs the workspace's stored suites before and after", async () => {
+      const host = `stored-${db}.example`;
+      const suite = await t.call('POST', '/v1/test-suites', {
+        key: admin.key,
+        body: {
+          name: `stored ${db}`,
+          cases: [{ name: 'blocked', request: { url: `https://${host}/` }, expect: { cancelled: true } }],
+        },
+      });
+      expect(suite.status, JSON.stringify(suite.body)).toBe(201);
+      try {
+        const made = await propose({
+          title: 'block it',
+          operations: [{ op: 'create', kind: 'rule', body: cancel('blocker', host) }],
+        });
+        const tests = made.body.data.evidence.tests;
+        expect(tests).toContainEqual({
+          suite: `stored ${db}`,
+          before: { passed: 0, failed: 1 },
+          after: { passed: 1, failed: 0 },
+          changed: [{ case: 'blocked', before: 'fail', after: 'pass' }],
+        });
+        expect(made.body.data.evidence.outcomes).toContainEqual(
+          expect.objectContaining({
+            suite: `stored ${db}`,
+            case: 'blocked',
+            after: expect.objectContaining({ outcome: expect.objectContaining({ cancelled: true }) }),
+          }),
+        );
+      } finally {
+        await t.call('DELETE', `/v1/test-suites/${suite.body.data.id}`, { key: admin.key });
+      }
+    });
+
     it('names the lint findings a change adds and removes, and the rules whose browser status flips', async () => {
       const host = `evidence-${db}.example`;
       const seed = (await t.call('POST', '/v1/rules', { key: admin.key, body: cancel('seed', host) })).body
