@@ -261,6 +261,9 @@ forEachDatabase((db) => {
     );
     expect((await t.call('GET', '/v1/change-requests', { key: other })).body.total).toBe(0);
     expectError(await t.call('GET', '/v1/change-requests/cr_nothing'), 'CHANGE_REQUEST_NOT_FOUND');
+    // Ids of any other form, even text a database cannot compare, are not found either.
+    for (const odd of ['cr_%00x', 'x'.repeat(5000), '%F0%9F%98%80'])
+      expectError(await t.call('GET', `/v1/change-requests/${odd}`), 'CHANGE_REQUEST_NOT_FOUND');
     expect((await t.call('GET', `/v1/change-requests/${cr.id}`)).body.data.state).toBe('approved');
   });
 

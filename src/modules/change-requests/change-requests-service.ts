@@ -57,6 +57,8 @@ export type ChangeRequestEvents = (
   changeRequest: ChangeRequest,
 ) => Promise<void>;
 
+/** What a change request's id looks like (`cr_` and 12 of [0-9a-z]). */
+const ID_FORM = /^cr_[0-9a-z]{1,64}$/;
 const notFound = () => new AppError('CHANGE_REQUEST_NOT_FOUND');
 const refused = (message: string) => new AppError('UNAUTHORIZED_ACTION', [{ path: '', message }]);
 const wrongState = (message: string) => new AppError('CHANGE_REQUEST_STATE', [{ path: '', message }]);
@@ -155,6 +157,8 @@ export function createChangeRequestsService(deps: {
   }
 
   async function load(trx: Db | undefined, principal: Principal, id: string): Promise<ChangeRequestRow> {
+    // No stored id has another form, and PostgreSQL would refuse to compare some text (a NUL).
+    if (!ID_FORM.test(id)) throw notFound();
     const row = await store.find(trx, principal.workspaceId, id);
     if (!row) throw notFound();
     return row;
