@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodePage } from '../../src/jobs/job-pages.js';
 import { runEvidence } from '../../src/modules/change-requests/evidence-job.js';
+import { createEvidence, MAX_EVIDENCE_CASES } from '../../src/modules/change-requests/evidence-service.js';
 
 const redirect = (id: string, to: string) => ({
   id,
@@ -110,5 +111,47 @@ describe('change request evidence', () => {
     expect(evidence.tests?.[0]?.changed).toStrictEqual([]);
     expect(evidence.outcomes).toStrictEqual([]);
     expect(evidence.browser).toStrictEqual([]);
+  });
+});
+
+describe('change request evidence bounds', () => {
+  it('is not computed past MAX_EVIDENCE_CASES suite cases: failed, saying why, nothing run', async () => {
+    let ran = false;
+    const evidence = createEvidence({
+      store: { groups: async () => [] },
+      listedRules: { rulesPage: async () => [] },
+      changes: { revision: () => 3 },
+      suites: async () => [
+        {
+          name: 'huge',
+          cases: Array.from({ length: MAX_EVIDENCE_CASES + 1 }, (_, i) => ({
+            name: `case ${i}`,
+            request: { url: 'https://a.example/' },
+            expect: {},
+          })),
+        },
+      ],
+      runner: {
+        run: async () => {
+          ran = true;
+          throw new Error('not to be run');
+        },
+        close: async () => {},
+      },
+    });
+    const principal = {
+      via: 'key' as const,
+      keyId: 'key_x',
+      userId: 'usr_x',
+      workspaceId: 'ws_x',
+      ownerUserId: 'usr_x',
+      role: 'editor' as const,
+    };
+    expect(await evidence(principal, [])).toStrictEqual({
+      status: 'failed',
+      revision: 3,
+      reason: `the stored suites hold ${MAX_EVIDENCE_CASES + 1} cases; the evidence runs at most ${MAX_EVIDENCE_CASES}`,
+    });
+    expect(ran).toBe(false);
   });
 });
