@@ -7,6 +7,11 @@ export type Rule = Schemas['Rule'];
 export type RuleType = Rule['ruleType'];
 export type Group = Schemas['GroupListItem'];
 export type ErrorBody = Schemas['ErrorBody'];
+export type ChangeRequest = Schemas['ChangeRequest'];
+export type ChangeRequestListItem = Schemas['ChangeRequestListItem'];
+export type ChangeOperation = Schemas['ChangeOperation'];
+export type Evidence = Schemas['ChangeRequestEvidence'];
+export type Settings = Schemas['Settings'];
 export type ErrorDetail = NonNullable<ErrorBody['details']>[number];
 
 // The key lives for the browser tab's session only: never in a URL, a cookie or localStorage.

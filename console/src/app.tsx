@@ -3,6 +3,9 @@
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { ActivityPage } from './activity/activity-page.js';
 import { ApiError, anonymousClient, clientFor, forgetKey, savedKey, saveKey, unwrap } from './api.js';
+import { ChangeRequestPage } from './change-requests/change-request-page.js';
+import { ChangeRequestsPage, useOpenCount } from './change-requests/change-requests-page.js';
+import { OperationEditorPage } from './change-requests/operation-editor-page.js';
 import { GroupsPage } from './groups/groups-page.js';
 import { KeysPage } from './keys/keys-page.js';
 import { AcceptPage } from './links/accept-page.js';
@@ -23,6 +26,7 @@ import {
   SessionContext,
   type Signed,
 } from './session.js';
+import { SettingsPage } from './settings/settings-page.js';
 import { personFrom, SignIn } from './sign-in.js';
 import { TemplatesPage } from './templates/templates-page.js';
 import { TestSuitesPage } from './test-suites/test-suites-page.js';
@@ -165,9 +169,11 @@ export function App() {
   );
 }
 
-const NAV: { route: Route; label: string }[] = [
+/** `admin`: shown to those who may change what the page holds (others may still open it). */
+const NAV: { route: Route; label: string; admin?: true }[] = [
   { route: { page: 'rules' }, label: 'Rules' },
   { route: { page: 'groups' }, label: 'Groups' },
+  { route: { page: 'change-requests' }, label: 'Change requests' },
   { route: { page: 'templates' }, label: 'Templates' },
   { route: { page: 'try' }, label: 'Try it' },
   { route: { page: 'test-suites' }, label: 'Test suites' },
@@ -175,6 +181,7 @@ const NAV: { route: Route; label: string }[] = [
   { route: { page: 'members' }, label: 'Members' },
   { route: { page: 'keys' }, label: 'Keys' },
   { route: { page: 'activity' }, label: 'Activity' },
+  { route: { page: 'settings' }, label: 'Settings', admin: true },
 ];
 
 const LIVE_LABELS: Record<LiveState, string> = {
@@ -193,7 +200,13 @@ function Workspace({ session }: { session: Session }) {
     () => setChanges((count) => count + 1),
     () => signOut(refusedMessage(credentials)),
   );
-  const current = route.page === 'rule' || route.page === 'deleted' ? 'rules' : route.page;
+  const current =
+    route.page === 'rule' || route.page === 'deleted'
+      ? 'rules'
+      : route.page === 'change-request' || route.page === 'change-request-operation'
+        ? 'change-requests'
+        : route.page;
+  const open = useOpenCount();
   const [shortcuts, setShortcuts] = useState(false);
   useShortcuts(
     useCallback(() => setShortcuts(true), []),
@@ -209,10 +222,17 @@ function Workspace({ session }: { session: Session }) {
         <span class="brand">Rulekeeper</span>
         <nav aria-label="Console">
           <ul>
-            {NAV.map(({ route: target, label }) => (
+            {NAV.filter((entry) => !entry.admin || session.canAdmin).map(({ route: target, label }) => (
               <li key={label}>
                 <a href={hrefFor(target)} aria-current={current === target.page ? 'page' : undefined}>
                   {label}
+                  {target.page === 'change-requests' && open ? (
+                    <span class="count-badge">
+                      {' '}
+                      {open}
+                      <span class="visually-hidden"> open</span>
+                    </span>
+                  ) : null}
                 </a>
               </li>
             ))}
@@ -252,6 +272,12 @@ function Workspace({ session }: { session: Session }) {
         {route.page === 'keys' ? <KeysPage /> : null}
         {route.page === 'activity' ? <ActivityPage /> : null}
         {route.page === 'test-suites' ? <TestSuitesPage /> : null}
+        {route.page === 'settings' ? <SettingsPage /> : null}
+        {route.page === 'change-requests' ? <ChangeRequestsPage /> : null}
+        {route.page === 'change-request' ? <ChangeRequestPage key={route.id} id={route.id} /> : null}
+        {route.page === 'change-request-operation' ? (
+          <OperationEditorPage key={`${route.id} ${route.index}`} id={route.id} index={route.index} />
+        ) : null}
       </main>
       {shortcuts ? <ShortcutsDialog onClose={() => setShortcuts(false)} canWrite={session.canWrite} /> : null}
     </LiveContext.Provider>

@@ -14,7 +14,12 @@ export type Route =
   | { page: 'members' }
   | { page: 'keys' }
   | { page: 'activity' }
-  | { page: 'test-suites' };
+  | { page: 'test-suites' }
+  | { page: 'settings' }
+  | { page: 'change-requests' }
+  | { page: 'change-request'; id: string }
+  /** The author edits operation `index` (0-based) of a change request in the rule editor. */
+  | { page: 'change-request-operation'; id: string; index: number };
 
 /** Pages whose address is their name alone. */
 const PLAIN_PAGES = [
@@ -27,13 +32,18 @@ const PLAIN_PAGES = [
   'keys',
   'activity',
   'test-suites',
+  'settings',
+  'change-requests',
 ] as const;
 type PlainPage = (typeof PLAIN_PAGES)[number];
 const isPlainPage = (page: string | undefined): page is PlainPage =>
   (PLAIN_PAGES as readonly (string | undefined)[]).includes(page);
 
 export function parseRoute(hash: string): Route {
-  const [page, id, template] = hash.replace(/^#\/?/, '').split('/');
+  const [page, id, template, index] = hash.replace(/^#\/?/, '').split('/');
+  if (page === 'change-requests' && id && template === 'operations' && /^[1-9][0-9]{0,3}$/.test(index ?? ''))
+    return { page: 'change-request-operation', id: decodeURIComponent(id), index: Number(index) - 1 };
+  if (page === 'change-requests' && id) return { page: 'change-request', id: decodeURIComponent(id) };
   if (page === 'rules' && id === 'new')
     return template
       ? { page: 'rule', ruleId: null, template: decodeURIComponent(template) }
@@ -48,6 +58,10 @@ export function hrefFor(route: Route): string {
     return `#/rules/new/${encodeURIComponent(route.template)}`;
   if (route.page === 'rule')
     return `#/rules/${route.ruleId === null ? 'new' : encodeURIComponent(route.ruleId)}`;
+  if (route.page === 'change-request') return `#/change-requests/${encodeURIComponent(route.id)}`;
+  // Numbered from 1 in the address, as people count operations.
+  if (route.page === 'change-request-operation')
+    return `#/change-requests/${encodeURIComponent(route.id)}/operations/${route.index + 1}`;
   return `#/${route.page}`;
 }
 

@@ -1,11 +1,14 @@
 // The workspace's groups: rule counts, create, rename, switch on or off, delete (saying how many
 // rules it ungroups). Follows the change stream like the rule list. Someone who may only read sees
-// the groups and their counts, and no control that would be refused.
+// the groups and their counts, and no control that would be refused. Where the workspace requires
+// review, an editor's create, rename, switch and delete are proposed as change requests instead.
 import { useContext, useEffect, useState } from 'preact/hooks';
-import { ApiError, type Group } from '../api.js';
+import { ApiError, type ChangeOperation, type Group } from '../api.js';
+import { type Proposal, ProposeDialog, REVIEW_NOW_REQUIRED } from '../change-requests/propose-dialog.js';
 import { errorsByPointer } from '../forms/field-errors.js';
 import { LiveContext } from '../live-context.js';
 import { describeError, useApi, useSession } from '../session.js';
+import { mustPropose, useSettings } from '../settings/use-settings.js';
 import { ConfirmDialog } from '../ui/confirm.js';
 import { ReadOnlyNote } from '../ui/read-only-note.js';
 import { StatusSwitch } from '../ui/status-switch.js';
@@ -13,33 +16,59 @@ import { useGroups } from './use-groups.js';
 
 export function GroupsPage() {
   const api = useApi();
-  const { canWrite } = useSession();
+  const { canWrite, canAdmin } = useSession();
   const changes = useContext(LiveContext);
   const { groups, reload } = useGroups();
+  const { settings } = useSettings();
+  const proposing = mustPropose(settings, canWrite, canAdmin);
+  const [proposal, setProposal] = useState<Proposal | null>(null);
+  // A direct write refused because review became required meanwhile: offered as a proposal.
+  const [refused, setRefused] = useState<Proposal | null>(null);
   const [name, setName] = useState('');
   const [createError, setCreateError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Group | null>(null);
   useEffect(() => reload(), [changes]);
 
-  async function act(what: string, call: () => Promise<unknown>) {
+  const WHY = 'This workspace requires review: your change is applied once someone else approves it.';
+
+  /** A write, or, where review is required of this person, its proposal. */
+  async function act(what: string, call: () => Promise<unknown>, operation: ChangeOperation, title: string) {
+    if (proposing) {
+      setProposal({ operations: [operation], title, why: WHY });
+      return;
+    }
     try {
       await call();
       setError(null);
+      setRefused(null);
     } catch (failure) {
-      setError(`${what} failed: ${describeError(failure)}`);
+      if (failure instanceof ApiError && failure.code === 'REVIEW_REQUIRED') {
+        setError(REVIEW_NOW_REQUIRED);
+        setRefused({ operations: [operation], title, why: WHY });
+      } else setError(`${what} failed: ${describeError(failure)}`);
     }
     reload();
   }
 
   async function create(event: Event) {
     event.preventDefault();
+    const operation: ChangeOperation = { op: 'create', kind: 'group', body: { name } };
+    if (proposing) {
+      setProposal({ operations: [operation], title: `Create the group “${name}”`, why: WHY });
+      return;
+    }
     try {
       await api((client) => client.POST('/v1/groups', { body: { name } }));
       setName('');
       setCreateError(null);
       reload();
     } catch (failure) {
+      if (failure instanceof ApiError && failure.code === 'REVIEW_REQUIRED') {
+        setCreateError(REVIEW_NOW_REQUIRED);
+        setRefused({ operations: [operation], title: `Create the group “${name}”`, why: WHY });
+        return;
+      }
       const detail = failure instanceof ApiError ? errorsByPointer(failure.details).get('/name') : undefined;
       setCreateError(detail?.join('; ') ?? describeError(failure));
     }
@@ -49,6 +78,12 @@ export function GroupsPage() {
     <section aria-labelledby="groups-title">
       <h1 id="groups-title">Groups</h1>
       <p>A group switches its rules together: a rule acts only while it and its group are active.</p>
+      {proposing ? (
+        <p class="hint">
+          This workspace requires review: what you change here is proposed as a change request, and applied
+          once someone else approves it.
+        </p>
+      ) : null}
       {canWrite ? (
         <form class="inline-form new-group" onSubmit={create} noValidate>
           <div class={createError ? 'field invalid' : 'field'}>
@@ -67,7 +102,7 @@ export function GroupsPage() {
               </p>
             ) : null}
           </div>
-          <button type="submit">Create group</button>
+          <button type="submit">{proposing ? 'Propose group' : 'Create group'}</button>
         </form>
       ) : (
         <ReadOnlyNote can="view groups" />
@@ -75,6 +110,19 @@ export function GroupsPage() {
       {error ? (
         <p class="error" role="alert">
           {error}
+        </p>
+      ) : null}
+      {refused ? (
+        <p>
+          <button
+            type="button"
+            onClick={() => {
+              setProposal(refused);
+              setRefused(null);
+            }}
+          >
+            Propose this change
+          </button>
         </p>
       ) : null}
       {groups === null ? <p>Loading…</p> : null}
@@ -86,39 +134,55 @@ export function GroupsPage() {
             group={group}
             editable={canWrite}
             onRename={(newName) =>
-              act('Renaming', () =>
-                api((client) =>
-                  client.PUT('/v1/groups/{id}', {
-                    params: { path: { id: group.id } },
-                    body: { name: newName },
-                  }),
-                ),
+              act(
+                'Renaming',
+                () =>
+                  api((client) =>
+                    client.PUT('/v1/groups/{id}', {
+                      params: { path: { id: group.id } },
+                      body: { name: newName },
+                    }),
+                  ),
+                { op: 'update', kind: 'group', id: group.id, body: { name: newName } },
+                `Rename the group “${group.name}” to “${newName}”`,
               )
             }
-            onSwitch={() =>
-              act('Switching', () =>
-                api((client) =>
-                  client.PUT('/v1/groups/{id}', {
-                    params: { path: { id: group.id } },
-                    body: { status: group.status === 'Active' ? 'Inactive' : 'Active' },
-                  }),
-                ),
-              )
-            }
+            onSwitch={() => {
+              const status = group.status === 'Active' ? 'Inactive' : 'Active';
+              act(
+                'Switching',
+                () =>
+                  api((client) =>
+                    client.PUT('/v1/groups/{id}', {
+                      params: { path: { id: group.id } },
+                      body: { status },
+                    }),
+                  ),
+                { op: 'update', kind: 'group', id: group.id, body: { status } },
+                `Switch the group “${group.name}” ${status === 'Active' ? 'on' : 'off'}`,
+              );
+            }}
             onDelete={() => setDeleting(group)}
           />
         ))}
       </ul>
       {deleting ? (
         <ConfirmDialog
-          title={`Delete the group “${deleting.name}”?`}
-          confirmLabel="Delete group"
+          title={
+            proposing
+              ? `Propose deleting the group “${deleting.name}”?`
+              : `Delete the group “${deleting.name}”?`
+          }
+          confirmLabel={proposing ? 'Go on' : 'Delete group'}
           onCancel={() => setDeleting(null)}
           onConfirm={() => {
             const group = deleting;
             setDeleting(null);
-            act('Deleting', () =>
-              api((client) => client.DELETE('/v1/groups/{id}', { params: { path: { id: group.id } } })),
+            act(
+              'Deleting',
+              () => api((client) => client.DELETE('/v1/groups/{id}', { params: { path: { id: group.id } } })),
+              { op: 'delete', kind: 'group', id: group.id },
+              `Delete the group “${group.name}”`,
             );
           }}
         >
@@ -129,6 +193,7 @@ export function GroupsPage() {
           </p>
         </ConfirmDialog>
       ) : null}
+      {proposal ? <ProposeDialog proposal={proposal} onCancel={() => setProposal(null)} /> : null}
     </section>
   );
 }

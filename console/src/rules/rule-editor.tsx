@@ -2,9 +2,13 @@
 // body, the service's errors at the fields they name, and If-Match on save so that an edit made
 // elsewhere meanwhile is reported instead of overwritten. "Test this rule" tries the unsaved rule.
 // Someone who may only read sees the same rule with its fields disabled, and nothing to save,
-// delete or restore.
+// delete or restore. Where the workspace requires review, an editor's save and delete become "Propose
+// change" (a change request); an admin may propose instead of saving. Opened from a change request
+// (`proposal`), it edits that request's operation and saves it back there.
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, type ErrorDetail, type Rule, type RuleType } from '../api.js';
+import { ApiError, type ChangeOperation, type ErrorDetail, type Rule, type RuleType } from '../api.js';
+import { refusalWords } from '../change-requests/change-request-words.js';
+import { type Proposal, ProposeDialog, REVIEW_NOW_REQUIRED } from '../change-requests/propose-dialog.js';
 import { errorsByPointer, FieldErrorsContext } from '../forms/field-errors.js';
 import { FieldFindingsContext, findingsByPointer } from '../forms/field-findings.js';
 import { type JsonSchema, pairSchema, RULE_TYPES, ruleTypeDescription } from '../forms/schema.js';
@@ -13,6 +17,7 @@ import { GroupOptions } from '../groups/group-options.js';
 import { useGroups } from '../groups/use-groups.js';
 import { navigate } from '../route.js';
 import { describeError, useApi, useSession } from '../session.js';
+import { mustPropose, useSettings } from '../settings/use-settings.js';
 import { templateDraft, templateNotice } from '../templates/template-draft.js';
 import { TraceForm } from '../trace/trace-form.js';
 import { ConfirmDialog } from '../ui/confirm.js';
@@ -37,7 +42,25 @@ const CONFLICT =
   'This rule was changed elsewhere since you opened it, so your version was not saved. ' +
   'Copy what you need from the JSON view, then load the current version.';
 
-export function RuleEditor({ ruleId, template }: { ruleId: string | null; template?: string }) {
+/** A change request's operation on a rule, edited by its author. */
+export interface EditedOperation {
+  changeRequestId: string;
+  changeRequestTitle: string;
+  index: number;
+  operations: ChangeOperation[];
+  /** The rule as the operation would leave it. */
+  draft: RuleDraft;
+}
+
+export function RuleEditor({
+  ruleId,
+  template,
+  operation,
+}: {
+  ruleId: string | null;
+  template?: string;
+  operation?: EditedOperation;
+}) {
   const { canWrite } = useSession();
   // A new rule (from the `n` shortcut, a template or a link) is nothing to show to a reader.
   if (!canWrite && ruleId === null) {
@@ -51,23 +74,32 @@ export function RuleEditor({ ruleId, template }: { ruleId: string | null; templa
       </section>
     );
   }
-  return <Editor ruleId={ruleId} template={template} canWrite={canWrite} />;
+  return <Editor ruleId={ruleId} template={template} canWrite={canWrite} operation={operation} />;
 }
 
 function Editor({
   ruleId,
   template,
   canWrite,
+  operation,
 }: {
   ruleId: string | null;
   template?: string | undefined;
   canWrite: boolean;
+  operation?: EditedOperation | undefined;
 }) {
   const api = useApi();
+  const { canAdmin } = useSession();
   const { groups } = useGroups();
+  const { settings } = useSettings();
+  const proposing = mustPropose(settings, canWrite, canAdmin);
   const [draft, setDraft] = useState<RuleDraft | null>(
-    ruleId ? null : (templateDraft(template) ?? newDraft('Redirect')),
+    operation?.draft ?? (ruleId ? null : (templateDraft(template) ?? newDraft('Redirect'))),
   );
+  // The change request about to be proposed (its dialog open), and whether review became required
+  // while the page was open (a direct write refused with 409 Review required).
+  const [proposal, setProposal] = useState<Proposal | null>(null);
+  const [reviewRefused, setReviewRefused] = useState<'save' | 'delete' | null>(null);
   const [etag, setEtag] = useState<string | null>(null);
   const [view, setView] = useState<'form' | 'json'>('form');
   const [error, setError] = useState<ApiError | string | null>(null);
@@ -79,7 +111,7 @@ function Editor({
   const findings = useLint();
 
   const load = () => {
-    if (!ruleId) return;
+    if (!ruleId || operation) return;
     api(
       (client) => client.GET('/v1/rules/{ruleId}', { params: { path: { ruleId } } }),
       (response) => setEtag(response.headers.get('etag')),
@@ -96,11 +128,59 @@ function Editor({
     return error ? <ErrorSummary error={error} title="The rule could not be loaded." /> : <p>Loading…</p>;
   }
 
+  /** The change request that writes the draft (or deletes the rule), for the dialog to propose. */
+  function proposalOf(what: 'save' | 'delete', why?: string): Proposal {
+    const name = draft?.name ? ` “${draft.name}”` : '';
+    const operations: ChangeOperation[] =
+      what === 'delete'
+        ? [{ op: 'delete', kind: 'rule', id: ruleId ?? '' }]
+        : ruleId === null
+          ? [{ op: 'create', kind: 'rule', body: { ...draft } }]
+          : [{ op: 'update', kind: 'rule', id: ruleId, body: { ...draft } }];
+    const title =
+      what === 'delete'
+        ? `Delete the rule${name}`
+        : ruleId === null
+          ? `Create the rule${name}`
+          : `Change the rule${name}`;
+    return { operations, title, ...(why ? { why } : {}) };
+  }
+
+  const REQUIRED_WHY =
+    'This workspace requires review: your change is applied once someone else approves it.';
+
+  /** The author's edit of a change request's operation, saved back into it. */
+  async function saveOperation() {
+    if (!operation || !draft) return;
+    const operations = operation.operations.map((op, index) =>
+      index === operation.index ? { ...op, body: { ...draft } } : op,
+    );
+    try {
+      await api((client) =>
+        client.PATCH('/v1/change-requests/{id}', {
+          params: { path: { id: operation.changeRequestId } },
+          body: { operations },
+        }),
+      );
+      flash('The change request was updated: it waits for a review again.');
+      navigate({ page: 'change-request', id: operation.changeRequestId });
+    } catch (failure) {
+      setFailedTo('save');
+      setError(refusalWords('The change request was not updated', failure));
+    }
+  }
+
   async function save(event: Event) {
     event.preventDefault();
     if (!draft) return;
+    if (operation) return saveOperation();
+    if (proposing) {
+      setProposal(proposalOf('save', REQUIRED_WHY));
+      return;
+    }
     setSaving(true);
     setNotice(null);
+    setReviewRefused(null);
     try {
       // The draft is what the person wrote (in the JSON view, anything): the service judges it.
       const body = draft as never;
@@ -124,6 +204,11 @@ function Editor({
     } catch (failure) {
       const conflict = failure instanceof ApiError && failure.status === 412;
       setFailedTo('save');
+      if (failure instanceof ApiError && failure.code === 'REVIEW_REQUIRED') {
+        setReviewRefused('save');
+        setError(REVIEW_NOW_REQUIRED);
+        return;
+      }
       setError(conflict ? CONFLICT : failure instanceof ApiError ? failure : describeError(failure));
     } finally {
       setSaving(false);
@@ -133,6 +218,10 @@ function Editor({
   async function remove() {
     if (!ruleId) return;
     setConfirmDelete(false);
+    if (proposing) {
+      setProposal(proposalOf('delete', REQUIRED_WHY));
+      return;
+    }
     try {
       await api((client) =>
         client.DELETE('/v1/rules/{ruleId}', {
@@ -142,6 +231,11 @@ function Editor({
       flash(`Rule “${draft?.name}” deleted.`);
       navigate({ page: 'rules' });
     } catch (failure) {
+      if (failure instanceof ApiError && failure.code === 'REVIEW_REQUIRED') {
+        setReviewRefused('delete');
+        setError(REVIEW_NOW_REQUIRED);
+        return;
+      }
       setError(failure instanceof ApiError && failure.status === 412 ? CONFLICT : describeError(failure));
     }
   }
@@ -159,11 +253,36 @@ function Editor({
 
   return (
     <section aria-labelledby="editor-title">
-      <p>
-        <a href="#/rules">← All rules</a>
-      </p>
-      <h1 id="editor-title">{ruleId ? `${canWrite ? 'Edit rule' : 'Rule'} “${draft.name}”` : 'New rule'}</h1>
+      {operation ? (
+        <p>
+          <a href={`#/change-requests/${encodeURIComponent(operation.changeRequestId)}`}>
+            ← Change request “{operation.changeRequestTitle}”
+          </a>
+        </p>
+      ) : (
+        <p>
+          <a href="#/rules">← All rules</a>
+        </p>
+      )}
+      <h1 id="editor-title">
+        {operation
+          ? `Operation ${operation.index + 1}: ${ruleId ? `change the rule “${draft.name}”` : 'a new rule'}`
+          : ruleId
+            ? `${canWrite ? 'Edit rule' : 'Rule'} “${draft.name}”`
+            : 'New rule'}
+      </h1>
       {canWrite ? null : <ReadOnlyNote can="view rules" />}
+      {operation ? (
+        <p class="hint">
+          You are editing what your change request proposes. Saving updates the change request (not the rule):
+          it then waits for a review again.
+        </p>
+      ) : proposing ? (
+        <p class="hint">
+          This workspace requires review: your changes are proposed as a change request, and applied once
+          someone else approves them.
+        </p>
+      ) : null}
       {notice ? (
         <p class="notice" role="status">
           {notice}
@@ -273,14 +392,38 @@ function Editor({
             {canWrite ? (
               <div class="actions">
                 <button type="submit" disabled={saving}>
-                  {ruleId ? 'Save' : 'Create rule'}
+                  {operation
+                    ? 'Save to the change request'
+                    : proposing
+                      ? 'Propose change'
+                      : ruleId
+                        ? 'Save'
+                        : 'Create rule'}
                 </button>
-                <a class="button secondary" href="#/rules">
+                {!operation && !proposing && settings?.review === 'required' ? (
+                  // An admin writes directly, and may still ask for a second pair of eyes.
+                  <button type="button" class="secondary" onClick={() => setProposal(proposalOf('save'))}>
+                    Propose instead
+                  </button>
+                ) : null}
+                {reviewRefused ? (
+                  <button type="button" onClick={() => setProposal(proposalOf(reviewRefused, REQUIRED_WHY))}>
+                    {reviewRefused === 'delete' ? 'Propose deleting it' : 'Propose this change'}
+                  </button>
+                ) : null}
+                <a
+                  class="button secondary"
+                  href={
+                    operation
+                      ? `#/change-requests/${encodeURIComponent(operation.changeRequestId)}`
+                      : '#/rules'
+                  }
+                >
                   Cancel
                 </a>
-                {ruleId ? (
+                {ruleId && !operation ? (
                   <button type="button" class="danger" onClick={() => setConfirmDelete(true)}>
-                    Delete
+                    {proposing ? 'Propose deleting' : 'Delete'}
                   </button>
                 ) : null}
                 {error === CONFLICT ? (
@@ -312,7 +455,7 @@ function Editor({
           }}
         />
       </section>
-      {ruleId ? (
+      {ruleId && !operation ? (
         <RuleHistory
           ruleId={ruleId}
           revision={etag}
@@ -324,17 +467,19 @@ function Editor({
       ) : null}
       {confirmDelete ? (
         <ConfirmDialog
-          title="Delete this rule?"
-          confirmLabel="Delete rule"
+          title={proposing ? 'Propose deleting this rule?' : 'Delete this rule?'}
+          confirmLabel={proposing ? 'Go on' : 'Delete rule'}
           onConfirm={remove}
           onCancel={() => setConfirmDelete(false)}
         >
           <p>
-            “{draft.name}” will be deleted. Its versions stay in its history and it can be restored through
-            the API.
+            {proposing
+              ? `“${draft.name}” will be deleted once someone else approves your change request.`
+              : `“${draft.name}” will be deleted. Its versions stay in its history and it can be restored through the API.`}
           </p>
         </ConfirmDialog>
       ) : null}
+      {proposal ? <ProposeDialog proposal={proposal} onCancel={() => setProposal(null)} /> : null}
     </section>
   );
 }
