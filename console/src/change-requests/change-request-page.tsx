@@ -26,8 +26,8 @@ import {
 import { EvidenceView } from './evidence-view.js';
 import { type Current, OperationView } from './operation-view.js';
 
-/** How often a page whose evidence is being computed asks again. */
-const PENDING_POLL_MS = 1500;
+/** How soon a page whose evidence is being computed asks again: soon, then less and less often. */
+const pollDelay = (asked: number) => Math.min(1500 * 2 ** asked, 30_000);
 
 /** The stored objects the operations touch, by `kind id` (a create's local `$name` is not one). */
 const touched = (operations: ChangeOperation[]) =>
@@ -74,9 +74,16 @@ export function ChangeRequestPage({ id }: { id: string }) {
   }, [api, id, changes, loads]);
 
   // The evidence is worked out after the answer: asked again until it is there.
+  const [asked, setAsked] = useState(0);
   useEffect(() => {
-    if (cr?.evidence.status !== 'pending') return;
-    const timer = setTimeout(reload, PENDING_POLL_MS);
+    if (cr?.evidence.status !== 'pending') {
+      setAsked(0);
+      return;
+    }
+    const timer = setTimeout(() => {
+      setAsked((n) => n + 1);
+      reload();
+    }, pollDelay(asked));
     return () => clearTimeout(timer);
   }, [cr]);
 

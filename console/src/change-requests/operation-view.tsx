@@ -58,10 +58,22 @@ export function SideBySide({
           <tr key={field}>
             <th scope="row">{field}</th>
             <td data-label="Before">
-              {before === undefined ? <span class="absent">{beforeWords}</span> : <del>{before}</del>}
+              {before === undefined ? (
+                <span class="absent">{beforeWords}</span>
+              ) : before === '' ? (
+                <span class="absent">(empty)</span>
+              ) : (
+                <del>{before}</del>
+              )}
             </td>
             <td data-label="After">
-              {after === undefined ? <span class="absent">{afterWords}</span> : <ins>{after}</ins>}
+              {after === undefined ? (
+                <span class="absent">{afterWords}</span>
+              ) : after === '' ? (
+                <span class="absent">(empty)</span>
+              ) : (
+                <ins>{after}</ins>
+              )}
             </td>
           </tr>
         ))}
@@ -142,16 +154,14 @@ export function OperationView({
       </p>
     );
   } else if (op === 'delete') {
+    // Deleted whole: what it is and does, not each of its fields going.
     content = (
       <>
-        <p class="hint">
-          The {kind} is deleted{kind === 'group' ? ' (its rules are ungrouped, not deleted)' : ''}.
+        <p>
+          The {kind}{' '}
+          {kind === 'rule' ? `(${String(current.ruleType)}, ${String(current.status).toLowerCase()})` : ''} is
+          deleted{kind === 'group' ? ': its rules are ungrouped, not deleted' : ''}.
         </p>
-        <SideBySide
-          changes={labelled(versionDiff(current, {}), groups)}
-          caption={caption}
-          afterWords="(deleted)"
-        />
         {kind === 'rule' ? (
           <Columns before={<Sentences rule={current} />} after={<p class="absent">(deleted)</p>} />
         ) : null}

@@ -8,13 +8,17 @@ import { REVIEWER_WORDS, useSettings } from './use-settings.js';
 export function SettingsPage() {
   const api = useApi();
   const { canAdmin } = useSession();
-  const { settings, reload } = useSettings();
+  const { settings: stored, reload } = useSettings();
+  // What was just chosen shows at once (a radio keeps its choice), while the service answers.
+  const [chosen, setChosen] = useState<Partial<Settings>>({});
+  const settings = stored ? { ...stored, ...chosen } : null;
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 
   async function change(patch: Partial<Settings>) {
     setSaving(true);
+    setChosen(patch);
     try {
       const answer = await api((client) => client.PATCH('/v1/settings', { body: patch }));
       setNotice(
@@ -23,7 +27,9 @@ export function SettingsPage() {
           : 'Review is off: editors change rules and groups directly.',
       );
       setError(null);
+      setChosen(answer.data);
     } catch (failure) {
+      setChosen({});
       setNotice(null);
       setError(`The setting was not changed: ${describeError(failure)}`);
     } finally {
@@ -47,7 +53,8 @@ export function SettingsPage() {
       ) : null}
       {settings === null ? <p>Loading…</p> : null}
       {settings ? (
-        <fieldset class="group settings-review" disabled={!canAdmin || saving}>
+        // Not disabled while saving: the focus stays on the choice just made.
+        <fieldset class="group settings-review" disabled={!canAdmin} aria-busy={saving}>
           <legend>Review of changes</legend>
           <p class="hint">
             When review is required, editors cannot change rules and groups directly: they propose a change,

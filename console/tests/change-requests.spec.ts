@@ -1,0 +1,254 @@
+// Reviewed changes in the console, as a team uses them: an admin requires review; an editor's save
+// becomes "Propose change"; an admin finds it in the list, reads the diff and the evidence and asks
+// for changes; the author, who cannot approve their own, edits it; the admin approves and merges, and
+// the rule is changed. A merge over a rule that moved meanwhile names it; the review page fits a phone.
+import type { Browser, Page } from '@playwright/test';
+import { createClient, type RulekeeperClient } from '../../src/client/index.js';
+import { createKeyWithCli, runCli } from '../../test/helpers/cli.js';
+import { givePassword, PASSWORD } from '../../test/helpers/people.js';
+import { expect, ok, type Service, test } from './fixtures.js';
+
+interface Person {
+  name: string;
+  email: string;
+}
+
+interface Team {
+  /** The owner's key, to arrange and check through the API. */
+  api: RulekeeperClient;
+  owner: Person;
+  admin: Person;
+  editor: Person;
+}
+
+/** A workspace of the test's own: its owner (by `keys create`), an admin and an editor (`members add`). */
+async function makeTeam(service: Service): Promise<Team> {
+  const url = service.database.url;
+  const suffix = test.info().testId;
+  const workspace = `review-${suffix}`;
+  const person = (who: string) => ({ name: `${who}-${suffix}`, email: `${who}.${suffix}@example.com` });
+  const [owner, admin, editor] = [person('olga'), person('ada'), person('ed')];
+  const { key } = await createKeyWithCli(url, workspace, owner.name, ['--scope', 'admin']);
+  for (const [who, role] of [
+    [admin, 'admin'],
+    [editor, 'editor'],
+  ] as const) {
+    const added = await runCli(
+      ['members', 'add', '--workspace', workspace, '--user', who.name, '--role', role],
+      { DATABASE_URL: url },
+    );
+    if (added.code !== 0) throw new Error(`members add failed: ${added.stderr}`);
+  }
+  for (const who of [owner, admin, editor]) await givePassword(url, who.name, who.email);
+  return { api: createClient({ baseUrl: service.process.url, key }), owner, admin, editor };
+}
+
+/** Signs `who` in, in a browser of their own. */
+async function signInAs(browser: Browser, base: string, who: Person, role: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL: base });
+  const page = await context.newPage();
+  await page.goto('/');
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByText(`${who.name} · ${role}`)).toBeVisible();
+  return page;
+}
+
+const nav = (page: Page) => page.getByRole('navigation', { name: 'Console' });
+
+async function makeRule(api: RulekeeperClient, name: string, destination: string): Promise<string> {
+  const body = {
+    name,
+    ruleType: 'Redirect',
+    status: 'Active',
+    pairs: [
+      {
+        source: { key: 'host', operator: 'Contains', value: 'api.example.com' },
+        destinationType: 'url',
+        destination,
+      },
+    ],
+  };
+  return ok(await api.POST('/v1/rules', { body: body as never })).data.id;
+}
+
+async function destinationOf(api: RulekeeperClient, ruleId: string): Promise<unknown> {
+  const rule = ok(await api.GET('/v1/rules/{ruleId}', { params: { path: { ruleId } } })).data;
+  return (rule.pairs[0] as { destination?: unknown }).destination;
+}
+
+test('an editor proposes a change; an admin asks for changes, the author edits, the admin approves and merges', async ({
+  browser,
+  service,
+}) => {
+  test.setTimeout(120_000);
+  const team = await makeTeam(service);
+  const ruleId = await makeRule(team.api, 'API to staging', 'https://staging.example.com');
+  const base = service.process.url;
+
+  // The admin requires review, on the Settings page the navigation shows admins.
+  const admin = await signInAs(browser, base, team.admin, 'admin');
+  await nav(admin).getByRole('link', { name: 'Settings' }).click();
+  await expect(admin.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+  await admin.getByLabel('Required: editors propose changes for review').check();
+  await expect(admin.locator('main').getByRole('status')).toContainText('Review is required');
+  expect(ok(await team.api.GET('/v1/settings')).data.review).toBe('required');
+
+  // The editor sees no Settings, and their save is now "Propose change".
+  const editor = await signInAs(browser, base, team.editor, 'editor');
+  await expect(nav(editor).getByRole('link', { name: 'Settings' })).toHaveCount(0);
+  await editor.goto(`/#/rules/${ruleId}`);
+  await expect(editor.getByRole('heading', { name: 'Edit rule “API to staging”' })).toBeVisible();
+  await expect(editor.getByRole('button', { name: 'Save', exact: true })).toHaveCount(0);
+  const pair = editor.getByRole('group', { name: 'Pair 1' });
+  await pair.getByLabel('Destination', { exact: true }).fill('https://staging-2.example.com');
+  await editor.getByRole('button', { name: 'Propose change' }).click();
+  const dialog = editor.getByRole('dialog', { name: 'Propose change' });
+  await expect(dialog.getByLabel('Title')).toHaveValue('Change the rule “API to staging”');
+  await dialog.getByLabel('Title').fill('Staging moved to staging-2');
+  await dialog.getByLabel('Description').fill('The old staging is being retired on Friday.');
+  await dialog.getByRole('button', { name: 'Propose change' }).click();
+  await expect(editor.getByRole('heading', { name: 'Staging moved to staging-2', level: 1 })).toBeVisible();
+  // Nothing changed yet.
+  expect(await destinationOf(team.api, ruleId)).toBe('https://staging.example.com');
+  const crId = decodeURIComponent(editor.url().split('/').pop() as string);
+
+  // The author cannot review their own, and is told why.
+  await expect(editor.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+  await expect(editor.getByText('You proposed this change, so you cannot approve it')).toBeVisible();
+
+  // The admin finds it in the list (the navigation counts it), and opens it.
+  await admin.reload();
+  await expect(nav(admin).getByRole('link', { name: /Change requests 1 open/ })).toBeVisible();
+  await nav(admin)
+    .getByRole('link', { name: /Change requests/ })
+    .click();
+  const row = admin.getByRole('row', { name: /Staging moved to staging-2/ });
+  await expect(row).toContainText(team.editor.name);
+  await expect(row).toContainText('Open');
+  await row.getByRole('link', { name: 'Staging moved to staging-2' }).click();
+  await expect(admin.getByText('The old staging is being retired on Friday.')).toBeVisible();
+
+  // The diff: the field in words, before and after side by side.
+  const diff = admin.getByRole('table', { name: 'What operation 1 changes' });
+  const changed = diff.getByRole('row', { name: /pair 1 › destination/ });
+  await expect(changed.getByRole('cell').first()).toHaveText('https://staging.example.com');
+  await expect(changed.getByRole('cell').last()).toHaveText('https://staging-2.example.com');
+  // The evidence: computed, or said to be computing.
+  await expect(admin.getByRole('heading', { name: 'What it would do' })).toBeVisible();
+  await expect(
+    admin.getByText(
+      /Computing what this change would do|Worked out against the workspace|could not be worked out/,
+    ),
+  ).toBeVisible();
+
+  await admin.getByLabel('Comment').fill('Use the EU staging host.');
+  await admin.getByRole('button', { name: 'Request changes' }).click();
+  await expect(admin.locator('.cr-meta .tag')).toHaveText('Changes requested');
+
+  // The author reads the request, and edits the operation in the rule editor.
+  await editor.reload();
+  await expect(editor.getByText('Use the EU staging host.')).toBeVisible();
+  await editor.getByRole('link', { name: 'Edit operation 1' }).click();
+  await expect(editor.getByRole('heading', { name: /Operation 1: change the rule/ })).toBeVisible();
+  const edited = editor.getByRole('group', { name: 'Pair 1' }).getByLabel('Destination', { exact: true });
+  await expect(edited).toHaveValue('https://staging-2.example.com');
+  await edited.fill('https://staging-eu.example.com');
+  await editor.getByRole('button', { name: 'Save to the change request' }).click();
+  await expect(editor.getByRole('heading', { name: 'Staging moved to staging-2', level: 1 })).toBeVisible();
+  await expect(editor.getByRole('status').filter({ hasText: 'waits for a review again' })).toBeVisible();
+
+  // The admin approves the new version and merges it.
+  await admin.reload();
+  await expect(admin.locator('.cr-meta .tag')).toHaveText('Open');
+  await expect(
+    admin
+      .getByRole('table', { name: 'What operation 1 changes' })
+      .getByText('https://staging-eu.example.com'),
+  ).toBeVisible();
+  await admin.getByRole('button', { name: 'Approve' }).click();
+  await expect(admin.locator('.cr-meta .tag')).toHaveText('Approved');
+  await admin.getByRole('button', { name: 'Merge' }).click();
+  await expect(admin.getByRole('status').filter({ hasText: 'Merged' })).toBeVisible();
+  await expect(admin.locator('.cr-meta .tag')).toHaveText('Merged');
+  expect(await destinationOf(team.api, ruleId)).toBe('https://staging-eu.example.com');
+  const merged = ok(await team.api.GET('/v1/change-requests/{id}', { params: { path: { id: crId } } })).data;
+  expect(merged.state).toBe('merged');
+  expect(merged.reviews.map((r) => r.verdict)).toEqual(['request_changes', 'approve']);
+});
+
+test('a merge over a rule changed meanwhile names it; the review page fits 390 px', async ({
+  browser,
+  service,
+}) => {
+  test.setTimeout(120_000);
+  const team = await makeTeam(service);
+  const ruleId = await makeRule(team.api, 'Checkout to sandbox', 'https://sandbox.example.com');
+  ok(await team.api.PATCH('/v1/settings', { body: { review: 'required' } }));
+  const base = service.process.url;
+
+  // The editor proposes switching the rule off, from the editor.
+  const editor = await signInAs(browser, base, team.editor, 'editor');
+  await editor.goto(`/#/rules/${ruleId}`);
+  await editor.getByLabel('Status', { exact: true }).selectOption('Inactive');
+  await editor.getByRole('button', { name: 'Propose change' }).click();
+  const dialog = editor.getByRole('dialog', { name: 'Propose change' });
+  await dialog.getByLabel('Title').fill('Switch the sandbox off');
+  await dialog.getByRole('button', { name: 'Propose change' }).click();
+  await expect(editor.getByRole('heading', { name: 'Switch the sandbox off', level: 1 })).toBeVisible();
+  const crId = decodeURIComponent(editor.url().split('/').pop() as string);
+
+  // The owner approves it; then someone changes the rule directly (an owner still may).
+  ok(
+    await team.api.POST('/v1/change-requests/{id}/reviews', {
+      params: { path: { id: crId } },
+      body: { verdict: 'approve' },
+    }),
+  );
+  ok(
+    await team.api.PUT('/v1/rules/{ruleId}', {
+      params: { path: { ruleId }, header: {} },
+      body: { name: 'Checkout to sandbox (kept)' } as never,
+    }),
+  );
+
+  // The admin's merge is refused, in words, with a link to the rule that moved; nothing is applied.
+  const admin = await signInAs(browser, base, team.admin, 'admin');
+  await admin.goto(`/#/change-requests/${crId}`);
+  await expect(admin.getByRole('heading', { name: 'Switch the sandbox off', level: 1 })).toBeVisible();
+  await admin.getByRole('button', { name: 'Merge' }).click();
+  const alert = admin.getByRole('alert');
+  await expect(alert).toContainText('It was not merged: what it changes was changed by someone else');
+  const moved = alert.getByRole('link', {
+    name: /The rule “Checkout to sandbox \(kept\)” was changed by someone else/,
+  });
+  await expect(moved).toHaveAttribute('href', `#/rules/${ruleId}`);
+  await expect(alert).not.toContainText('/operations');
+  const kept = ok(await team.api.GET('/v1/rules/{ruleId}', { params: { path: { ruleId } } })).data;
+  expect(kept.status).toBe('Active');
+
+  // On a phone, the review page scrolls down, never sideways.
+  await admin.setViewportSize({ width: 390, height: 844 });
+  await admin.reload();
+  await expect(admin.getByRole('heading', { name: 'What it changes' })).toBeVisible();
+  await expect(admin.getByRole('table', { name: 'What operation 1 changes' })).toBeVisible();
+  const overflow = await admin.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `the review page scrolls sideways by ${overflow} px`).toBeLessThanOrEqual(0);
+  await admin.screenshot({ path: test.info().outputPath('change-request-390.png'), fullPage: true });
+
+  // A delete is shown as such: what the rule is and does, going.
+  await editor.goto(`/#/rules/${ruleId}`);
+  await editor.getByRole('button', { name: 'Propose deleting' }).click();
+  await editor.getByRole('button', { name: 'Go on' }).click();
+  const deleting = editor.getByRole('dialog', { name: 'Propose change' });
+  await expect(deleting.getByLabel('Title')).toHaveValue('Delete the rule “Checkout to sandbox (kept)”');
+  await deleting.getByRole('button', { name: 'Propose change' }).click();
+  await expect(editor.getByRole('heading', { name: /^Delete the rule/, level: 1 })).toBeVisible();
+  await expect(editor.getByText('The rule (Redirect, active) is deleted.')).toBeVisible();
+  await editor.setViewportSize({ width: 390, height: 844 });
+  await expect(editor.getByRole('heading', { name: 'What it changes' })).toBeVisible();
+  expect(
+    await editor.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+  ).toBeLessThanOrEqual(0);
+});
