@@ -252,3 +252,150 @@ test('a merge over a rule changed meanwhile names it; the review page fits 390 p
     await editor.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
   ).toBeLessThanOrEqual(0);
 });
+
+test('a save refused because review became required offers to propose it; a group is proposed from the Groups page', async ({
+  browser,
+  service,
+}) => {
+  test.setTimeout(120_000);
+  const team = await makeTeam(service);
+  const ruleId = await makeRule(team.api, 'API to staging', 'https://staging.example.com');
+  const group = ok(await team.api.POST('/v1/groups', { body: { name: 'Payments' } })).data;
+  const base = service.process.url;
+
+  // The editor opens the rule while review is off; an admin requires it meanwhile.
+  const editor = await signInAs(browser, base, team.editor, 'editor');
+  await editor.goto(`/#/rules/${ruleId}`);
+  await expect(editor.getByRole('button', { name: 'Save', exact: true })).toBeVisible();
+  ok(await team.api.PATCH('/v1/settings', { body: { review: 'required' } }));
+  await editor
+    .getByRole('group', { name: 'Pair 1' })
+    .getByLabel('Destination', { exact: true })
+    .fill('https://staging-3.example.com');
+  await editor.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(editor.getByRole('alert')).toContainText(
+    'now requires review of changes, so yours was not saved',
+  );
+  expect(await destinationOf(team.api, ruleId)).toBe('https://staging.example.com');
+  await editor.getByRole('button', { name: 'Propose this change' }).click();
+  const dialog = editor.getByRole('dialog', { name: 'Propose change' });
+  await dialog.getByRole('button', { name: 'Propose change' }).click();
+  await expect(
+    editor.getByRole('heading', { name: 'Change the rule “API to staging”', level: 1 }),
+  ).toBeVisible();
+  await expect(
+    editor
+      .getByRole('table', { name: 'What operation 1 changes' })
+      .getByText('https://staging-3.example.com'),
+  ).toBeVisible();
+
+  // On the Groups page, a rename is proposed too.
+  await nav(editor).getByRole('link', { name: 'Groups' }).click();
+  await editor.getByRole('button', { name: 'Rename Payments' }).click();
+  await editor.getByLabel('New name for Payments').fill('Payments (EU)');
+  await editor.getByRole('button', { name: 'Save name' }).click();
+  const renaming = editor.getByRole('dialog', { name: 'Propose change' });
+  await expect(renaming.getByLabel('Title')).toHaveValue('Rename the group “Payments” to “Payments (EU)”');
+  await renaming.getByRole('button', { name: 'Propose change' }).click();
+  await expect(editor.getByRole('heading', { name: /^Rename the group/, level: 1 })).toBeVisible();
+  const row = editor
+    .getByRole('table', { name: 'What operation 1 changes' })
+    .getByRole('row', { name: /name/ });
+  await expect(row.getByRole('cell').first()).toHaveText('Payments');
+  await expect(row.getByRole('cell').last()).toHaveText('Payments (EU)');
+  const stored = ok(await team.api.GET('/v1/groups/{id}', { params: { path: { id: group.id } } })).data;
+  expect(stored.name).toBe('Payments');
+});
+
+test('the evidence reads as words: lint added, a case that starts failing, its trace before and after, the browser', async ({
+  browser,
+  service,
+}) => {
+  test.setTimeout(120_000);
+  const team = await makeTeam(service);
+  const ruleId = await makeRule(team.api, 'API to staging', 'https://staging.example.com');
+  const made = ok(
+    await team.api.POST('/v1/change-requests', {
+      body: {
+        title: 'Switch staging off',
+        operations: [{ op: 'update', kind: 'rule', id: ruleId, body: { status: 'Inactive' } }],
+      },
+    }),
+  ).data;
+  // A real trace of the suite's request with the rule as it is (it redirects), and after (it does not).
+  const request = { url: 'https://api.example.com/v1/orders', method: 'GET' };
+  const traced = ok(await team.api.POST('/v1/trace', { body: { request } })).data;
+  const rules = (acted: boolean) => [{ ruleId, name: 'API to staging', acted }];
+  const evidence = {
+    status: 'ready',
+    revision: made.baseRevision,
+    lint: {
+      added: [
+        {
+          code: 'no_op',
+          severity: 'warning',
+          ruleIds: [ruleId],
+          pointers: [],
+          message: '“API to staging” is inactive and its group is active',
+          hint: 'Switch it on, or delete it.',
+        },
+      ],
+      removed: [],
+    },
+    tests: [
+      {
+        suite: 'smoke',
+        before: { passed: 2, failed: 0 },
+        after: { passed: 1, failed: 1 },
+        changed: [{ case: 'orders go to staging', before: 'pass', after: 'fail' }],
+      },
+    ],
+    outcomes: [
+      {
+        suite: 'smoke',
+        case: 'orders go to staging',
+        request,
+        before: { outcome: traced.outcome, rules: rules(true) },
+        after: { outcome: { ...traced.outcome, url: request.url, redirected: false }, rules: rules(false) },
+      },
+    ],
+    browser: [{ ruleId, before: 'compiled', after: null }],
+  };
+  // The service on this branch computes no evidence yet: its answer is given one, as it will be.
+  const browserContext = await browser.newContext({ baseURL: service.process.url });
+  const admin = await browserContext.newPage();
+  await admin.route(`**/v1/change-requests/${made.id}`, async (route) => {
+    const answer = await route.fetch();
+    const json = await answer.json();
+    json.data.evidence = evidence;
+    await route.fulfill({ response: answer, json });
+  });
+  await admin.goto('/');
+  await admin.getByLabel('Email').fill(team.admin.email);
+  await admin.getByLabel('Password').fill(PASSWORD);
+  await admin.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(admin.getByText(`${team.admin.name} · admin`)).toBeVisible();
+  await admin.goto(`/#/change-requests/${made.id}`);
+  const shown = admin.locator('.evidence');
+  await expect(shown).toContainText(`Worked out against the workspace at revision ${made.baseRevision}.`);
+  await expect(shown.locator('.lint-findings li')).toHaveText(
+    'warning “API to staging” is inactive and its group is activeHint: Switch it on, or delete it.',
+  );
+  await expect(shown).toContainText('It removes no lint finding.');
+  await expect(shown).toContainText('“smoke”: before, 2 passed, 0 failed; after, 1 passed, 1 failed.');
+  await expect(shown.getByText('“orders go to staging” starts failing')).toBeVisible();
+  const diff = shown.locator('.outcome-diff');
+  await expect(diff.getByRole('heading', { level: 4 })).toHaveText(
+    '“orders go to staging” of the suite “smoke”: GET https://api.example.com/v1/orders',
+  );
+  await expect(diff.locator('.columns > div').first()).toContainText(
+    'Redirected: https://api.example.com/v1/orders → https://staging.example.com',
+  );
+  await expect(diff.locator('.columns > div').first()).toContainText('Acted: “API to staging”.');
+  await expect(diff.locator('.columns > div').last()).toContainText('No rule changes this request');
+  await expect(shown).toContainText(
+    '“API to staging” runs in the browser before, and is not in the browser (absent or inactive) after.',
+  );
+  await expect(shown).not.toContainText('/pairs');
+  await browserContext.close();
+});
