@@ -6,7 +6,7 @@ const HOSTILE = '<img src=x onerror=alert(1)>';
 
 async function arrange(workspace: Workspace) {
   const group = ok(await workspace.api.POST('/v1/groups', { body: { name: HOSTILE } })).data;
-  ok(
+  const rule = ok(
     await workspace.api.POST('/v1/rules', {
       body: {
         name: HOSTILE,
@@ -20,6 +20,17 @@ async function arrange(workspace: Workspace) {
             destinationType: 'url',
             destination: 'https://staging.example.com/checkout',
           },
+        ],
+      },
+    }),
+  ).data;
+  ok(
+    await workspace.api.POST('/v1/change-requests', {
+      body: {
+        title: HOSTILE,
+        description: '<script>alert(3)</script>',
+        operations: [
+          { op: 'update', kind: 'rule', id: rule.id, body: { name: `${HOSTILE} 2`, status: 'Inactive' } },
         ],
       },
     }),
@@ -80,6 +91,15 @@ async function visitScreens(page: Page, check: (screen: string) => Promise<void>
   await page.getByRole('link', { name: 'Activity' }).click();
   await expect(page.getByRole('list', { name: 'Activity, newest first' })).toBeVisible();
   await check('activity');
+  await page.goto('/#/settings');
+  await expect(page.getByRole('group', { name: 'Review of changes' })).toBeVisible();
+  await check('settings');
+  await page.getByRole('link', { name: /^Change requests/ }).click();
+  await expect(page.getByRole('table', { name: /^Change requests/ })).toBeVisible();
+  await check('change requests');
+  await page.getByRole('link', { name: HOSTILE, exact: true }).click();
+  await expect(page.getByRole('table', { name: 'What operation 1 changes' })).toBeVisible();
+  await check('change request');
 }
 
 for (const colorScheme of ['light', 'dark'] as const) {
