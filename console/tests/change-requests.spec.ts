@@ -167,7 +167,12 @@ test('an editor proposes a change; an admin asks for changes, the author edits, 
       .getByRole('table', { name: 'What operation 1 changes' })
       .getByText('https://staging-eu.example.com'),
   ).toBeVisible();
-  await admin.getByRole('button', { name: 'Approve' }).click();
+  // By keyboard: from the comment, the next stop is Approve.
+  await admin.getByLabel('Comment').focus();
+  await admin.keyboard.type('Looks right now.');
+  await admin.keyboard.press('Tab');
+  await expect(admin.getByRole('button', { name: 'Approve' })).toBeFocused();
+  await admin.keyboard.press('Enter');
   await expect(admin.locator('.cr-meta .tag')).toHaveText('Approved');
   await admin.getByRole('button', { name: 'Merge' }).click();
   await expect(admin.getByRole('status').filter({ hasText: 'Merged' })).toBeVisible();
@@ -175,7 +180,10 @@ test('an editor proposes a change; an admin asks for changes, the author edits, 
   expect(await destinationOf(team.api, ruleId)).toBe('https://staging-eu.example.com');
   const merged = ok(await team.api.GET('/v1/change-requests/{id}', { params: { path: { id: crId } } })).data;
   expect(merged.state).toBe('merged');
-  expect(merged.reviews.map((r) => r.verdict)).toEqual(['request_changes', 'approve']);
+  expect(merged.reviews.map((r) => [r.verdict, r.comment])).toEqual([
+    ['request_changes', 'Use the EU staging host.'],
+    ['approve', 'Looks right now.'],
+  ]);
 });
 
 test('a merge over a rule changed meanwhile names it; the review page fits 390 px', async ({
