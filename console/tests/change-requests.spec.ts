@@ -311,6 +311,12 @@ test('a save refused because review became required offers to propose it; a grou
     .getByRole('row', { name: /name/ });
   await expect(row.getByRole('cell').first()).toHaveText('Payments');
   await expect(row.getByRole('cell').last()).toHaveText('Payments (EU)');
+  // Its author edits the group operation in place.
+  await editor.getByRole('button', { name: 'Edit operation 1' }).click();
+  await editor.getByLabel('Name', { exact: true }).fill('Payments (EU west)');
+  await editor.getByRole('button', { name: 'Save to the change request' }).click();
+  await expect(editor.getByRole('status').filter({ hasText: 'waits for a review again' })).toBeVisible();
+  await expect(row.getByRole('cell').last()).toHaveText('Payments (EU west)');
   const stored = ok(await team.api.GET('/v1/groups/{id}', { params: { path: { id: group.id } } })).data;
   expect(stored.name).toBe('Payments');
 });

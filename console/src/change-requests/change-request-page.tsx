@@ -24,6 +24,7 @@ import {
   UNDER_WAY,
 } from './change-request-words.js';
 import { EvidenceView } from './evidence-view.js';
+import { GroupOperationForm } from './group-operation-form.js';
 import { type Current, OperationView } from './operation-view.js';
 
 /** How soon a page whose evidence is being computed asks again: soon, then less and less often. */
@@ -285,14 +286,34 @@ export function ChangeRequestPage({ id }: { id: string }) {
             groups={groups}
             merged={cr.state === 'merged' ? cr.mergedRevision : null}
             edit={
-              isAuthor && underWay && operation.kind === 'rule' && operation.op !== 'delete' ? (
+              !isAuthor || !underWay || operation.op === 'delete' ? null : operation.kind === 'rule' ? (
                 <a
                   class="button secondary small"
                   href={hrefFor({ page: 'change-request-operation', id: cr.id, index })}
                 >
                   Edit operation {index + 1}
                 </a>
-              ) : null
+              ) : (
+                <GroupOperationForm
+                  index={index}
+                  operation={operation}
+                  onSave={(body) =>
+                    act(
+                      'It was not updated',
+                      () =>
+                        api((client) =>
+                          client.PATCH('/v1/change-requests/{id}', {
+                            params: { path: { id } },
+                            body: {
+                              operations: cr.operations.map((op, i) => (i === index ? { ...op, body } : op)),
+                            },
+                          }),
+                        ),
+                      'Updated: it waits for a review again.',
+                    )
+                  }
+                />
+              )
             }
           />
         ))}
