@@ -199,6 +199,20 @@ test('a merge over a rule changed meanwhile names it; the review page fits 390 p
   // The editor proposes switching the rule off, from the editor.
   const editor = await signInAs(browser, base, team.editor, 'editor');
   await editor.goto(`/#/rules/${ruleId}`);
+  // What the service refuses in a proposal is shown at the field, as a save's refusal is.
+  const destination = editor
+    .getByRole('group', { name: 'Pair 1' })
+    .getByLabel('Destination', { exact: true });
+  await destination.fill('');
+  await editor.getByRole('button', { name: 'Propose change' }).click();
+  await editor
+    .getByRole('dialog', { name: 'Propose change' })
+    .getByRole('button', { name: 'Propose change' })
+    .click();
+  await expect(editor.getByRole('dialog')).toBeHidden();
+  await expect(editor.getByRole('alert')).toContainText('The change was not proposed.');
+  await expect(destination).toHaveAttribute('aria-invalid', 'true');
+  await destination.fill('https://sandbox.example.com');
   await editor.getByLabel('Status', { exact: true }).selectOption('Inactive');
   await editor.getByRole('button', { name: 'Propose change' }).click();
   const dialog = editor.getByRole('dialog', { name: 'Propose change' });

@@ -2,7 +2,7 @@
 // the operations the editor wrote, and its page opened. Where the workspace requires review, this is
 // how an editor saves; an admin may choose it too.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { ChangeOperation } from '../api.js';
+import { ApiError, type ChangeOperation } from '../api.js';
 import { navigate } from '../route.js';
 import { useApi } from '../session.js';
 import { refusalWords } from './change-request-words.js';
@@ -15,7 +15,32 @@ export interface Proposal {
   why?: string;
 }
 
-export function ProposeDialog({ proposal, onCancel }: { proposal: Proposal; onCancel: () => void }) {
+/**
+ * A refusal of the one operation's body, with its details pointed at the body as the direct route
+ * would point them: the editor shows them at its fields.
+ */
+export function bodyRefusal(failure: unknown, index: number): ApiError | null {
+  if (!(failure instanceof ApiError) || failure.status !== 400) return null;
+  const prefix = `/operations/${index}/body`;
+  const details = failure.details;
+  if (details.length === 0 || !details.every((d) => d.path === prefix || d.path.startsWith(`${prefix}/`)))
+    return null;
+  return new ApiError(failure.status, {
+    ...(failure.body as NonNullable<ApiError['body']>),
+    details: details.map((d) => ({ ...d, path: d.path.slice(prefix.length) })),
+  });
+}
+
+export function ProposeDialog({
+  proposal,
+  onCancel,
+  onFieldErrors,
+}: {
+  proposal: Proposal;
+  onCancel: () => void;
+  /** Shows a refusal of what was written at its fields (the dialog then closes). */
+  onFieldErrors?: (refusal: ApiError) => void;
+}) {
   const api = useApi();
   const dialog = useRef<HTMLDialogElement>(null);
   const [title, setTitle] = useState(proposal.title);
@@ -45,6 +70,8 @@ export function ProposeDialog({ proposal, onCancel }: { proposal: Proposal; onCa
       );
       navigate({ page: 'change-request', id: made.data.id });
     } catch (failure) {
+      const atFields = onFieldErrors && proposal.operations.length === 1 ? bodyRefusal(failure, 0) : null;
+      if (atFields && onFieldErrors) return onFieldErrors(atFields);
       setError(refusalWords('The change was not proposed', failure));
       setSending(false);
     }

@@ -8,7 +8,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type ChangeOperation, type ErrorDetail, type Rule, type RuleType } from '../api.js';
 import { refusalWords } from '../change-requests/change-request-words.js';
-import { type Proposal, ProposeDialog, REVIEW_NOW_REQUIRED } from '../change-requests/propose-dialog.js';
+import {
+  bodyRefusal,
+  type Proposal,
+  ProposeDialog,
+  REVIEW_NOW_REQUIRED,
+} from '../change-requests/propose-dialog.js';
 import { errorsByPointer, FieldErrorsContext } from '../forms/field-errors.js';
 import { FieldFindingsContext, findingsByPointer } from '../forms/field-findings.js';
 import { type JsonSchema, pairSchema, RULE_TYPES, ruleTypeDescription } from '../forms/schema.js';
@@ -166,7 +171,9 @@ function Editor({
       navigate({ page: 'change-request', id: operation.changeRequestId });
     } catch (failure) {
       setFailedTo('save');
-      setError(refusalWords('The change request was not updated', failure));
+      setError(
+        bodyRefusal(failure, operation.index) ?? refusalWords('The change request was not updated', failure),
+      );
     }
   }
 
@@ -299,7 +306,11 @@ function Editor({
               title={
                 error instanceof ApiError
                   ? failedTo === 'save'
-                    ? 'The rule was not saved.'
+                    ? operation
+                      ? 'The change request was not updated.'
+                      : proposing
+                        ? 'The change was not proposed.'
+                        : 'The rule was not saved.'
                     : 'The rule cannot be tested as written.'
                   : undefined
               }
@@ -479,7 +490,17 @@ function Editor({
           </p>
         </ConfirmDialog>
       ) : null}
-      {proposal ? <ProposeDialog proposal={proposal} onCancel={() => setProposal(null)} /> : null}
+      {proposal ? (
+        <ProposeDialog
+          proposal={proposal}
+          onCancel={() => setProposal(null)}
+          onFieldErrors={(refusal) => {
+            setProposal(null);
+            setFailedTo('save');
+            setError(refusal);
+          }}
+        />
+      ) : null}
     </section>
   );
 }
