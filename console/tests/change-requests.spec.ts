@@ -2,7 +2,7 @@
 // becomes "Propose change"; an admin finds it in the list, reads the diff and the evidence and asks
 // for changes; the author, who cannot approve their own, edits it; the admin approves and merges, and
 // the rule is changed. A merge over a rule that moved meanwhile names it; the review page fits a phone.
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { createClient, type RulekeeperClient } from '../../src/client/index.js';
 import { createKeyWithCli, runCli } from '../../test/helpers/cli.js';
 import { givePassword, PASSWORD } from '../../test/helpers/people.js';
@@ -43,9 +43,21 @@ async function makeTeam(service: Service): Promise<Team> {
   return { api: createClient({ baseUrl: service.process.url, key }), owner, admin, editor };
 }
 
+/** Each person's browser, closed after the test (the browser outlives it). */
+const opened: BrowserContext[] = [];
+test.afterEach(async () => {
+  await Promise.all(opened.splice(0).map((context) => context.close()));
+});
+
+async function newBrowser(browser: Browser, base: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: base });
+  opened.push(context);
+  return context;
+}
+
 /** Signs `who` in, in a browser of their own. */
 async function signInAs(browser: Browser, base: string, who: Person, role: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL: base });
+  const context = await newBrowser(browser, base);
   const page = await context.newPage();
   await page.goto('/');
   await page.getByLabel('Email').fill(who.email);
@@ -250,6 +262,17 @@ test('a merge over a rule changed meanwhile names it; the review page fits 390 p
   const kept = ok(await team.api.GET('/v1/rules/{ruleId}', { params: { path: { ruleId } } })).data;
   expect(kept.status).toBe('Active');
 
+  // An admin still saves directly, and may propose instead.
+  await admin.goto(`/#/rules/${ruleId}`);
+  await expect(admin.getByRole('button', { name: 'Save', exact: true })).toBeVisible();
+  await admin.getByRole('button', { name: 'Propose instead' }).click();
+  await expect(admin.getByRole('dialog', { name: 'Propose change' }).getByLabel('Title')).toHaveValue(
+    'Change the rule “Checkout to sandbox (kept)”',
+  );
+  await admin.keyboard.press('Escape');
+  await expect(admin.getByRole('dialog')).toBeHidden();
+  await admin.goto(`/#/change-requests/${crId}`);
+
   // On a phone, the review page scrolls down, never sideways.
   await admin.setViewportSize({ width: 390, height: 844 });
   await admin.reload();
@@ -287,7 +310,9 @@ test('a save refused because review became required offers to propose it; a grou
 
   // The editor opens the rule while review is off; an admin requires it meanwhile.
   const editor = await signInAs(browser, base, team.editor, 'editor');
+  const settingsRead = editor.waitForResponse((response) => response.url().endsWith('/v1/settings'));
   await editor.goto(`/#/rules/${ruleId}`);
+  await settingsRead;
   await expect(editor.getByRole('button', { name: 'Save', exact: true })).toBeVisible();
   ok(await team.api.PATCH('/v1/settings', { body: { review: 'required' } }));
   await editor
@@ -390,7 +415,7 @@ test('the evidence reads as words: lint added, a case that starts failing, its t
     browser: [{ ruleId, before: 'compiled', after: null }],
   };
   // The service on this branch computes no evidence yet: its answer is given one, as it will be.
-  const browserContext = await browser.newContext({ baseURL: service.process.url });
+  const browserContext = await newBrowser(browser, service.process.url);
   const admin = await browserContext.newPage();
   await admin.route(`**/v1/change-requests/${made.id}`, async (route) => {
     const answer = await route.fetch();
@@ -425,5 +450,4 @@ test('the evidence reads as words: lint added, a case that starts failing, its t
     '“API to staging” runs in the browser before, and is not in the browser (absent or inactive) after.',
   );
   await expect(shown).not.toContainText('/pairs');
-  await browserContext.close();
 });

@@ -45,7 +45,8 @@ export function ChangeRequestPage({ id }: { id: string }) {
   const [currents, setCurrents] = useState<Map<string, Current>>(new Map());
   const [notice, setNotice] = useState<string | null>(() => takeFlash());
   const [error, setError] = useState<string | null>(null);
-  const [conflict, setConflict] = useState<Moved[] | null>(null);
+  // A merge refused because what it touches moved: said with the names known when it is shown.
+  const [conflict, setConflict] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const [comment, setComment] = useState('');
   const [editing, setEditing] = useState(false);
@@ -156,7 +157,7 @@ export function ChangeRequestPage({ id }: { id: string }) {
     } catch (failure) {
       setNotice(null);
       if (failure instanceof ApiError && failure.code === 'CHANGE_REQUEST_CONFLICT' && cr) {
-        setConflict(movedObjects(failure, cr.operations, names));
+        setConflict(failure);
         setError(null);
       } else setError(refusalWords(what, failure));
       reload();
@@ -229,7 +230,7 @@ export function ChangeRequestPage({ id }: { id: string }) {
             Nothing was applied. Its author can look at what is there now and update the change request.
           </p>
           <ul>
-            {conflict.map((moved, i) => (
+            {movedObjects(conflict, cr.operations, names).map((moved: Moved, i) => (
               <li key={i}>{moved.href ? <a href={moved.href}>{moved.words}</a> : moved.words}.</li>
             ))}
           </ul>
