@@ -7,9 +7,19 @@ export type Rule = Schemas['Rule'];
 export type RuleType = Rule['ruleType'];
 export type Group = Schemas['GroupListItem'];
 export type ErrorBody = Schemas['ErrorBody'];
-export type ChangeRequest = Schemas['ChangeRequest'];
+/**
+ * One operation of a change request as the console reads and writes it: the document types each
+ * variant's body as its direct route does; the console carries the bodies its editors wrote, and the
+ * service judges them as it judges any client's.
+ */
+export interface ChangeOperation {
+  op: 'create' | 'update' | 'delete';
+  kind: 'rule' | 'group';
+  id?: string;
+  body?: Record<string, unknown>;
+}
+export type ChangeRequest = Omit<Schemas['ChangeRequest'], 'operations'> & { operations: ChangeOperation[] };
 export type ChangeRequestListItem = Schemas['ChangeRequestListItem'];
-export type ChangeOperation = Schemas['ChangeOperation'];
 export type Evidence = Schemas['ChangeRequestEvidence'];
 export type Settings = Schemas['Settings'];
 export type ErrorDetail = NonNullable<ErrorBody['details']>[number];
@@ -67,3 +77,7 @@ export function unwrap<T>(result: { data?: T; error?: unknown; response: Respons
   const body = result.error as ErrorBody | undefined;
   throw new ApiError(result.response.status, typeof body === 'object' && body ? body : undefined);
 }
+
+/** Operations as the document types them: the service checks each body as its direct route does. */
+export const sentOperations = (operations: ChangeOperation[]) =>
+  operations as unknown as paths['/v1/change-requests']['post']['requestBody']['content']['application/json']['operations'];

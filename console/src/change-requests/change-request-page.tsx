@@ -4,7 +4,7 @@
 // approved (a conflict names what moved, with links), close; its author edits its words and goes back
 // to edit its rules.
 import { useContext, useEffect, useState } from 'preact/hooks';
-import { ApiError, type ChangeOperation, type ChangeRequest } from '../api.js';
+import { ApiError, type ChangeOperation, type ChangeRequest, sentOperations } from '../api.js';
 import { useGroups } from '../groups/use-groups.js';
 import { LiveContext } from '../live-context.js';
 import { hrefFor } from '../route.js';
@@ -306,7 +306,9 @@ export function ChangeRequestPage({ id }: { id: string }) {
                           client.PATCH('/v1/change-requests/{id}', {
                             params: { path: { id } },
                             body: {
-                              operations: cr.operations.map((op, i) => (i === index ? { ...op, body } : op)),
+                              operations: sentOperations(
+                                cr.operations.map((op, i) => (i === index ? { ...op, body } : op)),
+                              ),
                             },
                           }),
                         ),

@@ -2,7 +2,7 @@
 // the operations the editor wrote, and its page opened. Where the workspace requires review, this is
 // how an editor saves; an admin may choose it too.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, type ChangeOperation } from '../api.js';
+import { ApiError, type ChangeOperation, sentOperations } from '../api.js';
 import { navigate } from '../route.js';
 import { useApi } from '../session.js';
 import { refusalWords } from './change-request-words.js';
@@ -64,7 +64,7 @@ export function ProposeDialog({
           body: {
             title: title.trim(),
             ...(description.trim() ? { description } : {}),
-            operations: proposal.operations,
+            operations: sentOperations(proposal.operations),
           },
         }),
       );

@@ -6,7 +6,14 @@
 // change" (a change request); an admin may propose instead of saving. Opened from a change request
 // (`proposal`), it edits that request's operation and saves it back there.
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, type ChangeOperation, type ErrorDetail, type Rule, type RuleType } from '../api.js';
+import {
+  ApiError,
+  type ChangeOperation,
+  type ErrorDetail,
+  type Rule,
+  type RuleType,
+  sentOperations,
+} from '../api.js';
 import { refusalWords } from '../change-requests/change-request-words.js';
 import {
   bodyRefusal,
@@ -164,7 +171,7 @@ function Editor({
       await api((client) =>
         client.PATCH('/v1/change-requests/{id}', {
           params: { path: { id: operation.changeRequestId } },
-          body: { operations },
+          body: { operations: sentOperations(operations) },
         }),
       );
       flash('The change request was updated: it waits for a review again.');
