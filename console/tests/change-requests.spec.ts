@@ -98,6 +98,11 @@ test('an editor proposes a change; an admin asks for changes, the author edits, 
   const team = await makeTeam(service);
   const ruleId = await makeRule(team.api, 'API to staging', 'https://staging.example.com');
   const base = service.process.url;
+  // A suite kept in the workspace expects the orders to go where the rule sends them now.
+  const request = { url: 'https://api.example.com/v1/orders' };
+  const traced = ok(await team.api.POST('/v1/trace', { body: { request } })).data;
+  const cases = [{ name: 'orders go to staging', request, expect: { url: traced.outcome.url } }];
+  ok(await team.api.POST('/v1/test-suites', { body: { name: 'staging', cases } }));
 
   // The admin requires review, on the Settings page the navigation shows admins.
   const admin = await signInAs(browser, base, team.admin, 'admin');
@@ -147,13 +152,15 @@ test('an editor proposes a change; an admin asks for changes, the author edits, 
   const changed = diff.getByRole('row', { name: /pair 1 › destination/ });
   await expect(changed.getByRole('cell').first()).toHaveText('https://staging.example.com');
   await expect(changed.getByRole('cell').last()).toHaveText('https://staging-2.example.com');
-  // The evidence: computed, or said to be computing.
+  // The evidence: the stored suite's case starts failing, and its request's trace before and after.
   await expect(admin.getByRole('heading', { name: 'What it would do' })).toBeVisible();
-  await expect(
-    admin.getByText(
-      /Computing what this change would do|Worked out against the workspace|could not be worked out/,
-    ),
-  ).toBeVisible();
+  const evidence = admin.locator('.evidence');
+  await expect(evidence).toContainText('“staging”: before, 1 passed, 0 failed; after, 0 passed, 1 failed.');
+  await expect(evidence.getByText('“orders go to staging” starts failing')).toBeVisible();
+  const outcome = evidence.locator('.outcome-diff');
+  await expect(outcome.locator('.columns > div').first()).toContainText(`→ ${traced.outcome.url}`);
+  await expect(outcome.locator('.columns > div').last()).toContainText('→ https://staging-2.example.com');
+  await admin.screenshot({ path: test.info().outputPath('review-page.png'), fullPage: true });
 
   await admin.getByLabel('Comment').fill('Use the EU staging host.');
   await admin.getByRole('button', { name: 'Request changes' }).click();

@@ -324,7 +324,7 @@ export function ChangeRequestPage({ id }: { id: string }) {
 
       <h2>What it would do</h2>
       <div class="evidence">
-        <EvidenceView evidence={cr.evidence} names={names} />
+        <EvidenceView evidence={cr.evidence} names={names} operations={cr.operations} />
       </div>
 
       <h2>Reviews</h2>

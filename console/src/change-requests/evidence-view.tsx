@@ -2,7 +2,7 @@
 // adds and removes, each stored test suite before and after with the cases that start failing or
 // passing, the trace of every request whose outcome differs (before and after side by side), and the
 // rules whose browser compile status changes. While the service computes it, it says so.
-import type { Evidence } from '../api.js';
+import type { ChangeOperation, Evidence } from '../api.js';
 import type { Finding } from '../rules/lint-findings.js';
 import type { TraceData } from '../trace/trace-changes.js';
 import { TraceSummary } from '../trace/trace-result.js';
@@ -91,7 +91,16 @@ function OutcomeDiff({ outcome }: { outcome: Outcome }) {
   );
 }
 
-export function EvidenceView({ evidence, names }: { evidence: Evidence; names: Names }) {
+export function EvidenceView({
+  evidence,
+  names,
+  operations,
+}: {
+  evidence: Evidence;
+  names: Names;
+  /** The change request's operations: a rule it creates is called `new:N` (N its operation's index). */
+  operations: ChangeOperation[];
+}) {
   if (evidence.status === 'pending')
     return (
       <p class="notice" role="status" aria-busy="true">
@@ -111,8 +120,10 @@ export function EvidenceView({ evidence, names }: { evidence: Evidence; names: N
   const outcomes = evidence.outcomes ?? [];
   const browser = evidence.browser ?? [];
   const ruleName = (ruleId: string) => {
-    const name = names.get(nameKey('rule', ruleId));
-    return name ? `“${name}”` : 'A new rule';
+    const created = /^new:(\d+)$/.exec(ruleId);
+    const name = created ? operations[Number(created[1])]?.body?.name : names.get(nameKey('rule', ruleId));
+    if (typeof name === 'string' && name !== '') return `${created ? 'The new rule ' : ''}“${name}”`;
+    return created ? 'A new rule' : `The rule ${ruleId}`;
   };
   return (
     <>
