@@ -18,7 +18,6 @@ import {
   movedObjects,
   type Names,
   nameKey,
-  refusalWords,
   STATE_MEANING,
   STATE_WORDS,
   UNDER_WAY,
@@ -26,6 +25,7 @@ import {
 import { EvidenceView } from './evidence-view.js';
 import { GroupOperationForm } from './group-operation-form.js';
 import { type Current, OperationView } from './operation-view.js';
+import { refusalWords } from './refusal-words.js';
 
 /** How soon a page whose evidence is being computed asks again: soon, then less and less often. */
 const pollDelay = (asked: number) => Math.min(1500 * 2 ** asked, 30_000);
@@ -230,7 +230,7 @@ export function ChangeRequestPage({ id }: { id: string }) {
             Nothing was applied. Its author can look at what is there now and update the change request.
           </p>
           <ul>
-            {movedObjects(conflict, cr.operations, names).map((moved: Moved, i) => (
+            {movedObjects(conflict.details, cr.operations, names).map((moved: Moved, i) => (
               <li key={i}>{moved.href ? <a href={moved.href}>{moved.words}</a> : moved.words}.</li>
             ))}
           </ul>

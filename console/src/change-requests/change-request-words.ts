@@ -1,8 +1,8 @@
 // Change requests in words a person reads: their states, what each operation does, and the service's
 // refusals with the operations they point at named (1-based, as people count) instead of as JSON
 // pointers, and a merge conflict as the rules and groups that moved.
-import { ApiError, type ChangeOperation, type ChangeRequest } from '../api.js';
-import { describeError } from '../session.js';
+// Plain data in and out (no page, no client), so that it is checked on its own.
+import type { ChangeOperation, ChangeRequest, ErrorDetail } from '../api.js';
 
 export type State = ChangeRequest['state'];
 
@@ -69,10 +69,9 @@ export function pointerWords(pointer: string): string {
 }
 
 /** A refusal as a sentence: the service's message, and each detail with where it points in words. */
-export function refusalWords(what: string, failure: unknown): string {
-  if (!(failure instanceof ApiError)) return `${what}: ${describeError(failure)}`;
-  const details = failure.details.map((d) => (d.path ? `${pointerWords(d.path)}: ${d.message}` : d.message));
-  return `${what}: ${failure.message}${details.length ? ` (${details.join('; ')})` : ''}.`;
+export function refusalSentence(what: string, message: string, details: ErrorDetail[]): string {
+  const said = details.map((d) => (d.path ? `${pointerWords(d.path)}: ${d.message}` : d.message));
+  return `${what}: ${message}${said.length ? ` (${said.join('; ')})` : ''}.`;
 }
 
 /** One object a conflicting merge names: what moved, in words, and where to see it now. */
@@ -82,8 +81,8 @@ export interface Moved {
 }
 
 /** The rules and groups a 409 conflict names, from its details (`/operations/N/id`). */
-export function movedObjects(failure: ApiError, operations: ChangeOperation[], names: Names): Moved[] {
-  return failure.details.map((detail) => {
+export function movedObjects(details: ErrorDetail[], operations: ChangeOperation[], names: Names): Moved[] {
+  return details.map((detail) => {
     const index = /^\/operations\/(\d+)/.exec(detail.path)?.[1];
     const operation = index === undefined ? undefined : operations[Number(index)];
     if (!operation?.id) return { words: detail.message, href: null };

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type ChangeOperation, sentOperations } from '../api.js';
 import { navigate } from '../route.js';
 import { useApi } from '../session.js';
-import { refusalWords } from './change-request-words.js';
+import { refusalWords } from './refusal-words.js';
 
 export interface Proposal {
   operations: ChangeOperation[];

@@ -14,13 +14,13 @@ import {
   type RuleType,
   sentOperations,
 } from '../api.js';
-import { refusalWords } from '../change-requests/change-request-words.js';
 import {
   bodyRefusal,
   type Proposal,
   ProposeDialog,
   REVIEW_NOW_REQUIRED,
 } from '../change-requests/propose-dialog.js';
+import { refusalWords } from '../change-requests/refusal-words.js';
 import { errorsByPointer, FieldErrorsContext } from '../forms/field-errors.js';
 import { FieldFindingsContext, findingsByPointer } from '../forms/field-findings.js';
 import { type JsonSchema, pairSchema, RULE_TYPES, ruleTypeDescription } from '../forms/schema.js';
