@@ -197,6 +197,14 @@ test('an editor proposes a change; an admin asks for changes, the author edits, 
   await expect(admin.getByRole('status').filter({ hasText: 'Merged' })).toBeVisible();
   await expect(admin.locator('.cr-meta .tag')).toHaveText('Merged');
   expect(await destinationOf(team.api, ruleId)).toBe('https://staging-eu.example.com');
+  // Merged, the diff still reads from the rule as it was just before the merge.
+  await admin.reload();
+  await expect(admin.getByText(/^Merged as revision \d+: “before” is the rule/)).toBeVisible();
+  const mergedRow = admin
+    .getByRole('table', { name: 'What operation 1 changes' })
+    .getByRole('row', { name: /pair 1 › destination/ });
+  await expect(mergedRow.getByRole('cell').first()).toHaveText('https://staging.example.com');
+  await expect(mergedRow.getByRole('cell').last()).toHaveText('https://staging-eu.example.com');
   const merged = ok(await team.api.GET('/v1/change-requests/{id}', { params: { path: { id: crId } } })).data;
   expect(merged.state).toBe('merged');
   expect(merged.reviews.map((r) => [r.verdict, r.comment])).toEqual([

@@ -90,17 +90,33 @@ export function ChangeRequestPage({ id }: { id: string }) {
   }, [cr]);
 
   // What is stored now of each object an operation touches: the "before" of its diff, and its name.
+  // Once merged, "now" is the change itself: the before is the version just before its revision.
+  const merged = cr?.state === 'merged' ? cr.mergedRevision : null;
   useEffect(() => {
     if (!cr) return;
     let current = true;
     for (const op of touched(cr.operations)) {
       const key = nameKey(op.kind, op.id as string);
-      const read =
-        op.kind === 'rule'
+      const objectId = op.id as string;
+      const versions = () =>
+        (op.kind === 'rule'
           ? api((client) =>
-              client.GET('/v1/rules/{ruleId}', { params: { path: { ruleId: op.id as string } } }),
+              client.GET('/v1/rules/{ruleId}/versions', { params: { path: { ruleId: objectId } } }),
             )
-          : api((client) => client.GET('/v1/groups/{id}', { params: { path: { id: op.id as string } } }));
+          : api((client) => client.GET('/v1/groups/{id}/versions', { params: { path: { id: objectId } } }))
+        ).then((answer) => {
+          const before = (answer.data as { revision: number; object: unknown }[])
+            .filter((version) => merged !== null && version.revision < merged)
+            .sort((a, b) => b.revision - a.revision)[0];
+          if (!before) throw new ApiError(404, undefined);
+          return { data: before.object };
+        });
+      const read: Promise<{ data: unknown }> =
+        merged !== null
+          ? versions()
+          : op.kind === 'rule'
+            ? api((client) => client.GET('/v1/rules/{ruleId}', { params: { path: { ruleId: objectId } } }))
+            : api((client) => client.GET('/v1/groups/{id}', { params: { path: { id: objectId } } }));
       read
         .then((answer) => current && setCurrents((old) => new Map(old).set(key, answer.data as never)))
         .catch(
@@ -285,7 +301,7 @@ export function ChangeRequestPage({ id }: { id: string }) {
             }
             names={names}
             groups={groups}
-            merged={cr.state === 'merged' ? cr.mergedRevision : null}
+            merged={merged}
             edit={
               !isAuthor || !underWay || operation.op === 'delete' ? null : operation.kind === 'rule' ? (
                 <a

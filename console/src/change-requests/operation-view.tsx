@@ -128,14 +128,7 @@ export function OperationView({
   const title = `${index + 1}. ${operationWords(operation, names)}`;
   const caption = `What operation ${index + 1} changes`;
   let content: ComponentChildren;
-  if (merged !== null && op !== 'delete') {
-    content = (
-      <>
-        <p class="hint">Merged at revision {merged}: the values it wrote.</p>
-        <SideBySide changes={labelled(versionDiff({}, body), groups)} caption={caption} />
-      </>
-    );
-  } else if (op === 'create') {
+  if (op === 'create') {
     content = (
       <>
         <p class="hint">A new {kind}: nothing before it.</p>
@@ -148,11 +141,12 @@ export function OperationView({
   } else if (current === undefined) {
     content = <p>Loading what is stored now…</p>;
   } else if (current === 'missing') {
-    content = (
-      <p class="error">
-        This {kind} no longer exists{merged === null ? ': the operation cannot be applied as it is.' : '.'}
-      </p>
-    );
+    content =
+      merged === null ? (
+        <p class="error">This {kind} no longer exists: the operation cannot be applied as it is.</p>
+      ) : (
+        <p class="hint">Its version from before the merge is no longer kept.</p>
+      );
   } else if (op === 'delete') {
     // Deleted whole: what it is and does, not each of its fields going.
     content = (
@@ -188,6 +182,11 @@ export function OperationView({
           title
         )}
       </h3>
+      {merged !== null && op !== 'create' ? (
+        <p class="hint">
+          Merged as revision {merged}: “before” is the {kind} as it was just before it.
+        </p>
+      ) : null}
       {content}
       {edit}
     </li>
