@@ -429,7 +429,8 @@ test('the evidence reads as words: lint added, a case that starts failing, its t
     ],
     browser: [{ ruleId, before: 'compiled', after: null }],
   };
-  // The service on this branch computes no evidence yet: its answer is given one, as it will be.
+  // An evidence with every part (a lint finding added, a case that starts failing with its trace, a
+  // browser change), given to the page in the service's answer.
   const browserContext = await newBrowser(browser, service.process.url);
   const admin = await browserContext.newPage();
   await admin.route(`**/v1/change-requests/${made.id}`, async (route) => {

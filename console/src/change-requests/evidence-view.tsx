@@ -6,7 +6,7 @@ import type { ChangeOperation, Evidence } from '../api.js';
 import type { Finding } from '../rules/lint-findings.js';
 import type { TraceData } from '../trace/trace-changes.js';
 import { TraceSummary } from '../trace/trace-result.js';
-import { browserWords, type Names, nameKey } from './change-request-words.js';
+import { browserWords, type Names, nameKey, pointerWords } from './change-request-words.js';
 
 type Outcome = NonNullable<Evidence['outcomes']>[number];
 
@@ -111,7 +111,11 @@ export function EvidenceView({
   if (evidence.status === 'failed')
     return (
       <p class="error">
-        What this change would do could not be worked out{evidence.reason ? `: ${evidence.reason}` : '.'}
+        What this change would do could not be worked out
+        {evidence.reason
+          ? // The reason may point into the operations: said as people count them.
+            `: ${evidence.reason.replace(/\/operations\/\d+[^\s:]*/g, (pointer) => pointerWords(pointer))}`
+          : '.'}
       </p>
     );
   const added = (evidence.lint?.added ?? []) as Finding[];
