@@ -351,6 +351,18 @@ test('a save refused because review became required offers to propose it; a grou
       .getByText('https://staging-3.example.com'),
   ).toBeVisible();
 
+  // In the list, switching the rule off is proposed too.
+  await nav(editor).getByRole('link', { name: 'Rules', exact: true }).click();
+  await editor.getByRole('switch', { name: 'API to staging active' }).click();
+  const switching = editor.getByRole('dialog', { name: 'Propose change' });
+  await expect(switching.getByLabel('Title')).toHaveValue('Switch the rule “API to staging” off');
+  await switching.getByRole('button', { name: 'Cancel' }).click();
+  await expect(editor.getByRole('dialog')).toBeHidden();
+  await expect(editor.getByRole('switch', { name: 'API to staging active' })).toHaveAttribute(
+    'aria-checked',
+    'true',
+  );
+
   // On the Groups page, a rename is proposed too.
   await nav(editor).getByRole('link', { name: 'Groups' }).click();
   await editor.getByRole('button', { name: 'Rename Payments' }).click();

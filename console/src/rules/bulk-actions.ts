@@ -1,7 +1,7 @@
 // What the list does to many rules at once, one API call per rule (the API has no batch write): each
 // rule's answer is its own, so one refusal (a rule deleted meanwhile) leaves the others done and is
 // reported by name.
-import type { Rule, RulekeeperClient } from '../api.js';
+import { ApiError, type Rule, type RulekeeperClient } from '../api.js';
 import { describeError } from '../session.js';
 import { draftOf } from './rule-draft.js';
 
@@ -27,7 +27,13 @@ async function eachRule(rules: Rule[], act: (rule: Rule) => Promise<unknown>): P
         await act(rule);
         result.done.push(rule);
       } catch (failure) {
-        result.failed.push({ rule, reason: describeError(failure) });
+        const review = failure instanceof ApiError && failure.code === 'REVIEW_REQUIRED';
+        result.failed.push({
+          rule,
+          reason: review
+            ? 'this workspace requires review of changes: propose it from the rule’s page'
+            : describeError(failure),
+        });
       }
     }
   };

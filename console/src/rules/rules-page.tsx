@@ -9,12 +9,14 @@
 // sort (its queries and read cache follow the revision, which hits do not move), so the filters do not
 // apply to that order and are set aside while it is chosen.
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
-import type { Group, paths, Rule } from '../api.js';
+import { ApiError, type Group, type paths, type Rule } from '../api.js';
+import { type Proposal, ProposeDialog, REVIEW_NOW_REQUIRED } from '../change-requests/propose-dialog.js';
 import { RULE_TYPES } from '../forms/schema.js';
 import { GroupOptions } from '../groups/group-options.js';
 import { useGroups } from '../groups/use-groups.js';
 import { LiveContext } from '../live-context.js';
 import { describeError, useApi, useSession } from '../session.js';
+import { mustPropose, useSettings } from '../settings/use-settings.js';
 import { takeFlash } from '../ui/flash.js';
 import { ReadOnlyNote } from '../ui/read-only-note.js';
 import { SEARCH_FIELD_ID, takeSearchFocus } from '../ui/shortcuts.js';
@@ -58,7 +60,11 @@ interface Page {
 
 export function RulesPage() {
   const api = useApi();
-  const { canWrite } = useSession();
+  const { canWrite, canAdmin } = useSession();
+  const { settings } = useSettings();
+  const proposing = mustPropose(settings, canWrite, canAdmin);
+  // Switching a rule where review is required of this person: proposed instead.
+  const [proposal, setProposal] = useState<Proposal | null>(null);
   const changes = useContext(LiveContext);
   const { groups, reload: reloadGroups } = useGroups();
   const [filters, setFilters] = useState<Filters>({
@@ -157,6 +163,15 @@ export function RulesPage() {
 
   async function switchRule(rule: Rule) {
     const status = rule.status === 'Active' ? 'Inactive' : 'Active';
+    const proposed: Proposal = {
+      operations: [{ op: 'update', kind: 'rule', id: rule.id, body: { status } }],
+      title: `Switch the rule “${rule.name}” ${status === 'Active' ? 'on' : 'off'}`,
+      why: 'This workspace requires review: your change is applied once someone else approves it.',
+    };
+    if (proposing) {
+      setProposal(proposed);
+      return;
+    }
     try {
       await api((client) =>
         client.PUT('/v1/rules/{ruleId}', { params: { path: { ruleId: rule.id } }, body: { status } }),
@@ -165,7 +180,10 @@ export function RulesPage() {
         (old) => old && { ...old, rules: old.rules.map((r) => (r.id === rule.id ? { ...r, status } : r)) },
       );
     } catch (failure) {
-      setError(`“${rule.name}” was not switched: ${describeError(failure)}`);
+      if (failure instanceof ApiError && failure.code === 'REVIEW_REQUIRED') {
+        // Said in the dialog that offers to propose it.
+        setProposal({ ...proposed, why: REVIEW_NOW_REQUIRED });
+      } else setError(`“${rule.name}” was not switched: ${describeError(failure)}`);
     }
   }
 
@@ -338,6 +356,7 @@ export function RulesPage() {
           </button>
         </nav>
       ) : null}
+      {proposal ? <ProposeDialog proposal={proposal} onCancel={() => setProposal(null)} /> : null}
     </section>
   );
 }
