@@ -37,6 +37,14 @@ export const DocumentedName = (description: string, examples: string[]) =>
  */
 export const STORABLE_TEXT_PATTERN = '^[^\\u0000\\ud800-\\udfff]*$';
 
+/**
+ * Begins the description of a number kept in a bigint column (an epoch-ms time), which may pass
+ * 2^31 - 1 (the document's test of request bounds reads it).
+ */
+export const EPOCH_MS_BIGINT = 'Epoch milliseconds (kept as a 64-bit integer).';
+/** The largest time a JavaScript Date holds. */
+export const MAX_EPOCH_MS = 8_640_000_000_000_000;
+
 export const Timestamp = Type.Integer({ description: 'Epoch milliseconds.', examples: [1763769600000] });
 
 /**

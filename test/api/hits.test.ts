@@ -144,7 +144,7 @@ forEachDatabase((db) => {
   it('bounds a report: counts capped, times moved into the last day, entries of one rule added together', async () => {
     const rule = await createRule(t);
     const reply = await report([
-      { ruleId: rule.id, count: 5_000_000_000, firstAt: 0, lastAt: clock + 365 * DAY_MS },
+      { ruleId: rule.id, count: 2 ** 31 - 1, firstAt: 0, lastAt: clock + 365 * DAY_MS },
       { ruleId: rule.id, count: 2, firstAt: 0, lastAt: 0 },
     ]);
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
@@ -162,6 +162,8 @@ forEachDatabase((db) => {
       [{ source: 'proxy', counts: [entry(rule.id, 0)] }, ['/counts/0/count']],
       [{ source: 'proxy', counts: [{ ...entry(rule.id), url: 'https://a.example/' }] }, ['/counts/0/url']],
       [{ source: 'proxy', counts: [entry(rule.id, 1.5)] }, ['/counts/0/count']],
+      // Past what the document allows (and a database's integer holds), refused rather than capped.
+      [{ source: 'proxy', counts: [entry(rule.id, 5_000_000_000)] }, ['/counts/0/count']],
       [
         { source: 'proxy', counts: [{ ruleId: rule.id, count: 1 }] },
         ['/counts/0/firstAt', '/counts/0/lastAt'],

@@ -44,8 +44,9 @@ const isRef = (value: unknown): value is string => typeof value === 'string' && 
  * the object itself (not found, another workspace's) at its id.
  */
 function pointed(error: AppError, at: string, what: string): never {
+  // The id's form is checked as a path's is (`/id`): in an operation, the id is beside the body.
   const details: ErrorDetail[] = error.details?.length
-    ? error.details.map((d) => ({ ...d, path: `${at}/body${d.path}` }))
+    ? error.details.map((d) => ({ ...d, path: d.path === '/id' ? `${at}/id` : `${at}/body${d.path}` }))
     : [{ path: `${at}/id`, message: what }];
   throw new AppError(error.code, details, error.retryAfterSeconds);
 }

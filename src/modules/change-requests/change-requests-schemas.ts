@@ -3,7 +3,7 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { pageQuery } from '../../http/schemas.js';
 import { Timestamp } from '../../model/common.js';
-import { GroupBody, GroupCreateBody } from '../../model/group.js';
+import { GROUP_ID_PATTERN, GroupBody, GroupCreateBody } from '../../model/group.js';
 import { RuleCreate, RuleUpdate } from '../../model/rule.js';
 import { compile } from '../../validation.js';
 
@@ -28,7 +28,9 @@ const StateSchema = Type.Union(
   },
 );
 
-const ObjectId = Type.String({ minLength: 1, maxLength: 128, description: 'The rule or group acted on.' });
+const RuleId = Type.String({ minLength: 1, maxLength: 128, description: 'The rule acted on.' });
+// Another form is 400 Invalid Group Id, as on the groups' routes.
+const GroupId = Type.String({ pattern: GROUP_ID_PATTERN.source, description: 'The group acted on.' });
 const variant = (title: string, properties: Record<string, TSchema>) =>
   Type.Object(properties, { title, additionalProperties: false });
 
@@ -54,20 +56,17 @@ export const DocumentedOperation = Type.Union(
     variant('UpdateRule', {
       op: Type.Literal('update'),
       kind: Type.Literal('rule'),
-      id: ObjectId,
+      id: RuleId,
       body: RuleUpdate,
     }),
     variant('UpdateGroup', {
       op: Type.Literal('update'),
       kind: Type.Literal('group'),
-      id: ObjectId,
+      id: GroupId,
       body: GroupBody,
     }),
-    variant('Delete', {
-      op: Type.Literal('delete'),
-      kind: Type.Union([Type.Literal('rule'), Type.Literal('group')]),
-      id: ObjectId,
-    }),
+    variant('DeleteRule', { op: Type.Literal('delete'), kind: Type.Literal('rule'), id: RuleId }),
+    variant('DeleteGroup', { op: Type.Literal('delete'), kind: Type.Literal('group'), id: GroupId }),
   ],
   {
     $id: 'ChangeOperation',

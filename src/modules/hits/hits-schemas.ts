@@ -2,7 +2,7 @@
 // (GET /v1/rules/:ruleId/hits) and the workspace's rules by last hit (GET /v1/hits).
 import { type Static, Type } from '@sinclair/typebox';
 import { pageQuery } from '../../http/schemas.js';
-import { Timestamp } from '../../model/common.js';
+import { EPOCH_MS_BIGINT, MAX_EPOCH_MS, Timestamp } from '../../model/common.js';
 import { compile } from '../../validation.js';
 
 /** The kinds of runtime that report, each counted apart. */
@@ -37,15 +37,18 @@ const HitCount = Type.Object(
     }),
     count: Type.Integer({
       minimum: 1,
+      maximum: 2 ** 31 - 1,
       description: `How many times it acted since the last report; taken up to ${MAX_HIT_COUNT.toLocaleString('en')}.`,
     }),
     firstAt: Type.Integer({
       minimum: 0,
-      description: 'When it first acted in this batch (epoch ms); moved into the last 24 hours if outside.',
+      maximum: MAX_EPOCH_MS,
+      description: `${EPOCH_MS_BIGINT} When it first acted in this batch; moved into the last 24 hours if outside.`,
     }),
     lastAt: Type.Integer({
       minimum: 0,
-      description: 'When it last acted in this batch (epoch ms); moved into the last 24 hours if outside.',
+      maximum: MAX_EPOCH_MS,
+      description: `${EPOCH_MS_BIGINT} When it last acted in this batch; moved into the last 24 hours if outside.`,
     }),
   },
   { additionalProperties: false },

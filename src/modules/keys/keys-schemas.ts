@@ -1,7 +1,7 @@
 // Schemas of GET /v1/whoami (the key that asks, its user and its workspace) and of /v1/keys.
 import { type Static, Type } from '@sinclair/typebox';
 import { pageQuery } from '../../http/schemas.js';
-import { NOT_TRIMMED, Timestamp } from '../../model/common.js';
+import { EPOCH_MS_BIGINT, NOT_TRIMMED, Timestamp } from '../../model/common.js';
 import { RoleSchema } from '../../model/role.js';
 import { compile } from '../../validation.js';
 import { KEY_SCOPES } from './key-scopes.js';
@@ -80,8 +80,6 @@ export const Whoami = Type.Object(
 );
 export type Whoami = Static<typeof Whoami>;
 
-/** Said of a number kept in a bigint column (an epoch-ms time), which may pass 2^31 - 1. */
-export const EPOCH_MS_BIGINT = 'Epoch milliseconds (kept as a 64-bit integer).';
 /** A key's name: 1 to 100 characters after trimming, none of them a control character. */
 export const MAX_KEY_NAME = 100;
 /** The latest time a JavaScript date (and so an expiry shown as ISO text) can hold. */
