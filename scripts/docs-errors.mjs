@@ -41,6 +41,8 @@ const when = {
   TEST_SUITE_PAYLOAD_INVALID:
     'The body of `POST` or `PUT /v1/test-suites`: `name` missing (on `POST`), blank or over 256 characters; `cases` missing (on `POST`), not a list, over `MAX_TEST_SUITE_CASES` (default 1000), or a case without a `name`, a `request` object and an `expect` object (the message counts cases from 1, the pointer from 0); another field.',
   INVALID_IDEMPOTENCY_KEY: 'An `Idempotency-Key` that is empty, too long or not visible ASCII.',
+  WEBHOOK_PAYLOAD_INVALID:
+    'The body of `POST /v1/webhooks` or `PATCH /v1/webhooks/:webhookId`: `url` not an http(s) URL, over 2,048 characters, with credentials, not resolving, or resolving to a loopback, private, link-local or other inner address (unless `WEBHOOK_ALLOW_PRIVATE=true`); an unknown event; another field.',
   MALFORMED_REQUEST:
     'Not HTTP the parser reads: a control character in a header, a header line without a colon (answered on any path, then the connection is closed).',
   API_KEY_REQUIRED: 'Neither an `x-api-key` nor a session cookie.',
@@ -65,6 +67,8 @@ const when = {
     "`DELETE /v1/invites/:id` of no pending invite of the workspace: unknown, accepted, revoked, expired or another workspace's (never said which).",
   TEST_SUITE_NOT_FOUND:
     "A suite id (`/v1/test-suites/:suiteId`) of no suite of the workspace: unknown, or another workspace's (never said which).",
+  WEBHOOK_NOT_FOUND: "A webhook id the workspace does not have (unknown or another workspace's).",
+  DELIVERY_NOT_FOUND: "A delivery id the webhook does not have (unknown, another webhook's or another workspace's).",
   ROUTE_NOT_FOUND: 'Unknown path.',
   METHOD_NOT_ALLOWED: 'Known path, other method (see the `Allow` header).',
   REQUEST_TIMEOUT: "The request's headers did not all arrive within `REQUEST_TIMEOUT_MS`.",
@@ -92,6 +96,7 @@ const when = {
   TEST_SUITE_EXISTS: 'A test suite created, or renamed, with the name of another suite of the workspace.',
   TEST_SUITES_FULL:
     'A test suite created in a workspace that keeps `MAX_TEST_SUITES` (default 100) already; delete one first.',
+  WEBHOOK_LIMIT: '`POST /v1/webhooks` in a workspace that has 20 webhooks already.',
   CHANGES_EXPIRED:
     '`GET /v1/changes?after=REV` where changes after `REV` were swept, or `REV` is beyond the latest.',
   LINK_INVALID:

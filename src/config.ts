@@ -90,6 +90,15 @@ export interface Config {
   maxTestSuiteCases: number;
   /** Single sign-on with OpenID Connect, when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set. */
   oidc: OidcConfig | undefined;
+  /**
+   * Webhooks may target loopback, private, link-local and other inner addresses (a test's receiver, a
+   * service on the operator's own network). Off: such targets are refused when made and at every send.
+   */
+  webhookAllowPrivate: boolean;
+  /** Longest one webhook delivery may take, connecting and reading the answer included. */
+  webhookTimeoutMs: number;
+  /** How often each instance looks for webhook deliveries due. */
+  webhookPollMs: number;
 }
 
 export interface OidcConfig {
@@ -166,6 +175,14 @@ function oidcConfig(env: NodeJS.ProcessEnv): OidcConfig | undefined {
     clientSecret: env.OIDC_CLIENT_SECRET as string,
     allowedDomains,
   };
+}
+
+/** `true` or `false` (or unset: false); anything else is refused rather than guessed. */
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
 /** An integer setting that must be a power of two (scrypt's N). */
@@ -255,5 +272,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxTestSuites: integer(env, 'MAX_TEST_SUITES', 100, 1, 100_000),
     maxTestSuiteCases: integer(env, 'MAX_TEST_SUITE_CASES', 1000, 1, 100_000),
     oidc: oidcConfig(env),
+    webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 10, 60_000),
   };
 }

@@ -23,6 +23,7 @@ import * as invites from './migrations/0013-invites.js';
 import * as oidc from './migrations/0014-oidc.js';
 import * as testSuites from './migrations/0015-test-suites.js';
 import * as changeRequests from './migrations/0016-change-requests.js';
+import * as webhooks from './migrations/0017-webhooks.js';
 import * as hits from './migrations/0018-hits.js';
 import { announcedByBatch, BatchingPostgresDialect } from './postgres-write-batches.js';
 import { checkpointInBackground } from './sqlite-checkpoints.js';
@@ -68,6 +69,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0014-oidc': oidc,
   '0015-test-suites': testSuites,
   '0016-change-requests': changeRequests,
+  '0017-webhooks': webhooks,
   '0018-hits': hits,
 };
 

@@ -256,6 +256,55 @@ export interface HitReportsTable {
   source: string;
   hour: number;
   reports: number;
+/** A workspace's webhook (migration 0017). */
+export interface WebhooksTable {
+  id: string;
+  workspace_id: string;
+  url: string;
+  description: string | null;
+  /** `,type,type,`; null: every event. */
+  events: string | null;
+  active: number;
+  /** Write-only: signs every delivery, never answered after it was made. */
+  secret: string;
+  created_by: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The outbox: one event to send to one webhook, written in the change's own transaction. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  workspace_id: string;
+  webhook_id: string;
+  event_id: string;
+  type: string;
+  /** `rules.changed`: the revision told of (its changes read when sent); else null. */
+  revision: number | null;
+  /** Other events: their data as JSON text; else null. */
+  data: string | null;
+  created_at: number;
+  /** `pending`, `delivered` or `failed`. */
+  state: string;
+  attempts: Generated<number>;
+  next_at: number;
+  give_up_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  last_status: number | null;
+  delivered_at: number | null;
+}
+
+/** One try at sending a delivery. */
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  number: number;
+  at: number;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  response: string | null;
 }
 
 export interface Tables {
@@ -281,6 +330,9 @@ export interface Tables {
   workspace_settings: WorkspaceSettingsTable;
   change_requests: ChangeRequestsTable;
   change_request_reviews: ChangeRequestReviewsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 /** A workspace's settings (decisions §19); a workspace without a row has the defaults. */
