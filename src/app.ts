@@ -25,6 +25,7 @@ import { registerSettingsRoutes } from './modules/settings/settings-routes.js';
 import { registerTestSuitesRoutes } from './modules/test-suites/test-suites-routes.js';
 import { registerTraceRoutes } from './modules/trace/trace-routes.js';
 import { registerTransferRoutes } from './modules/transfer/transfer-routes.js';
+import type { Timers } from './modules/webhooks/webhook-sender.js';
 import { abandonedRequestsPlugin } from './plugins/abandoned-requests.js';
 import { authenticationPlugin } from './plugins/authentication.js';
 import { clientErrorHandler } from './plugins/client-error.js';
@@ -54,6 +55,8 @@ export interface AppOptions {
   suites?: SuitesOf;
   /** Told of each change request's step in its transaction (the webhooks' outbox, wired at landing). */
   changeRequestEvents?: ChangeRequestEvents;
+  /** The timers of webhook deliveries (tests fire them); real ones otherwise. */
+  webhookTimers?: Timers;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -96,6 +99,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     now: options.now,
     suites: options.suites,
     changeRequestEvents: options.changeRequestEvents,
+    webhookTimers: options.webhookTimers,
   });
   const authenticators = { keys: keysService, sessions: services.sessions };
   const { changesModule, lint } = services;
@@ -141,6 +145,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       services.hitsModule.register(api);
       registerSettingsRoutes(api, services.settings);
       registerChangeRequestsRoutes(api, services.changeRequests);
+      services.webhooks.register(api);
     },
     { prefix: '/v1' },
   );

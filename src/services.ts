@@ -8,7 +8,7 @@ import { createPools } from './jobs/pools.js';
 import { createActivityModule } from './modules/activity/activity-module.js';
 import type { BrowserRulesJob, BrowserRulesOutcome } from './modules/browser-rules/browser-rules-job.js';
 import { createBrowserRulesService } from './modules/browser-rules/browser-rules-service.js';
-import type { Evidence } from './modules/change-requests/change-requests-schemas.js';
+import type { ChangeRequest, Evidence } from './modules/change-requests/change-requests-schemas.js';
 import {
   type ChangeRequestEvents,
   createChangeRequestsService,
@@ -58,6 +58,27 @@ import { createTransferService } from './modules/transfer/transfer-service.js';
 import { createTransferStore } from './modules/transfer/transfer-store.js';
 import { createUsersService } from './modules/users/users-service.js';
 import { createUsersStore } from './modules/users/users-store.js';
+import type { Timers } from './modules/webhooks/webhook-sender.js';
+import { createWebhooksModule } from './modules/webhooks/webhooks-module.js';
+import { enqueue as enqueueWebhookEvent } from './modules/webhooks/webhooks-outbox.js';
+
+/** What a change request's webhook event says of it: who, what state, how big; never its bodies. */
+function changeRequestSummary(changeRequest: ChangeRequest): Record<string, unknown> {
+  const review = changeRequest.reviews.at(-1);
+  return {
+    id: changeRequest.id,
+    title: changeRequest.title,
+    state: changeRequest.state,
+    author: changeRequest.author,
+    authorName: changeRequest.authorName,
+    version: changeRequest.version,
+    baseRevision: changeRequest.baseRevision,
+    mergedRevision: changeRequest.mergedRevision,
+    operationCount: changeRequest.operations.length,
+    endedBy: changeRequest.endedBy,
+    review: review ? { by: review.by, byName: review.byName, verdict: review.verdict, at: review.at } : null,
+  };
+}
 
 /** The instance's keys: made once, by the server (or a test) or else by buildApp. */
 export function createKeys(database: Database, config: Config): KeysService {
@@ -75,6 +96,7 @@ export function createServices(
     now,
     suites,
     changeRequestEvents,
+    webhookTimers,
   }: {
     config: Config;
     database: Database;
@@ -84,6 +106,8 @@ export function createServices(
     suites?: SuitesOf;
     /** Told of each change request's step inside its transaction (none until webhooks are wired). */
     changeRequestEvents?: ChangeRequestEvents;
+    /** The timers of webhook deliveries (tests fire them). */
+    webhookTimers?: Timers;
   },
 ) {
   const { db, dialect } = database;
@@ -279,6 +303,8 @@ export function createServices(
     },
   );
   app.addHook('onClose', () => access.close());
+  // Signed webhooks: their routes, and the dispatcher of the outbox every write fills.
+  const webhooks = createWebhooksModule(app, { db, config, now, timers: webhookTimers });
   // Reviewed changes: proposed, reviewed, merged through the rules' and groups' own writes.
   const changeRequestsStore = createChangeRequestsStore(db);
   const changeRequests = createChangeRequestsService({
@@ -299,10 +325,21 @@ export function createServices(
       suites: suites ?? ((workspaceId) => testSuitesStore.all(db, workspaceId)),
       runner: pools.of<EvidenceJob, Evidence>('evidence'),
     }),
-    events: changeRequestEvents,
+    // Each step queues its webhook deliveries in its own transaction (a summary: never the
+    // operations' bodies nor the evidence), and tells the caller's listener (tests) too.
+    events: async (trx, workspaceId, type, changeRequest) => {
+      await enqueueWebhookEvent(
+        trx,
+        workspaceId,
+        `change_request.${type}`,
+        changeRequestSummary(changeRequest),
+      );
+      await changeRequestEvents?.(trx, workspaceId, type, changeRequest);
+    },
   });
 
   return {
+    webhooks,
     changesModule,
     activityModule,
     members: membersService,

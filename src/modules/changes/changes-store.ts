@@ -4,6 +4,7 @@ import { CompiledQuery, sql } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { ChangeRow, Db } from '../../db/tables.js';
+import { OUTBOX_OF_BUMP, revisionOutbox } from '../webhooks/webhooks-outbox.js';
 
 export type ObjectType = ChangeRow['object_type'];
 /** A change as the feed lists it: everything but the object's content, and the user's name. */
@@ -37,17 +38,20 @@ const FEED_COLUMNS = [
 ] as const;
 
 /**
- * What an API write records on PostgreSQL, in one round trip instead of two: the revision bump and
- * its one change row (a batch's members run one after another, each waiting for the one before).
+ * What an API write records on PostgreSQL, in one round trip instead of three: the revision bump, its
+ * one change row, and the webhook deliveries telling of it (a batch's members run one after another,
+ * each waiting for the one before).
  */
 const BUMP_AND_INSERT_ONE = `with bumped as (
-    update workspaces set revision = revision + 1 where id = $1 returning revision)
+    update workspaces set revision = revision + 1 where id = $1 returning revision),
+  ${OUTBOX_OF_BUMP}
   insert into changes (workspace_id, revision, seq, object_type, object_id, version, change, at, by_user, object)
   select $1, revision, $2::integer, $3, $4, $5::integer, $6, $7::bigint, $8, $9 from bumped
   returning revision`;
 
 /** `dialect`: PostgreSQL records a write's one change with its revision bump in one statement. */
 export function createChangesStore(db: Db, dialect: DialectName = 'sqlite') {
+  const enqueueRevision = revisionOutbox(dialect);
   // Read on every request: compiled once.
   const revisionById = prepared<{ id: string }, { revision: number; swept_revision: number }>(
     db,
@@ -155,6 +159,8 @@ export function createChangesStore(db: Db, dialect: DialectName = 'sqlite') {
       const revision = await bump(trx, workspaceId);
       for (const each of rows) each.revision = revision;
       await insert(trx, rows);
+      // The revision's webhook deliveries, in its transaction (one per revision, not per change).
+      await enqueueRevision(trx, workspaceId, revision, row?.at ?? Date.now());
       return revision;
     },
 
