@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { buildApp } from '../../src/app.js';
+import { type AppOptions, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type Database, type DialectName, migrate, openDatabase } from '../../src/db/database.js';
 import type { IssuedKey, KeysService } from '../../src/modules/keys/keys-service.js';
@@ -71,6 +71,8 @@ export interface TestAppOptions {
   reach?: (url: string) => string;
   /** The clock of sessions and sign-in limits, for tests that move it. */
   now?: () => number;
+  /** The timers of webhook deliveries, for tests that fire them (see test/api/webhooks.test.ts). */
+  webhookTimers?: AppOptions['webhookTimers'];
 }
 
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp & { config: Config }> {
@@ -98,6 +100,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     keysService,
     logger: (options.logger as never) ?? false,
     now: options.now,
+    webhookTimers: options.webhookTimers,
   });
   await app.ready();
   // Every response a test receives (through call or app.inject) is checked against the OpenAPI document.

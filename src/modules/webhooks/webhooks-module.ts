@@ -3,11 +3,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/tables.js';
-import { createWebhookDispatcher } from './webhook-dispatcher.js';
+import { createWebhookDispatcher, type WebhookDispatcher } from './webhook-dispatcher.js';
 import type { Timers } from './webhook-sender.js';
 import { registerWebhooksRoutes } from './webhooks-routes.js';
 import { createWebhooksService } from './webhooks-service.js';
 import { createWebhooksStore } from './webhooks-store.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This instance's webhook dispatcher: tests run its rounds themselves, moving their clock. */
+    webhookDispatcher: WebhookDispatcher;
+  }
+}
 
 export function createWebhooksModule(
   app: FastifyInstance,
@@ -25,6 +32,7 @@ export function createWebhooksModule(
     // The error alone: a delivery's URL, body and secret are never logged.
     warn: (error, message) => app.log.warn({ code: (error as { code?: unknown })?.code }, message),
   });
+  app.decorate('webhookDispatcher', dispatcher);
   app.addHook('onReady', async () => dispatcher.start());
   app.addHook('preClose', () => dispatcher.close());
   return {
