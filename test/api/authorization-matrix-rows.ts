@@ -23,6 +23,11 @@ export interface World {
   /** An open change request of each workspace, by its owner, renaming its rule. */
   ourChangeRequest: string;
   theirChangeRequest: string;
+  /** A webhook of each workspace with one delivery, made for the cell. */
+  ourWebhook: string;
+  theirWebhook: string;
+  ourDelivery: string;
+  theirDelivery: string;
 }
 const MISSING_RULE = 'Cancel_zzzzz';
 const MISSING_GROUP = 'Group_zzzzz';
@@ -65,6 +70,10 @@ const CRNF = 'CHANGE_REQUEST_NOT_FOUND' as const;
 const proposal = (ops: unknown[]) => ({ title: 'cell', operations: ops });
 /** A member made by `keys create`: they have no email, so no password to reset. */
 const NO_SIGN_IN = 'USER_CANNOT_SIGN_IN' as const;
+const WNF = 'WEBHOOK_NOT_FOUND' as const;
+const DNF = 'DELIVERY_NOT_FOUND' as const;
+/** A public address written as such: made without asking DNS, never sent to by the matrix. */
+const hookUrl = 'https://93.184.215.14/hook';
 const same = (outcome: Outcome): [Outcome, Outcome] => [outcome, outcome];
 const importFile = [{ objectType: 'rule', name: 'imported', ...cancel }];
 // biome-ignore format: the matrix reads best as a table
@@ -199,6 +208,22 @@ export const ROWS: Row[] = [
   { method: 'POST', title: '/change-requests/:ours/merge (not approved)', path: (w) => `/v1/change-requests/${w.ourChangeRequest}/merge`, expect: ['CHANGE_REQUEST_STATE', CRNF] },
   { method: 'POST', title: '/change-requests/:ours/close', path: (w) => `/v1/change-requests/${w.ourChangeRequest}/close`, expect: [200, CRNF], except: notAdmins('teammate', 'demotedAdmin') },
   { method: 'POST', title: '/change-requests/:theirs/close', path: (w) => `/v1/change-requests/${w.theirChangeRequest}/close`, expect: [CRNF, 200] },
+  { method: 'GET', title: '/webhooks', path: () => '/v1/webhooks', expect: same(200), needs: 'admin' },
+  { method: 'POST', title: '/webhooks', path: () => '/v1/webhooks', body: () => ({ url: hookUrl }), expect: same(201), needs: 'admin' },
+  { method: 'POST', title: '/webhooks with an invalid body', path: () => '/v1/webhooks', body: () => ({ url: 'ftp://a.example/' }), expect: same('WEBHOOK_PAYLOAD_INVALID'), needs: 'admin' },
+  { method: 'GET', title: '/webhooks/:ours', path: (w) => `/v1/webhooks/${w.ourWebhook}`, expect: [200, WNF], needs: 'admin' },
+  { method: 'GET', title: '/webhooks/:theirs', path: (w) => `/v1/webhooks/${w.theirWebhook}`, expect: [WNF, 200], needs: 'admin' },
+  { method: 'GET', title: '/webhooks/:missing', path: () => '/v1/webhooks/whk_zzzzzzzzzzzz', expect: same(WNF), needs: 'admin' },
+  { method: 'PATCH', title: '/webhooks/:ours', path: (w) => `/v1/webhooks/${w.ourWebhook}`, body: () => ({ active: false }), expect: [200, WNF], needs: 'admin' },
+  { method: 'PATCH', title: '/webhooks/:theirs', path: (w) => `/v1/webhooks/${w.theirWebhook}`, body: () => ({ active: false }), expect: [WNF, 200], needs: 'admin' },
+  { method: 'PATCH', title: '/webhooks/:ours with an invalid body', path: (w) => `/v1/webhooks/${w.ourWebhook}`, body: () => ({ active: 'no' }), expect: ['WEBHOOK_PAYLOAD_INVALID', WNF], needs: 'admin' },
+  { method: 'DELETE', title: '/webhooks/:ours', path: (w) => `/v1/webhooks/${w.ourWebhook}`, expect: [200, WNF], needs: 'admin' },
+  { method: 'DELETE', title: '/webhooks/:theirs', path: (w) => `/v1/webhooks/${w.theirWebhook}`, expect: [WNF, 200], needs: 'admin' },
+  { method: 'GET', title: '/webhooks/:ours/deliveries', path: (w) => `/v1/webhooks/${w.ourWebhook}/deliveries`, expect: [200, WNF], needs: 'admin' },
+  { method: 'GET', title: '/webhooks/:theirs/deliveries', path: (w) => `/v1/webhooks/${w.theirWebhook}/deliveries`, expect: [WNF, 200], needs: 'admin' },
+  { method: 'POST', title: '/webhooks/:ours/deliveries/:ours/replay', path: (w) => `/v1/webhooks/${w.ourWebhook}/deliveries/${w.ourDelivery}/replay`, expect: [200, WNF], needs: 'admin' },
+  { method: 'POST', title: '/webhooks/:theirs/deliveries/:theirs/replay', path: (w) => `/v1/webhooks/${w.theirWebhook}/deliveries/${w.theirDelivery}/replay`, expect: [WNF, 200], needs: 'admin' },
+  { method: 'POST', title: '/webhooks/:ours/deliveries/:theirs/replay', path: (w) => `/v1/webhooks/${w.ourWebhook}/deliveries/${w.theirDelivery}/replay`, expect: [DNF, WNF], needs: 'admin' },
   { method: 'GET', title: '/nowhere (no such route)', path: () => '/v1/nowhere', expect: same('ROUTE_NOT_FOUND') },
   { method: 'PATCH', title: '/rules (no such method)', path: () => '/v1/rules', expect: same('METHOD_NOT_ALLOWED') },
 ];

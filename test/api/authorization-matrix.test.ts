@@ -123,7 +123,7 @@ forEachDatabase((db) => {
    * groups for a cell that writes them, members for one that changes members (the rest shared).
    */
   async function world(
-    fresh: 'all' | 'objects' | 'members' | 'keys' | 'suites' | 'changeRequests' = 'all',
+    fresh: 'all' | 'objects' | 'members' | 'keys' | 'suites' | 'changeRequests' | 'webhooks' = 'all',
   ): Promise<World> {
     const make = async (path: string, key: string, body: object) => {
       const reply = await t.call('POST', path, { key, body });
@@ -138,7 +138,7 @@ forEachDatabase((db) => {
         operations: [{ op: 'update', kind: 'rule', id: rule, body: { name: 'proposed' } }],
       });
     const objects =
-      fresh === 'members' || fresh === 'keys' || fresh === 'suites'
+      fresh === 'members' || fresh === 'keys' || fresh === 'suites' || fresh === 'webhooks'
         ? shared
         : {
             ourRule: await make('/v1/rules', owner, { name: 'ours', ...cancel }),
@@ -147,7 +147,11 @@ forEachDatabase((db) => {
             theirGroup: await make('/v1/groups', outsider, { name: 'theirs' }),
           };
     const members =
-      fresh === 'objects' || fresh === 'keys' || fresh === 'suites' || fresh === 'changeRequests'
+      fresh === 'objects' ||
+      fresh === 'keys' ||
+      fresh === 'suites' ||
+      fresh === 'changeRequests' ||
+      fresh === 'webhooks'
         ? shared
         : {
             ourMember: (await t.keysService.issue('acme', `our member ${cell}`)).userId,
@@ -157,7 +161,11 @@ forEachDatabase((db) => {
       (await t.keysService.issue(workspace, user, { scope: 'read', expiresAt: null, name: `cell ${cell}` }))
         .keyId;
     const keys =
-      fresh === 'objects' || fresh === 'members' || fresh === 'suites' || fresh === 'changeRequests'
+      fresh === 'objects' ||
+      fresh === 'members' ||
+      fresh === 'suites' ||
+      fresh === 'changeRequests' ||
+      fresh === 'webhooks'
         ? shared
         : { ourKey: await ownersKey('acme', 'alice'), theirKey: await ownersKey('other', 'carol') };
     const invite = async (workspaceId: string) => {
@@ -187,9 +195,69 @@ forEachDatabase((db) => {
       fresh === 'all' || fresh === 'suites'
         ? { ourSuite: await suite(owner), theirSuite: await suite(outsider) }
         : shared;
+    // A webhook and a delivery of each workspace, fresh for every cell of a webhook route (the ones
+    // before removed: a workspace holds 20 at most, and a cell that makes one must not find the limit).
+    const webhook = async (workspaceId: string, side: 'a' | 'b') => {
+      const id = `whk_cell${cell}${side}`;
+      const at = Date.now();
+      await t.database.db
+        .insertInto('webhooks')
+        .values({
+          id,
+          workspace_id: workspaceId,
+          url: 'https://93.184.215.14/hook',
+          description: null,
+          events: null,
+          active: 0,
+          secret: 'whsec_cell',
+          created_by: null,
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+      const delivery = `dlv_cell${cell}${side}`;
+      await t.database.db
+        .insertInto('webhook_deliveries')
+        .values({
+          id: delivery,
+          workspace_id: workspaceId,
+          webhook_id: id,
+          event_id: `evt_cell${cell}${side}`,
+          type: 'rules.changed',
+          revision: 1,
+          data: null,
+          created_at: at,
+          state: 'delivered',
+          attempts: 1,
+          next_at: at,
+          give_up_at: at,
+          lease_owner: null,
+          lease_until: null,
+          last_status: 200,
+          delivered_at: at,
+        })
+        .execute();
+      return [id, delivery];
+    };
+    if (fresh === 'webhooks' || fresh === 'all') {
+      await t.database.db.deleteFrom('webhook_deliveries').execute();
+      await t.database.db.deleteFrom('webhooks').execute();
+    }
+    const [ourWebhook, ourDelivery] =
+      fresh === 'webhooks' || fresh === 'all'
+        ? await webhook(t.owner.workspaceId, 'a')
+        : [shared.ourWebhook, shared.ourDelivery];
+    const [theirWebhook, theirDelivery] =
+      fresh === 'webhooks' || fresh === 'all'
+        ? await webhook(t.outsider.workspaceId, 'b')
+        : [shared.theirWebhook, shared.theirDelivery];
     return {
       ourSuite: suites.ourSuite,
       theirSuite: suites.theirSuite,
+      ourWebhook: ourWebhook as string,
+      theirWebhook: theirWebhook as string,
+      ourDelivery: ourDelivery as string,
+      theirDelivery: theirDelivery as string,
       ourKey: keys.ourKey,
       theirKey: keys.theirKey,
       ourRule: objects.ourRule,
@@ -234,12 +302,22 @@ forEachDatabase((db) => {
       ['/v1/change-requests?pageSize=1', theirs],
       ['/v1/settings', ours],
     ];
-    return Promise.all(
-      reads.map(async ([path, key]) => {
-        const { status, body } = await t.call('GET', path, { key });
-        return { path, status, data: body.total ?? body.data };
-      }),
-    );
+    const webhooks = await t.database.db.selectFrom('webhooks').selectAll().orderBy('id').execute();
+    const deliveries = await t.database.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .orderBy('id')
+      .execute();
+    return [
+      ...(await Promise.all(
+        reads.map(async ([path, key]) => {
+          const { status, body } = await t.call('GET', path, { key });
+          return { path, status, data: body.total ?? body.data };
+        }),
+      )),
+      webhooks,
+      deliveries,
+    ];
   }
 
   /** The documented success for this caller: who wrote it, which workspace, what a list shows. */
@@ -303,6 +381,30 @@ forEachDatabase((db) => {
           key: theirs ? t.outsider.key : t.owner.key,
         });
         expect(left.body.data.map((k: { id: string }) => k.id)).toContain(own);
+      }
+      return;
+    }
+    if (row.title.startsWith('/webhooks')) {
+      const [own, other] = mine([w.ourWebhook, w.theirWebhook]);
+      const [ownDelivery] = mine([w.ourDelivery, w.theirDelivery]);
+      if (row.title === '/webhooks' && row.method === 'GET') {
+        const ids = (body.data as { id: string }[]).map((hook) => hook.id);
+        expect(ids).toContain(own);
+        expect(ids).not.toContain(other);
+        expect(JSON.stringify(body)).not.toContain('whsec_');
+      } else if (row.title === '/webhooks') {
+        expect(body.data).toMatchObject({ url: 'https://93.184.215.14/hook', active: true });
+        expect(body.data.secret).toMatch(/^whsec_/);
+      } else if (row.title.endsWith('/replay')) {
+        expect(body.data).toMatchObject({ id: ownDelivery, state: 'pending' });
+      } else if (row.title.endsWith('/deliveries')) {
+        expect((body.data as { id: string }[]).map((d) => d.id)).toStrictEqual([ownDelivery]);
+      } else if (row.method === 'DELETE') {
+        expect(body).toStrictEqual({ success: true, message: 'Webhook removed' });
+      } else {
+        expect(body.data.id).toBe(own);
+        expect(body.data).not.toHaveProperty('secret');
+        if (row.method === 'PATCH') expect(body.data.active).toBe(false);
       }
       return;
     }
@@ -506,8 +608,11 @@ forEachDatabase((db) => {
                 ? 'keys'
                 : row.title.startsWith('/test-suites')
                   ? 'suites'
-                  : 'objects';
-          const w = writes ? await world(fresh) : shared;
+                  : row.title.startsWith('/webhooks')
+                    ? 'webhooks'
+                    : 'objects';
+          // Every cell of a webhook route, reads too, gets webhooks of its own (see world).
+          const w = writes || fresh === 'webhooks' ? await world(fresh) : shared;
           if (row.title === '/changes/stream' && outcome === 200) return expectStreamOpens(caller);
           const state = async () => (writes ? await observe(w) : []);
           const before = await state();

@@ -51,7 +51,7 @@ const BUMP_AND_INSERT_ONE = `with bumped as (
 
 /** `dialect`: PostgreSQL records a write's one change with its revision bump in one statement. */
 export function createChangesStore(db: Db, dialect: DialectName = 'sqlite') {
-  const enqueueRevision = revisionOutbox(dialect);
+  const enqueueRevision = revisionOutbox(db);
   // Read on every request: compiled once.
   const revisionById = prepared<{ id: string }, { revision: number; swept_revision: number }>(
     db,

@@ -25,7 +25,6 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
-  ['::ffff:0:0', 96], // IPv4-mapped: checked as the IPv4 address they carry (below), and never sent to
   ['64:ff9b::', 96], // NAT64: an IPv4 address behind a translator
   ['fc00::', 7], // unique-local
   ['fe80::', 10], // link-local
@@ -46,6 +45,9 @@ function mappedIpv4(address: string): string | undefined {
   const lo = Number.parseInt(hex[2] as string, 16);
   return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 }
+
+// IPv4-mapped IPv6 addresses (::ffff:a.b.c.d) are checked as the IPv4 address they carry (below): a
+// ::ffff:0:0/96 rule here would match every IPv4 address, since BlockList checks IPv4 as mapped too.
 
 /** Whether `address` (an IP literal) is one no webhook reaches without the operator's leave. */
 export function isInnerAddress(address: string): boolean {

@@ -3,8 +3,8 @@
 // that one statement (an index probe that finds nothing) and no read; a change that rolls back takes
 // its deliveries with it; a delivery committed is sent even if the service dies the next instant.
 // changes-store.ts calls it for every revision taken; the change requests' module calls `enqueue`.
-import { CompiledQuery, sql } from 'kysely';
-import type { DialectName } from '../../db/database.js';
+import { sql } from 'kysely';
+import { prepared } from '../../db/prepared.js';
 import type { Db } from '../../db/tables.js';
 import { randomSuffix } from '../../ids.js';
 import {
@@ -38,38 +38,47 @@ export const OUTBOX_OF_BUMP = `outbox as (insert into webhook_deliveries (${COLU
   from bumped cross join webhooks w
   where w.workspace_id = $1 and ${SUBSCRIBED.replace('TYPE', `'${RULES_CHANGED}'`)} and ${NOT_FULL})`;
 
-/** SQL written with `?` placeholders, each value once in order, as either database numbers them. */
-const numbered = (text: string, dialect: DialectName) => {
-  let n = 0;
-  return dialect === 'postgres' ? text.replace(/\?/g, () => `$${++n}`) : text;
-};
+interface RevisionParams extends Record<string, unknown> {
+  idPrefix: string;
+  eventId: string;
+  revision: number;
+  at: number;
+  giveUpAt: number;
+  workspaceId: string;
+}
 
 /**
  * Queues `rules.changed` for a revision of the workspace, in the transaction that took it: the body is
  * built when sent, from the change log's records of that revision (as immutable as the delivery), so a
- * revision of 100,000 changes queues one small row per webhook. Compiled once: every write runs it.
+ * revision of 100,000 changes queues one small row per webhook. Compiled once for `db`'s database:
+ * every write runs it.
  */
-export function revisionOutbox(dialect: DialectName) {
-  const text = numbered(
-    `insert into webhook_deliveries (${COLUMNS})
-    select ? || substr(w.id, 5), w.workspace_id, w.id, cast(? as varchar(96)), '${RULES_CHANGED}',
-      cast(? as bigint), null, cast(? as bigint), 'pending', 0, cast(? as bigint), cast(? as bigint)
-    from webhooks w
-    where w.workspace_id = ? and ${SUBSCRIBED.replace('TYPE', `'${RULES_CHANGED}'`)} and ${NOT_FULL}`,
-    dialect,
+export function revisionOutbox(db: Db) {
+  const query = prepared<RevisionParams, never>(
+    db,
+    ['idPrefix', 'eventId', 'revision', 'at', 'giveUpAt', 'workspaceId'],
+    (db, p) => ({
+      compile: () =>
+        sql`insert into webhook_deliveries (${sql.raw(COLUMNS)})
+          select cast(${p.idPrefix} as varchar(96)) || substr(w.id, 5), w.workspace_id, w.id,
+            cast(${p.eventId} as varchar(96)), ${sql.lit(RULES_CHANGED)}, cast(${p.revision} as bigint), null,
+            cast(${p.at} as bigint), 'pending', 0, cast(${p.at} as bigint), cast(${p.giveUpAt} as bigint)
+          from webhooks w
+          where w.workspace_id = ${p.workspaceId}
+            and ${sql.raw(SUBSCRIBED.replace('TYPE', `'${RULES_CHANGED}'`))} and ${sql.raw(NOT_FULL)}`.compile(
+          db,
+        ),
+    }),
   );
   return (trx: Db, workspaceId: string, revision: number, at: number): Promise<unknown> =>
-    trx.executeQuery(
-      CompiledQuery.raw(text, [
-        `dlv_r${revision}_`,
-        `evt_r${revision}_${workspaceId}`,
-        revision,
-        at,
-        at,
-        at + RETRY_FOR_MS,
-        workspaceId,
-      ]),
-    );
+    query.run(trx, {
+      idPrefix: `dlv_r${revision}_`,
+      eventId: `evt_r${revision}_${workspaceId}`,
+      revision,
+      at,
+      giveUpAt: at + RETRY_FOR_MS,
+      workspaceId,
+    });
 }
 
 export type ChangeRequestEvent = (typeof CHANGE_REQUEST_EVENTS)[number];

@@ -142,6 +142,8 @@ export function createWebhooksStore(db: Db) {
 
     /** The webhook, its deliveries and their attempts; answers whether there was one. */
     async remove(trx: Db, workspaceId: string, id: string): Promise<boolean> {
+      // The workspace's, or nothing at all is touched (another workspace's deliveries included).
+      if (!(await this.find(workspaceId, id, trx))) return false;
       const ids = trx.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', id);
       await trx.deleteFrom('webhook_attempts').where('delivery_id', 'in', ids).execute();
       await trx.deleteFrom('webhook_deliveries').where('webhook_id', '=', id).execute();
