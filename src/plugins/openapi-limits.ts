@@ -31,6 +31,10 @@ export const SCHEMAS_CANNOT_SAY: string[] = [
   'Preconditions and replays depend on state: `If-Match` naming an older version is 412; an ' +
     '`Idempotency-Key` used in the last 24 hours with another request is 409; a restored version must ' +
     'still be kept (404), and its id free (409).',
+  "A webhook's `url` must be an absolute http or https URL without user, password or fragment, whose " +
+    'host resolves, when it is made and at every send, to public addresses only (no loopback, private, ' +
+    'link-local, unique-local, multicast or unspecified address, nor an IPv4-mapped one of them) unless the ' +
+    'operator sets `WEBHOOK_ALLOW_PRIVATE=true`; a workspace holds at most 20 webhooks (409).',
   '`X-Request-Id` takes any value; only one of the form `^[A-Za-z0-9._:-]{1,128}$` is echoed.',
 ];
 

@@ -72,8 +72,8 @@ const proposal = (ops: unknown[]) => ({ title: 'cell', operations: ops });
 const NO_SIGN_IN = 'USER_CANNOT_SIGN_IN' as const;
 const WNF = 'WEBHOOK_NOT_FOUND' as const;
 const DNF = 'DELIVERY_NOT_FOUND' as const;
-/** A public address written as such: made without asking DNS, never sent to by the matrix. */
-const hookUrl = 'https://93.184.215.14/hook';
+/** A documentation address (TEST-NET-3): public, written as such (no DNS asked), reaching nobody. */
+const hookUrl = 'https://203.0.113.10/hook';
 const same = (outcome: Outcome): [Outcome, Outcome] => [outcome, outcome];
 const importFile = [{ objectType: 'rule', name: 'imported', ...cancel }];
 // biome-ignore format: the matrix reads best as a table

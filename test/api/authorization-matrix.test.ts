@@ -205,7 +205,7 @@ forEachDatabase((db) => {
         .values({
           id,
           workspace_id: workspaceId,
-          url: 'https://93.184.215.14/hook',
+          url: 'https://203.0.113.10/hook',
           description: null,
           events: null,
           active: 0,
@@ -393,7 +393,7 @@ forEachDatabase((db) => {
         expect(ids).not.toContain(other);
         expect(JSON.stringify(body)).not.toContain('whsec_');
       } else if (row.title === '/webhooks') {
-        expect(body.data).toMatchObject({ url: 'https://93.184.215.14/hook', active: true });
+        expect(body.data).toMatchObject({ url: 'https://203.0.113.10/hook', active: true });
         expect(body.data.secret).toMatch(/^whsec_/);
       } else if (row.title.endsWith('/replay')) {
         expect(body.data).toMatchObject({ id: ownDelivery, state: 'pending' });

@@ -38,6 +38,9 @@ const STATE_DEPENDENT = new Set([
   'MEMBER_NOT_FOUND',
   'LAST_OWNER',
   'KEY_NOT_FOUND',
+  'WEBHOOK_NOT_FOUND',
+  'DELIVERY_NOT_FOUND',
+  'WEBHOOK_LIMIT',
   'INVITE_NOT_FOUND',
   // An invite of an address whose user is a member; a reset link for a member who has no email.
   'MEMBER_EXISTS',
@@ -63,6 +66,8 @@ forEachDatabase((db) => {
     members: new Set(),
     keys: new Set(),
     suites: new Set(),
+    webhooks: new Set(),
+    deliveries: new Set(),
   };
   /** The owner's admin key: every route is open to it (the first key of a user writes only). */
   let ownerKey = '';
@@ -98,6 +103,35 @@ forEachDatabase((db) => {
       ];
       pools.suites.add((await t.call('POST', '/v1/test-suites', { body: { name, cases } })).body.data.id);
     }
+    // An inactive webhook (never sent to) and a delivery of it.
+    const hook = await t.call('POST', '/v1/webhooks', {
+      key: ownerKey,
+      body: { url: 'https://203.0.113.10/fuzzed', active: false },
+    });
+    pools.webhooks.add(hook.body.data.id);
+    const at = Date.now();
+    await t.database.db
+      .insertInto('webhook_deliveries')
+      .values({
+        id: 'dlv_fuzzed',
+        workspace_id: t.owner.workspaceId,
+        webhook_id: hook.body.data.id,
+        event_id: 'evt_fuzzed',
+        type: 'rules.changed',
+        revision: 1,
+        data: null,
+        created_at: at,
+        state: 'delivered',
+        attempts: 1,
+        next_at: at,
+        give_up_at: at,
+        lease_owner: null,
+        lease_until: null,
+        last_status: 200,
+        delivered_at: at,
+      })
+      .execute();
+    pools.deliveries.add('dlv_fuzzed');
   });
   afterAll(() => {
     console.log(
@@ -141,6 +175,7 @@ forEachDatabase((db) => {
     if (request.operation.template === '/v1/groups') pools.groups.add(body.data.id);
     if (request.operation.template === '/v1/keys') pools.keys.add(body.data.id);
     if (request.operation.template === '/v1/test-suites') pools.suites.add(body.data.id);
+    if (request.operation.template === '/v1/webhooks') pools.webhooks.add(body.data.id);
   }
 
   /** A PUT of a rule whose pairs or ruleType are not of the stored type: the state decides. */

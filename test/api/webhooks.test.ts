@@ -520,7 +520,7 @@ forEachDatabase((db) => {
     let admin: IssuedKey;
     let receiver: Receiver;
     beforeAll(async () => {
-      t = await buildTestApp({ db, env: { WEBHOOK_POLL_MS: '60000' } });
+      t = await buildTestApp({ db, env: { WEBHOOK_ALLOW_PRIVATE: 'false' } });
       admin = await t.keysService.issue('acme', 'alice', { scope: 'admin', expiresAt: null, name: null });
       receiver = await startReceiver();
     });

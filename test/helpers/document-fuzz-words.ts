@@ -10,6 +10,9 @@ export function keepWords(request: FuzzRequest): void {
     const now = Date.now() + 60_000;
     if (body.expiresAt <= now) body.expiresAt += now;
   }
+  // A webhook's URL is an http(s) URL whose host is a public address: one written as such (no DNS asked).
+  if (request.operation.template.startsWith('/v1/webhooks') && typeof body?.url === 'string')
+    body.url = `https://203.0.113.10/${encodeURIComponent(body.url.slice(0, 100))}`;
   const rules: any[] =
     request.operation.template === '/v1/import' && Array.isArray(body)
       ? body.filter((r) => r?.ruleType)

@@ -33,6 +33,9 @@ export interface Pools {
   keys: Set<string>;
   /** Ids of the workspace's test suites (path parameter suiteId). */
   suites: Set<string>;
+  /** Webhooks of the workspace, and deliveries of theirs (path parameters webhookId, deliveryId). */
+  webhooks: Set<string>;
+  deliveries: Set<string>;
 }
 
 const URLS = [
@@ -154,6 +157,9 @@ function pathId(template: string, name: string, pools: Pools, n: number): string
   if (name === 'ruleId') return pick([...pools.rules.keys()], n);
   if (template.startsWith('/v1/keys/')) return pick([...pools.keys], n);
   if (name === 'suiteId') return pick([...pools.suites], n);
+  // Removed by an earlier request, a pool may be empty: an id of the documented form then, not found.
+  if (name === 'webhookId') return pick([...pools.webhooks], n) ?? 'whk_zzzzzzzzzzzz';
+  if (name === 'deliveryId') return pick([...pools.deliveries], n) ?? 'dlv_zzzzzzzzzzzz';
   return pick([...(name === 'userId' ? pools.members : pools.groups)], n);
 }
 

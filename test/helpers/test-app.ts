@@ -84,6 +84,10 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const config = loadConfig({
     RATE_LIMIT_PER_MINUTE: '0',
     PASSWORD_SCRYPT_N: '1024',
+    // Webhooks may reach the tests' receivers on loopback; their dispatcher runs when a test says
+    // (app.webhookDispatcher.runOnce), its own round being a minute away.
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    WEBHOOK_POLL_MS: '60000',
     ...options.env,
     DATABASE_URL: url,
   });

@@ -28,7 +28,6 @@ import type { AttemptRow, DeliveryRow, WebhookRow, WebhooksStore } from './webho
 export const MAX_DELIVERIES_PAGE = 100;
 
 const NOTHING_IGNORED = new Set<string>();
-const CONTROL = /\p{Cc}/u;
 
 const toWebhook = (row: WebhookRow): Webhook => ({
   id: row.id,
@@ -88,11 +87,10 @@ export function createWebhooksService(deps: {
     }
   }
 
-  function descriptionOf(value: unknown, details: ErrorDetail[]): string | null | undefined {
-    if (value === undefined || value === null) return value as null | undefined;
-    const text = (value as string).trim();
-    if (CONTROL.test(text.replace(/[\n\t]/g, ' ')))
-      details.push({ path: '/description', message: 'must not hold control characters' });
+  /** Trimmed; blank is none. Shown as text, never as markup, wherever it is shown. */
+  function descriptionOf(value: unknown): string | null | undefined {
+    if (typeof value !== 'string') return value as null | undefined;
+    const text = value.trim();
     return text === '' ? null : text;
   }
 
@@ -102,7 +100,7 @@ export function createWebhooksService(deps: {
     check: typeof checkWebhookCreate | typeof checkWebhookUpdate,
   ) {
     const { payload, details } = payloadProblems(body, check as typeof checkWebhookCreate, NOTHING_IGNORED);
-    const description = descriptionOf(payload.description, details);
+    const description = descriptionOf(payload.description);
     await urlProblems(payload.url, details);
     if (details.length > 0) throw new AppError('WEBHOOK_PAYLOAD_INVALID', details);
     return { ...(payload as unknown as T), description };
