@@ -136,8 +136,10 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
   async function round(): Promise<number> {
     const token = randomBytes(12).toString('hex');
     const at = now();
-    // Long enough for any send to end (its deadline cuts it) and its outcome to be written.
-    const claimed = await store.claim(token, at, at + options.timeoutMs + 60_000, CLAIM_BATCH);
+    // Long enough for any send to end (its deadline cuts it) and its outcome to be written; short
+    // enough that a delivery whose instance died mid-send is sent again soon after.
+    const lease = options.timeoutMs + Math.max(5000, options.timeoutMs);
+    const claimed = await store.claim(token, at, at + lease, CLAIM_BATCH);
     await Promise.all(
       claimed.map((row) =>
         attempt(token, row).catch((error: unknown) =>
