@@ -14,6 +14,7 @@ import { createUsersStore } from '../../src/modules/users/users-store.js';
 import { createKeyWithCli, type ScratchDatabase, scratchDatabase } from '../helpers/cli.js';
 import { type ServiceProcess, startService } from '../helpers/service-process.js';
 import { typeProblems } from '../helpers/typescript.js';
+import { type Receiver, startReceiver } from '../helpers/webhook-receiver.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PASSWORD = 'correct horse battery staple';
@@ -27,6 +28,7 @@ describe('rulekeeper/client', () => {
   let teammate: string;
   /** An admin of the workspace who is not dev: a change request's reviewer. */
   let reviewerKey: string;
+  let receiver: Receiver;
   beforeAll(async () => {
     database = await scratchDatabase('sqlite');
     key = (await createKeyWithCli(database.url, 'client', 'dev')).key;
@@ -47,10 +49,16 @@ describe('rulekeeper/client', () => {
         users.create(trx, { email: 'dev@example.com', name: 'dev', password: PASSWORD }, Date.now()),
       );
     await opened.close();
-    service = await startService({ DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: '0' });
+    receiver = await startReceiver();
+    service = await startService({
+      DATABASE_URL: database.url,
+      RATE_LIMIT_PER_MINUTE: '0',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    });
   });
   afterAll(async () => {
     await service?.stop();
+    await receiver?.close();
     await database?.drop();
   });
 
@@ -286,6 +294,28 @@ describe('rulekeeper/client', () => {
     const another = await admin.POST('/v1/invites', { body: { email: 'sol@example.com', role: 'editor' } });
     const invitePath = { params: { path: { inviteId: another.data?.data.id as string } } };
     note('revokeInvite', (await admin.DELETE('/v1/invites/{inviteId}', invitePath)).response.status, 200);
+
+    // Webhooks, as the workspace's admin, to a receiver on loopback (the service allows it).
+    const hook = await admin.POST('/v1/webhooks', { body: { url: receiver.url, events: ['rules.changed'] } });
+    note('createWebhook', hook.response.status, 201);
+    expect(hook.data?.data.secret).toMatch(/^whsec_/);
+    const hookPath = { params: { path: { webhookId: hook.data?.data.id as string } } };
+    note('listWebhooks', (await admin.GET('/v1/webhooks')).response.status, 200);
+    note('getWebhook', (await admin.GET('/v1/webhooks/{webhookId}', hookPath)).response.status, 200);
+    const patched = await admin.PATCH('/v1/webhooks/{webhookId}', {
+      ...hookPath,
+      body: { description: 'ci' },
+    });
+    note('updateWebhook', patched.response.status, 200);
+    expect((await admin.POST('/v1/groups', { body: { name: 'told' } })).response.status).toBe(201);
+    const sent = await admin.GET('/v1/webhooks/{webhookId}/deliveries', hookPath);
+    note('listWebhookDeliveries', sent.response.status, 200);
+    const deliveryId = sent.data?.data[0]?.id as string;
+    const replayed = await admin.POST('/v1/webhooks/{webhookId}/deliveries/{deliveryId}/replay', {
+      params: { path: { webhookId: hook.data?.data.id as string, deliveryId } },
+    });
+    note('replayWebhookDelivery', replayed.response.status, 200);
+    note('deleteWebhook', (await admin.DELETE('/v1/webhooks/{webhookId}', hookPath)).response.status, 200);
 
     const devId = whoami.data?.data.user.id as string;
     const reset = await admin.POST('/v1/members/{userId}/reset', { params: { path: { userId: devId } } });
