@@ -304,7 +304,13 @@ export function createServices(
   );
   app.addHook('onClose', () => access.close());
   // Signed webhooks: their routes, and the dispatcher of the outbox every write fills.
-  const webhooks = createWebhooksModule(app, { db, config, now, timers: webhookTimers });
+  const webhooks = createWebhooksModule(app, {
+    db,
+    config,
+    activity: activityModule.service,
+    now,
+    timers: webhookTimers,
+  });
   // Reviewed changes: proposed, reviewed, merged through the rules' and groups' own writes.
   const changeRequestsStore = createChangeRequestsStore(db);
   const changeRequests = createChangeRequestsService({

@@ -424,6 +424,48 @@ forEachDatabase((db) => {
     await off(mine.id);
   });
 
+  it('records who made, changed and removed a webhook in the activity, with its host alone', async () => {
+    const { id } = await hook({ url: `${receiver.url}?token=secret-in-url` });
+    await t.call('PATCH', `/v1/webhooks/${id}`, { key: admin.key, body: { rotateSecret: true } });
+    await t.call('DELETE', `/v1/webhooks/${id}`, { key: admin.key });
+    const { body } = await t.call('GET', `/v1/activity?object=${id}`, { key: admin.key });
+    expect(body.data.map((e: { kind: string }) => e.kind)).toStrictEqual([
+      'webhook_deleted',
+      'webhook_updated',
+      'webhook_created',
+    ]);
+    expect(body.data[1]).toMatchObject({
+      by: admin.userId,
+      detail: { host: `127.0.0.1:${receiver.port}`, rotated: true },
+    });
+    expect(JSON.stringify(body)).not.toContain('secret-in-url');
+    expect(JSON.stringify(body)).not.toContain('whsec_');
+  });
+
+  it('keeps deliveries done for 30 days, pending ones until they are done', async () => {
+    const { id } = await hook();
+    await t.call('POST', '/v1/rules', { body: rule('swept') });
+    await run();
+    await off(id);
+    await t.call('PATCH', `/v1/webhooks/${id}`, { key: admin.key, body: { active: true } });
+    receiver.handler = (_q, response) => {
+      response.statusCode = 500;
+      response.end();
+    };
+    await t.call('POST', '/v1/rules', { body: rule('still pending') });
+    await run();
+    await off(id);
+    receiver.handler = (_q, response) => response.end('ok');
+    const states = async () => (await deliveries(id)).map((d: { state: string }) => d.state);
+    expect(await states()).toStrictEqual(['pending', 'delivered']);
+    clock += 29 * 24 * 3_600_000;
+    await t.app.webhookSweep();
+    expect(await states()).toStrictEqual(['pending', 'delivered']);
+    clock += 2 * 24 * 3_600_000;
+    await t.app.webhookSweep();
+    expect(await states()).toStrictEqual(['pending']);
+  });
+
   it('PATCH changes fields and rotates the secret only when asked, answering the new one once', async () => {
     const { id, secret } = await hook();
     const changed = await t.call('PATCH', `/v1/webhooks/${id}`, {

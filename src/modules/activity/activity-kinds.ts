@@ -17,6 +17,9 @@ export const SECURITY_KINDS = [
   'member_removed',
   'member_role_changed',
   'setting_changed',
+  'webhook_created',
+  'webhook_updated',
+  'webhook_deleted',
 ] as const;
 export type SecurityKind = (typeof SECURITY_KINDS)[number];
 
@@ -37,5 +40,14 @@ const securityKinds = new Set<string>(SECURITY_KINDS);
 export const isSecurityKind = (kind: string): kind is SecurityKind => securityKinds.has(kind);
 
 /** What a security event is about, when it is about something. */
-export const OBJECT_TYPES = ['rule', 'group', 'user', 'key', 'invite', 'setting', 'workspace'] as const;
+export const OBJECT_TYPES = [
+  'rule',
+  'group',
+  'user',
+  'key',
+  'invite',
+  'setting',
+  'workspace',
+  'webhook',
+] as const;
 export type ActivityObjectType = (typeof OBJECT_TYPES)[number];

@@ -21,7 +21,8 @@ const Kind = Type.Union(
     description:
       'What happened: a rule or group change (`rule_created` … `group_deleted`), or a security event ' +
       '(`sign_in`, `sign_in_failed`, `sign_out`, `key_created`, `key_revoked`, `invite_created`, ' +
-      '`invite_accepted`, `member_added`, `member_removed`, `member_role_changed`, `setting_changed`).',
+      '`invite_accepted`, `member_added`, `member_removed`, `member_role_changed`, `setting_changed`, ' +
+      '`webhook_created`, `webhook_updated`, `webhook_deleted`).',
   },
 );
 

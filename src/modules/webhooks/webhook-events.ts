@@ -36,3 +36,6 @@ export const eventsColumn = (events: readonly string[] | null): string | null =>
 
 export const eventsOfColumn = (column: string | null): string[] | null =>
   column === null ? null : column.split(',').filter((e) => e !== '');
+
+/** How long a delivery done (delivered or failed) is kept, with its attempts, for the deliveries list. */
+export const KEEP_DELIVERIES_MS = 30 * 24 * 60 * 60 * 1000;

@@ -82,7 +82,7 @@ export function registerWebhooksRoutes(app: FastifyInstance, webhooks: WebhooksS
       },
     },
     async (request, reply) => {
-      const data = await webhooks.create(request.principal, request.body);
+      const data = await webhooks.create(request.principal, request.body, request.ip);
       reply.code(201).header('location', `/v1/webhooks/${data.id}`).header('cache-control', 'no-store');
       return { success: true, data };
     },
@@ -144,7 +144,12 @@ export function registerWebhooksRoutes(app: FastifyInstance, webhooks: WebhooksS
       },
     },
     async (request, reply) => {
-      const data = await webhooks.update(request.principal, request.params.webhookId, request.body);
+      const data = await webhooks.update(
+        request.principal,
+        request.params.webhookId,
+        request.body,
+        request.ip,
+      );
       reply.header('cache-control', 'no-store');
       return { success: true, data };
     },
@@ -167,7 +172,7 @@ export function registerWebhooksRoutes(app: FastifyInstance, webhooks: WebhooksS
       },
     },
     async (request) => {
-      await webhooks.remove(request.principal, request.params.webhookId);
+      await webhooks.remove(request.principal, request.params.webhookId, request.ip);
       return { success: true, message: 'Webhook removed' };
     },
   );

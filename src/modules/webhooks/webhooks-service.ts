@@ -9,6 +9,8 @@ import { payloadProblems } from '../../http/payload.js';
 import type { Page } from '../../http/replies.js';
 import { randomSuffix } from '../../ids.js';
 import type { Principal } from '../../model/principal.js';
+import { actorOf } from '../activity/activity-actor.js';
+import type { ActivityService } from '../activity/activity-service.js';
 import { AddressRefused, resolveTarget } from './webhook-address.js';
 import { eventsColumn, eventsOfColumn, MAX_WEBHOOKS, RETRY_FOR_MS } from './webhook-events.js';
 import { newWebhookSecret } from './webhook-signature.js';
@@ -61,6 +63,7 @@ const toDelivery = (row: DeliveryRow, attempts: AttemptRow[]): Delivery => ({
 export function createWebhooksService(deps: {
   db: Db;
   store: WebhooksStore;
+  activity: Pick<ActivityService, 'record'>;
   allowPrivate: boolean;
   now?: () => number;
   /** How a host is resolved (tests give names of their own); the system's resolver otherwise. */
@@ -68,6 +71,27 @@ export function createWebhooksService(deps: {
 }) {
   const { db, store } = deps;
   const now = deps.now ?? Date.now;
+
+  /**
+   * A security event in the change's transaction: who sends the workspace's changes where. The host
+   * alone, not the URL: some receivers' URLs are themselves secrets (a chat's incoming webhook).
+   */
+  const record = (
+    trx: Db,
+    caller: Principal,
+    address: string,
+    kind: 'webhook_created' | 'webhook_updated' | 'webhook_deleted',
+    id: string,
+    url: string,
+    detail: Record<string, boolean> = {},
+  ) =>
+    deps.activity.record(trx, {
+      workspaceId: caller.workspaceId,
+      kind,
+      actor: actorOf(caller, address),
+      object: { type: 'webhook', id },
+      detail: { host: URL.canParse(url) ? new URL(url).host : '', ...detail },
+    });
 
   /** The webhook of the caller's workspace, or 404. */
   async function owned(caller: Principal, id: string): Promise<WebhookRow> {
@@ -108,7 +132,7 @@ export function createWebhooksService(deps: {
 
   return {
     /** POST /v1/webhooks: the webhook made, its secret shown this once. */
-    async create(caller: Principal, body: unknown): Promise<NewWebhook> {
+    async create(caller: Principal, body: unknown, address: string): Promise<NewWebhook> {
       const asked = await read<{ url: string; events?: string[] | null; active?: boolean }>(
         body,
         checkWebhookCreate,
@@ -131,6 +155,7 @@ export function createWebhooksService(deps: {
             { path: '', message: `a workspace has at most ${MAX_WEBHOOKS} webhooks: remove one first` },
           ]);
         await store.insert(trx, { ...row, secret, created_by: caller.userId });
+        await record(trx, caller, address, 'webhook_created', row.id, row.url);
       });
       return { ...toWebhook(row), secret };
     },
@@ -146,7 +171,7 @@ export function createWebhooksService(deps: {
     },
 
     /** PATCH: url, events, description, active; `rotateSecret` answers a new secret, this once. */
-    async update(caller: Principal, id: string, body: unknown): Promise<ChangedWebhook> {
+    async update(caller: Principal, id: string, body: unknown, address: string): Promise<ChangedWebhook> {
       const found = await owned(caller, id);
       const asked = await read<{
         url?: string;
@@ -163,14 +188,25 @@ export function createWebhooksService(deps: {
         ...(secret ? { secret } : {}),
         updated_at: Math.max(now(), Number(found.updated_at)),
       };
-      await store.update(db, caller.workspaceId, id, set);
+      await db.transaction().execute(async (trx) => {
+        await store.update(trx, caller.workspaceId, id, set);
+        await record(trx, caller, address, 'webhook_updated', id, asked.url ?? found.url, {
+          rotated: secret !== undefined,
+          ...(asked.active !== undefined ? { active: asked.active } : {}),
+        });
+      });
       const changed = await owned(caller, id);
       return { ...toWebhook(changed), ...(secret ? { secret } : {}) };
     },
 
     /** DELETE: the webhook, its deliveries (pending ones are not sent) and their attempts. */
-    async remove(caller: Principal, id: string): Promise<void> {
-      const removed = await db.transaction().execute((trx) => store.remove(trx, caller.workspaceId, id));
+    async remove(caller: Principal, id: string, address: string): Promise<void> {
+      const found = await owned(caller, id);
+      const removed = await db.transaction().execute(async (trx) => {
+        const done = await store.remove(trx, caller.workspaceId, id);
+        if (done) await record(trx, caller, address, 'webhook_deleted', id, found.url);
+        return done;
+      });
       if (!removed) throw new AppError('WEBHOOK_NOT_FOUND');
     },
 

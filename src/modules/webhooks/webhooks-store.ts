@@ -251,6 +251,24 @@ export function createWebhooksStore(db: Db) {
         .execute();
     },
 
+    /** Deliveries done (delivered or failed) before `before`, and their attempts; answers how many. */
+    async sweep(before: number): Promise<number> {
+      return db.transaction().execute(async (trx) => {
+        const old = trx
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('state', '<>', 'pending')
+          .where('created_at', '<', before);
+        await trx.deleteFrom('webhook_attempts').where('delivery_id', 'in', old).execute();
+        const done = await trx
+          .deleteFrom('webhook_deliveries')
+          .where('state', '<>', 'pending')
+          .where('created_at', '<', before)
+          .executeTakeFirst();
+        return Number(done.numDeletedRows);
+      });
+    },
+
     /** The first `limit` changes of a revision, and how many it made: a `rules.changed` body. */
     async revisionChanges(workspaceId: string, revision: number, limit: number) {
       const [rows, count] = await Promise.all([
