@@ -33,6 +33,7 @@ import { TestSuitesPage } from './test-suites/test-suites-page.js';
 import { TryItPage } from './trace/try-it-page.js';
 import { MovePage } from './transfer/move-page.js';
 import { ShortcutsDialog, useShortcuts } from './ui/shortcuts.js';
+import { WebhooksPage } from './webhooks/webhooks-page.js';
 
 /** The workspace a person chose last in this tab: not a secret, only where they were. */
 const WORKSPACE_ITEM = 'rulekeeper.workspace';
@@ -182,6 +183,7 @@ const NAV: { route: Route; label: string; admin?: true }[] = [
   { route: { page: 'keys' }, label: 'Keys' },
   { route: { page: 'activity' }, label: 'Activity' },
   { route: { page: 'settings' }, label: 'Settings', admin: true },
+  { route: { page: 'webhooks' }, label: 'Webhooks', admin: true },
 ];
 
 const LIVE_LABELS: Record<LiveState, string> = {
@@ -278,6 +280,7 @@ function Workspace({ session }: { session: Session }) {
         {route.page === 'change-request-operation' ? (
           <OperationEditorPage key={`${route.id} ${route.index}`} id={route.id} index={route.index} />
         ) : null}
+        {route.page === 'webhooks' ? <WebhooksPage /> : null}
       </main>
       {shortcuts ? <ShortcutsDialog onClose={() => setShortcuts(false)} canWrite={session.canWrite} /> : null}
     </LiveContext.Provider>

@@ -19,7 +19,8 @@ export type Route =
   | { page: 'change-requests' }
   | { page: 'change-request'; id: string }
   /** The author edits operation `index` (0-based) of a change request in the rule editor. */
-  | { page: 'change-request-operation'; id: string; index: number };
+  | { page: 'change-request-operation'; id: string; index: number }
+  | { page: 'webhooks' };
 
 /** Pages whose address is their name alone. */
 const PLAIN_PAGES = [
@@ -34,6 +35,7 @@ const PLAIN_PAGES = [
   'test-suites',
   'settings',
   'change-requests',
+  'webhooks',
 ] as const;
 type PlainPage = (typeof PLAIN_PAGES)[number];
 const isPlainPage = (page: string | undefined): page is PlainPage =>

@@ -72,8 +72,13 @@ export const test = base.extend<
     // biome-ignore lint/correctness/noEmptyPattern: as above.
     async ({}, use) => {
       const database = await scratchDatabase('sqlite');
-      // Keys are not cached, so a revoked key is refused at once.
-      const process = await startService({ DATABASE_URL: database.url, KEY_CACHE_TTL_MS: '0' });
+      // Keys are not cached, so a revoked key is refused at once. Webhooks may reach the tests'
+      // receivers on loopback.
+      const process = await startService({
+        DATABASE_URL: database.url,
+        KEY_CACHE_TTL_MS: '0',
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+      });
       const firstKey = /\n\s+(rk_\S+)/.exec(process.output())?.[1];
       if (!firstKey) throw new Error(`no key printed on first start:\n${process.output()}`);
       await use({ process, database, firstKey });

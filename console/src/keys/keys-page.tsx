@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../ui/confirm.js';
 import { RelativeTime } from '../ui/relative-time.js';
 import { type Key, type KeyState, stateOf } from './key-words.js';
 import { NewKeyForm } from './new-key-form.js';
-import { ShownOnce } from './shown-once.js';
+import { keySecret, ShownOnce } from './shown-once.js';
 
 const PAGE_SIZE = 100;
 
@@ -88,7 +88,7 @@ export function KeysPage() {
         role.
       </p>
       {made ? (
-        <ShownOnce made={made} onDone={() => setMade(null)} />
+        <ShownOnce secret={keySecret(made)} onDone={() => setMade(null)} />
       ) : (
         <NewKeyForm
           onMade={(key) => {
