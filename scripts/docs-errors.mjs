@@ -68,7 +68,8 @@ const when = {
   TEST_SUITE_NOT_FOUND:
     "A suite id (`/v1/test-suites/:suiteId`) of no suite of the workspace: unknown, or another workspace's (never said which).",
   WEBHOOK_NOT_FOUND: "A webhook id the workspace does not have (unknown or another workspace's).",
-  DELIVERY_NOT_FOUND: "A delivery id the webhook does not have (unknown, another webhook's or another workspace's).",
+  DELIVERY_NOT_FOUND:
+    "A delivery id the webhook does not have (unknown, another webhook's or another workspace's).",
   ROUTE_NOT_FOUND: 'Unknown path.',
   METHOD_NOT_ALLOWED: 'Known path, other method (see the `Allow` header).',
   REQUEST_TIMEOUT: "The request's headers did not all arrive within `REQUEST_TIMEOUT_MS`.",

@@ -256,6 +256,8 @@ export interface HitReportsTable {
   source: string;
   hour: number;
   reports: number;
+}
+
 /** A workspace's webhook (migration 0017). */
 export interface WebhooksTable {
   id: string;
