@@ -12,7 +12,7 @@ import { openDatabase } from '../../src/db/database.js';
 import { createChangesService } from '../../src/modules/changes/changes-service.js';
 import { createChangesStore } from '../../src/modules/changes/changes-store.js';
 import type { IssuedKey } from '../../src/modules/keys/keys-service.js';
-import { createWebhookDispatcher } from '../../src/modules/webhooks/webhook-dispatcher.js';
+import { CLOSE_GRACE_MS, createWebhookDispatcher } from '../../src/modules/webhooks/webhook-dispatcher.js';
 import { enqueue } from '../../src/modules/webhooks/webhooks-outbox.js';
 import { createWebhooksStore } from '../../src/modules/webhooks/webhooks-store.js';
 import { cancelPair, ERRORS, type ErrorName, type Reply } from '../helpers/fixtures.js';
@@ -557,6 +557,45 @@ forEachDatabase((db) => {
 });
 
 forEachDatabase((db) => {
+  it('closing the app waits briefly for a send under way, then cuts it and records the attempt', async () => {
+    const timers = manualTimers();
+    const t = await buildTestApp({ db, webhookTimers: timers });
+    const receiver = await startReceiver();
+    try {
+      receiver.handler = () => {}; // never answers
+      const admin = await t.keysService.issue('acme', 'alice', {
+        scope: 'admin',
+        expiresAt: null,
+        name: null,
+      });
+      const made = await t.call('POST', '/v1/webhooks', { key: admin.key, body: { url: receiver.url } });
+      await t.call('POST', '/v1/rules', { body: rule('cut') });
+      const sending = t.app.webhookDispatcher.runOnce();
+      await receiver.arrived(1);
+      const closing = t.app.close();
+      // The grace runs out (the test's timer), the send is cut, and its attempt is written before the
+      // database closes.
+      while (timers.fire(CLOSE_GRACE_MS) === 0) await new Promise((resolve) => setImmediate(resolve));
+      await closing;
+      expect(await sending).toBe(1);
+      const attempts = await t.database.db
+        .selectFrom('webhook_attempts')
+        .innerJoin('webhook_deliveries', 'webhook_deliveries.id', 'webhook_attempts.delivery_id')
+        .select(['webhook_attempts.error', 'webhook_deliveries.state', 'webhook_deliveries.webhook_id'])
+        .execute();
+      expect(attempts).toStrictEqual([
+        {
+          error: 'the service stopped before the answer came',
+          state: 'pending',
+          webhook_id: made.body.data.id,
+        },
+      ]);
+    } finally {
+      await receiver.close();
+      await t.close(); // closing the app again does nothing more
+    }
+  });
+
   describe('without WEBHOOK_ALLOW_PRIVATE', () => {
     let t: TestApp;
     let admin: IssuedKey;

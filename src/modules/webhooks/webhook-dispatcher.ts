@@ -15,6 +15,8 @@ import type { ClaimedRow, WebhooksStore } from './webhooks-store.js';
 /** The first retry's wait; each next one waits twice as long, up to BACKOFF_MAX_MS. */
 export const BACKOFF_FIRST_MS = 30_000;
 export const BACKOFF_MAX_MS = 60 * 60 * 1000;
+/** How long a closing instance waits for its sends under way. */
+export const CLOSE_GRACE_MS = 2000;
 /** Deliveries claimed per round (and so sent at once by one instance). */
 const CLAIM_BATCH = 16;
 
@@ -179,22 +181,25 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
   return {
     start: schedule,
     runOnce,
-    /** Stops claiming; sends under way get `graceMs` to end, then are cut (their leases run out). */
-    async close(graceMs = 2000): Promise<void> {
+    /**
+     * Stops claiming; sends under way get `graceMs` to end, then are cut, recorded as failed attempts
+     * and retried later (by another instance, or this one started again).
+     */
+    async close(graceMs = CLOSE_GRACE_MS): Promise<void> {
       closed = true;
       if (timer !== undefined) timers.clearTimeout(timer);
       if (!running) return;
-      let grace: NodeJS.Timeout | undefined;
+      let grace: unknown;
       await Promise.race([
         running.catch(() => {}),
         new Promise<void>((resolve) => {
-          grace = setTimeout(() => {
+          grace = timers.setTimeout(() => {
             stopping.abort();
             resolve();
           }, graceMs);
         }),
       ]);
-      clearTimeout(grace);
+      timers.clearTimeout(grace);
       await running?.catch(() => {});
     },
   };

@@ -65,7 +65,7 @@ const Secret = Type.String({
   description:
     'The signing secret (HMAC-SHA256 of `t.body`, in `Rulekeeper-Signature`): shown this once, never again.',
   pattern: '^whsec_[A-Za-z0-9_-]{43}$',
-  examples: ['whsec_Zk3q9v0m2b7x1c4n6aa8dd5ee0ff3gg9hh2jj4kk7l'],
+  examples: ['whsec_Zk3q9v0m2b7x1c4n6aa8dd5ee0ff3gg9hh2jj4kk7lm'],
 });
 
 export const NewWebhook = Type.Object(
