@@ -81,6 +81,11 @@ forEachDatabase((db) => {
   }
   const deliveries = async (id: string, key = admin.key) =>
     (await t.call('GET', `/v1/webhooks/${id}/deliveries`, { key })).body.data;
+  /** Removes every webhook of acme (a workspace holds 20 at most). */
+  const clearHooks = async () => {
+    const list = (await t.call('GET', '/v1/webhooks', { key: admin.key })).body.data as { id: string }[];
+    for (const w of list) await t.call('DELETE', `/v1/webhooks/${w.id}`, { key: admin.key });
+  };
   const off = (id: string) =>
     t.call('PATCH', `/v1/webhooks/${id}`, { key: admin.key, body: { active: false } });
 
@@ -524,6 +529,87 @@ forEachDatabase((db) => {
       await t.call('POST', '/v1/webhooks', { key: admin.key, body: { url: receiver.url } }),
       'WEBHOOK_LIMIT',
     );
+  });
+
+  it('connects to the address it checked, keeping the name as Host (no second lookup to rebind)', async () => {
+    await clearHooks();
+    // Made straight into the table: the name resolves nowhere but in this test's resolver.
+    const id = 'whk_rebindtest01';
+    await t.database.db
+      .insertInto('webhooks')
+      .values({
+        id,
+        workspace_id: t.owner.workspaceId,
+        url: `http://rebind.example:${receiver.port}/pinned`,
+        description: null,
+        events: null,
+        active: 1,
+        secret: 'whsec_pinned',
+        created_by: null,
+        created_at: clock,
+        updated_at: clock,
+      })
+      .execute();
+    let lookups = 0;
+    const pinned = createWebhookDispatcher({
+      store: createWebhooksStore(t.database.db),
+      allowPrivate: true,
+      timeoutMs: TIMEOUT_MS,
+      pollMs: 60_000,
+      now: () => clock,
+      timers,
+      // The name's one lookup, the checked one; the connection must not ask again.
+      resolve: async () => {
+        lookups += 1;
+        return [{ address: '127.0.0.1', family: 4 }];
+      },
+    });
+    await t.call('POST', '/v1/rules', { body: rule('pinned') });
+    const before = receiver.received.length;
+    clock = Math.max(clock, Date.now());
+    expect(await pinned.runOnce()).toBe(1);
+    expect(lookups).toBe(1);
+    expect(receiver.received[before]?.headers.host).toBe(`rebind.example:${receiver.port}`);
+    await off(id);
+  });
+
+  it('stops queueing for a webhook 10,000 deliveries behind, until it catches up', async () => {
+    await clearHooks();
+    const { id } = await hook();
+    await off(id);
+    const at = Date.now();
+    const rows = Array.from({ length: 9_999 }, (_, n) => ({
+      id: `dlv_behind${n}`,
+      workspace_id: t.owner.workspaceId,
+      webhook_id: id,
+      event_id: `evt_behind${n}`,
+      type: 'rules.changed',
+      revision: 1,
+      data: null,
+      created_at: at,
+      state: 'pending',
+      attempts: 0,
+      next_at: at + 3_600_000,
+      give_up_at: at + 3_600_000,
+      lease_owner: null,
+      lease_until: null,
+      last_status: null,
+      delivered_at: null,
+    }));
+    for (let n = 0; n < rows.length; n += 500)
+      await t.database.db
+        .insertInto('webhook_deliveries')
+        .values(rows.slice(n, n + 500))
+        .execute();
+    await t.call('PATCH', `/v1/webhooks/${id}`, { key: admin.key, body: { active: true } });
+    const pending = async () =>
+      (await t.call('GET', `/v1/webhooks/${id}/deliveries?state=pending&pageSize=1`, { key: admin.key })).body
+        .total;
+    await t.call('POST', '/v1/rules', { body: rule('the 10,000th') });
+    expect(await pending()).toBe(10_000);
+    await t.call('POST', '/v1/rules', { body: rule('one too many') });
+    expect(await pending()).toBe(10_000);
+    await t.call('DELETE', `/v1/webhooks/${id}`, { key: admin.key });
   });
 
   it('two dispatchers on one database never send the same attempt twice', async () => {
