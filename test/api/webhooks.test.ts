@@ -362,6 +362,31 @@ forEachDatabase((db) => {
     await off(rulesOnly.id);
   });
 
+  it('a change request opened through the API is told to its subscribers: a summary, no bodies', async () => {
+    const { id, secret } = await hook({ events: ['change_request.opened', 'change_request.closed'] });
+    const opened = await t.call('POST', '/v1/change-requests', {
+      body: {
+        title: 'Add a group',
+        operations: [{ op: 'create', kind: 'group', body: { name: 'proposed secretly' } }],
+      },
+    });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(201);
+    const before = receiver.received.length;
+    expect(await run()).toBe(1);
+    const got = receiver.received[before];
+    expect(verifies(secret, got?.headers['rulekeeper-signature'] as string, got?.body ?? '')).toBe(true);
+    const body = JSON.parse(got?.body ?? '{}');
+    expect(body).toMatchObject({
+      type: 'change_request.opened',
+      workspaceId: t.owner.workspaceId,
+      data: { id: opened.body.data.id, title: 'Add a group', state: 'open', operationCount: 1, review: null },
+    });
+    // The operations' bodies and the evidence stay in the service.
+    expect(got?.body).not.toContain('proposed secretly');
+    expect(body.data).not.toHaveProperty('evidence');
+    await off(id);
+  });
+
   it('replay sends the same event again now, as a new attempt', async () => {
     const { id } = await hook();
     await t.call('POST', '/v1/rules', { body: rule('replayed') });
