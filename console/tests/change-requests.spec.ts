@@ -329,6 +329,12 @@ test('a save refused because review became required offers to propose it; a grou
   await editor.goto(`/#/rules/${ruleId}`);
   await settingsRead;
   await expect(editor.getByRole('button', { name: 'Save', exact: true })).toBeVisible();
+  // The console reads the settings again when its session refreshes (and then proposes at once):
+  // held at what it first read, it stays the console of someone who opened the rule before the change.
+  const settingsUrl = `${base}/v1/settings`;
+  await editor.route(settingsUrl, (route) =>
+    route.fulfill({ json: { success: true, data: { review: 'off', reviewers: 'admins' } } }),
+  );
   ok(await team.api.PATCH('/v1/settings', { body: { review: 'required' } }));
   await editor
     .getByRole('group', { name: 'Pair 1' })
@@ -338,6 +344,7 @@ test('a save refused because review became required offers to propose it; a grou
   await expect(editor.getByRole('alert')).toContainText(
     'now requires review of changes, so yours was not saved',
   );
+  await editor.unroute(settingsUrl);
   expect(await destinationOf(team.api, ruleId)).toBe('https://staging.example.com');
   await editor.getByRole('button', { name: 'Propose this change' }).click();
   const dialog = editor.getByRole('dialog', { name: 'Propose change' });

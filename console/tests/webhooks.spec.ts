@@ -19,8 +19,15 @@ test('an admin adds a webhook, keeps its secret, sees a delivery with its attemp
     const admin = await createKeyWithCli(service.database.url, name, 'hook admin', ['--scope', 'admin']);
     const writer = await createKeyWithCli(service.database.url, name, 'hook admin');
 
+    // Webhooks are an admin's: the nav offers them to admins only, and the page says so to others.
     await signIn(page, workspace.key);
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Webhooks' }).click();
+    await expect(
+      page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Rules' }),
+    ).toBeVisible();
+    await expect(
+      page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Webhooks' }),
+    ).toHaveCount(0);
+    await page.goto('/#/webhooks');
     await expect(page.getByText("Only the workspace's admins and owners")).toBeVisible();
     await page.getByRole('button', { name: 'Sign out' }).click();
 
