@@ -394,13 +394,14 @@ export function createChangeRequestsService(deps: {
           });
         }
         const revision = await changes.record(trx, actor, written);
-        const done = await store.update(trx, id, ['approved'], {
-          state: 'merged',
-          merged_revision: revision,
-          ended_by: principal.userId,
-          ended_at: Date.now(),
-        });
-        if (!done) throw wrongState('the change request was merged or closed meanwhile');
+        const done = await store.update(
+          trx,
+          id,
+          ['approved'],
+          { state: 'merged', merged_revision: revision, ended_by: principal.userId, ended_at: Date.now() },
+          row.version,
+        );
+        if (!done) throw wrongState('the change request was updated, merged or closed meanwhile');
         const merged = await view(trx, principal, id);
         await events(trx, principal.workspaceId, 'merged', merged);
         return merged;

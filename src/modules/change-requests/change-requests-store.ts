@@ -29,20 +29,23 @@ export function createChangeRequestsStore(db: Db) {
 
     /**
      * Changes the row if it is still in one of `from` (answers whether it was): two merges, or a merge
-     * and a close, of one change request never both happen.
+     * and a close, of one change request never both happen. With `version`, only if it is still that
+     * version: a merge applies the operations that were approved, not ones updated meanwhile.
      */
     async update(
       trx: Db,
       id: string,
       from: readonly State[],
       values: Partial<ChangeRequestsTable>,
+      version?: number,
     ): Promise<boolean> {
-      const result = await trx
+      let query = trx
         .updateTable('change_requests')
         .set(values)
         .where('id', '=', id)
-        .where('state', 'in', [...from])
-        .executeTakeFirst();
+        .where('state', 'in', [...from]);
+      if (version !== undefined) query = query.where('version', '=', version);
+      const result = await query.executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
 
