@@ -195,6 +195,7 @@ export function createServices(
   const lintService = createLintService({
     lintStore: createLintStore(db),
     neverActed: hitsModule.service.neverActed,
+    neverActedMark: hitsModule.service.neverActedMark,
     listedRules,
     changes,
     runner: pools.of<LintJob, LintOutcome>('lint'),

@@ -16,6 +16,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route answers a list of the workspace's content: its ETag comes from the revision. */
     revisionEtag?: boolean;
+    /**
+     * What else a `revisionEtag` list depends on (time, other tables), named cheaply: it goes into the
+     * ETag, read before the answer is built as the revision is.
+     */
+    etagAlso?: (request: FastifyRequest) => Promise<string>;
   }
 }
 
@@ -23,9 +28,9 @@ declare module 'fastify' {
  * A list's content is a function of the workspace's revision and the request (path and query):
  * its ETag changes with either, and only then.
  */
-function listEtag(request: FastifyRequest, revision: number): string {
+function listEtag(request: FastifyRequest, revision: number, also: string): string {
   const digest = createHash('sha1')
-    .update(`${request.principal.workspaceId}\n${request.url}`)
+    .update(`${request.principal.workspaceId}\n${request.url}${also === '' ? '' : `\n${also}`}`)
     .digest('base64url')
     .slice(0, 16);
   return `"${revision}-${digest}"`;
@@ -39,12 +44,12 @@ export function revisionHooks(
   app.decorateRequest('cacheVersion', undefined);
 
   /** Sets the header; on a list, its ETag, and 304 when the client's copy still holds (true). */
-  function answered(request: FastifyRequest, reply: FastifyReply, revision: number): boolean {
+  function answered(request: FastifyRequest, reply: FastifyReply, revision: number, also = ''): boolean {
     request.revision = revision;
     request.cacheVersion = changes.cacheVersion(revision);
     reply.header(REVISION_HEADER, revision);
     if (!request.routeOptions.config.revisionEtag) return false;
-    const etag = listEtag(request, revision);
+    const etag = listEtag(request, revision, also);
     reply.header('etag', etag);
     if (!ifNoneMatchHolds(request.headers['if-none-match'], etag)) return false;
     reply.code(304).send();
@@ -57,6 +62,13 @@ export function revisionHooks(
   app.addHook('preHandler', (request, reply, done) => {
     if (request.method !== 'GET' || !request.principal) return done();
     const revision = changes.revision(request.principal.workspaceId);
+    const { revisionEtag, etagAlso } = request.routeOptions.config;
+    if (revisionEtag && etagAlso) {
+      Promise.all([revision, etagAlso(request)]).then(([value, also]) => {
+        if (!answered(request, reply, value, also)) done();
+      }, done);
+      return;
+    }
     if (typeof revision === 'number') {
       if (!answered(request, reply, revision)) done();
       return;

@@ -40,6 +40,12 @@ const NOTHING_IGNORED = new Set<string>();
 const hourOf = (at: number) => Math.floor(at / HOUR_MS) * HOUR_MS;
 const dayText = (at: number) => new Date(at).toISOString().slice(0, 10);
 
+/** Runtimes reported 14 days ago or more, and in the last day, as of `hour`: never_acted may speak. */
+function reportingAllAlong(reports: { first: number | null; last: number | null }, hour: number): boolean {
+  const { first, last } = reports;
+  return first !== null && last !== null && first <= hour - NEVER_ACTED_AFTER_MS && last >= hour - DAY_MS;
+}
+
 /** The rule a `never_acted` finding names. */
 export interface NeverActedRule {
   id: string;
@@ -190,14 +196,15 @@ export function createHitsService(deps: {
     /**
      * The lint's `never_acted` (info): Active rules unchanged for 14 days with no hit since their last
      * change, while runtimes were reporting for the workspace all along (a report 14 days ago or more,
-     * and one in the last day). None when nothing reports: silence is not evidence.
+     * and one in the last day). None when nothing reports: silence is not evidence. Asked as of the
+     * current hour's start, so that the answer is a function of the hour, the revision and the reports
+     * (what `neverActedMark` names): a finding falls due on the hour after its 14 days.
      */
     async neverActed(workspaceId: string): Promise<{ finding: Finding; rule: NeverActedRule }[]> {
-      const at = now();
-      const { first, last } = await store.reportHours(workspaceId);
-      if (first === null || last === null) return [];
-      if (first > at - NEVER_ACTED_AFTER_MS || last < hourOf(at - DAY_MS)) return [];
-      const rows = await store.neverActed(workspaceId, at - NEVER_ACTED_AFTER_MS, MAX_NEVER_ACTED);
+      const hour = hourOf(now());
+      const kept = hour - HITS_RETENTION_MS;
+      if (!reportingAllAlong(await store.reportHours(workspaceId, kept), hour)) return [];
+      const rows = await store.neverActed(workspaceId, hour - NEVER_ACTED_AFTER_MS, kept, MAX_NEVER_ACTED);
       return rows.map((row) => ({
         rule: { id: row.id, name: row.name, ruleType: row.rule_type },
         finding: {
@@ -211,6 +218,23 @@ export function createHitsService(deps: {
           hint: 'If no traffic needs it any more, deactivate or delete it; else check its source matches the requests.',
         },
       }));
+    },
+
+    /**
+     * What `neverActed` depends on besides the revision, named cheaply (no rule is read): the lint's
+     * ETag carries it, so that a finding that falls due with time, or goes with a hit, is not hidden
+     * behind a 304. "none" while runtimes were not reporting all along (no finding, whatever the hour);
+     * else the current hour and the reports since the hour before (they only grow, and every hit comes
+     * in a report, counted in its own transaction). Read before the lint is built, it can only be older
+     * than the answer: a needless 200 later, never a 304 hiding a change.
+     */
+    async neverActedMark(workspaceId: string): Promise<string> {
+      const hour = hourOf(now());
+      const [hours, recent] = await Promise.all([
+        store.reportHours(workspaceId, hour - HITS_RETENTION_MS),
+        store.reportsSince(workspaceId, hour - HOUR_MS),
+      ]);
+      return reportingAllAlong(hours, hour) ? `${hour}:${recent}` : 'none';
     },
 
     /** Removes the hours older than 90 days (at `now`); answers how many rows went. */

@@ -184,22 +184,47 @@ export function createHitsStore(db: Db) {
       return Number(row.n);
     },
 
-    /** The first and last hour a report came in (null: none kept). */
-    async reportHours(workspaceId: string): Promise<{ first: number | null; last: number | null }> {
+    /** The first and last hour a report came in from `since` on (null: none). */
+    async reportHours(
+      workspaceId: string,
+      since: number,
+    ): Promise<{ first: number | null; last: number | null }> {
       const row = await db
         .selectFrom('hit_reports')
         .select((eb) => [eb.fn.min('hour').as('first'), eb.fn.max('hour').as('last')])
         .where('workspace_id', '=', workspaceId)
+        .where('hour', '>=', since)
         .executeTakeFirst();
       const value = (v: unknown) => (v === null || v === undefined ? null : Number(v));
       return { first: value(row?.first), last: value(row?.last) };
     },
 
     /**
-     * The workspace's Active rules (ungrouped or in an Active group) unchanged since `changedBefore`
-     * that have no hit since their last change, in list order, at most `limit`.
+     * The reports taken in the hours from `since` on, every source: it only grows (each report adds
+     * one, in the transaction that adds its hits), so an unchanged sum says no report came meanwhile.
+     * A few rows, by the primary key.
      */
-    neverActed(workspaceId: string, changedBefore: number, limit: number): Promise<NeverActedRow[]> {
+    async reportsSince(workspaceId: string, since: number): Promise<number> {
+      const row = await db
+        .selectFrom('hit_reports')
+        .select((eb) => eb.fn.sum<number>('reports').as('n'))
+        .where('workspace_id', '=', workspaceId)
+        .where('hour', '>=', since)
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+
+    /**
+     * The workspace's Active rules (ungrouped or in an Active group) unchanged since `changedBefore`
+     * that have no hit since their last change (nor since `keptFrom`: older hits count as swept, whether
+     * the sweep has run yet or not), in list order, at most `limit`.
+     */
+    neverActed(
+      workspaceId: string,
+      changedBefore: number,
+      keptFrom: number,
+      limit: number,
+    ): Promise<NeverActedRow[]> {
       return db
         .selectFrom('rules as r')
         .leftJoin('groups as g', 'g.id', 'r.group_id')
@@ -215,7 +240,8 @@ export function createHitsStore(db: Db) {
                 .select('h.rule_id')
                 .where('h.workspace_id', '=', workspaceId)
                 .whereRef('h.rule_id', '=', 'r.id')
-                .whereRef('h.last_at', '>=', 'r.modification_date'),
+                .whereRef('h.last_at', '>=', 'r.modification_date')
+                .where('h.last_at', '>=', keptFrom),
             ),
           ),
         )

@@ -9,7 +9,8 @@ export function registerLintRoutes(app: FastifyInstance, lint: LintService): voi
   app.get(
     '/lint',
     {
-      config: { scope: 'read', revisionEtag: true },
+      // The never_acted findings change with time and reports, not with the revision: the ETag says so.
+      config: { scope: 'read', revisionEtag: true, etagAlso: (request) => lint.etagPart(request.principal) },
       schema: {
         tags: ['lint'],
         security: [{ apiKey: [] }],
@@ -18,7 +19,9 @@ export function registerLintRoutes(app: FastifyInstance, lint: LintService): voi
         description:
           'Rules that can never act (shadowed), loop (redirect_loop), change nothing (no_op), match every ' +
           'request, are duplicates, cannot run in a browser or need --allow-code, and rules whose group ' +
-          'status differs from theirs. Nothing is stored; the answer changes with the revision only. ' +
+          'status differs from theirs, and Active rules that never acted while runtimes reported (`never_acted`). ' +
+          'Nothing is stored; the answer changes with the revision, and `never_acted` also with the hour ' +
+          'and the hit reports (the ETag follows both). ' +
           'A lint runs beside the service, for at most `LINT_TIME_LIMIT_MS` (default 60 s); past it, 503 ' +
           '`Time limit exceeded`.',
         headers: IfNoneMatch,

@@ -58,6 +58,8 @@ export function createLintService(deps: {
    * with time and reports, not with the revision, so they are asked for on every lint, not kept.
    */
   neverActed?(workspaceId: string): Promise<NeverActed[]>;
+  /** What the `never_acted` findings depend on besides the revision, named cheaply (for the ETag). */
+  neverActedMark?(workspaceId: string): Promise<string>;
 }) {
   const { lintStore, listedRules, changes } = deps;
   const runner = deps.runner ?? inProcessRunner(createLintJobs());
@@ -254,6 +256,14 @@ export function createLintService(deps: {
   return {
     /** Every finding about the workspace's rules and groups. */
     lint,
+
+    /**
+     * What the lint depends on besides the revision (the `never_acted` findings' hour and reports),
+     * for its ETag; empty when nothing else.
+     */
+    async etagPart(principal: Principal): Promise<string> {
+      return (await deps.neverActedMark?.(principal.workspaceId)) ?? '';
+    },
 
     /**
      * The findings that concern one rule, in the workspace as it is now (after a write of it): from the
