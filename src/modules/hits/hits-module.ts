@@ -1,6 +1,8 @@
-// The hits assembled: the service (its report limit from the config, its clock the app's), the
-// Prometheus counters of reports, and the hourly retention sweep, with what the app must register.
+// The hits assembled: the service (its report limit from the config, shared through Redis when
+// REDIS_URL is set; its clock the app's), the Prometheus counters of reports, and the hourly retention
+// sweep, with what the app must register.
 import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import { Counter, type Metric } from 'prom-client';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/tables.js';
@@ -27,10 +29,18 @@ export function createHitsModule(
     labelNames: ['source', 'outcome'],
     registers: [],
   });
+  // As the request rate limit's (plugins/rate-limit.ts): a slow Redis costs a report half a second at most.
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { connectTimeout: 500, commandTimeout: 500, maxRetriesPerRequest: 1 })
+    : undefined;
+  redis?.on('error', (err) => app.log.warn({ err }, 'hits report-limit store unreachable'));
+  app.addHook('onClose', async () => redis?.disconnect());
   const service = createHitsService({
     db,
     store: createHitsStore(db),
     reportsPerMinute: config.hitsReportsPerMinute,
+    redis,
+    warn: (err) => app.log.warn({ err }, 'hits report limit counted on this instance alone meanwhile'),
     now,
     reported({ source, accepted, ignored }) {
       reports.inc({ source });

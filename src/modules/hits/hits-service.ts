@@ -4,9 +4,10 @@
 //
 // A report is bounded everywhere an attacker could push: its size (a body limit, before parsing), its
 // entries (1,000), each count (capped), its times (moved into the last day), and a key's reports per
-// minute. Ids that are not the workspace's rules are dropped without a word about what else they are.
+// minute (counted by all instances together through Redis when it is set: report-limit.ts). Ids that
+// are not the workspace's rules are dropped without a word about what else they are.
+import type { Redis } from 'ioredis';
 import type { Db } from '../../db/tables.js';
-import { AppError } from '../../errors.js';
 import { checkInOrder, RULES } from '../../http/checks.js';
 import { readListQuery } from '../../http/list.js';
 import { readPayload } from '../../http/payload.js';
@@ -24,6 +25,7 @@ import {
   type RuleLastHit,
 } from './hits-schemas.js';
 import type { HitsStore, HourCount } from './hits-store.js';
+import { createReportLimit } from './report-limit.js';
 
 export const HOUR_MS = 60 * 60 * 1000;
 export const DAY_MS = 24 * HOUR_MS;
@@ -33,8 +35,6 @@ export const HITS_RETENTION_MS = 90 * DAY_MS;
 export const NEVER_ACTED_AFTER_MS = 14 * DAY_MS;
 /** never_acted findings listed at most: the rest are the same news. */
 const MAX_NEVER_ACTED = 500;
-/** Keys whose report counts this instance remembers; the oldest windows are dropped past it. */
-const MAX_LIMITED_KEYS = 10_000;
 
 const NOTHING_IGNORED = new Set<string>();
 const hourOf = (at: number) => Math.floor(at / HOUR_MS) * HOUR_MS;
@@ -64,38 +64,28 @@ export function createHitsService(deps: {
   db: Db;
   store: HitsStore;
   reportsPerMinute: number;
+  /** Where every instance counts a key's reports together (REDIS_URL); else each counts alone. */
+  redis?: Redis;
+  /** Told when Redis fails to count (the instance counts alone meanwhile). */
+  warn?(err: unknown): void;
   /** Told of every report taken (the metrics). */
   reported?(outcome: ReportOutcome): void;
   now?: () => number;
 }) {
   const { db, store } = deps;
   const now = deps.now ?? Date.now;
-  /** Per key, the current minute's start and its reports. */
-  const windows = new Map<string, { start: number; reports: number }>();
-
-  /** 429 with Retry-After past the key's reports this minute (per instance: see the reference). */
-  function countReport(keyId: string, at: number): void {
-    let window = windows.get(keyId);
-    if (!window || at - window.start >= 60_000) {
-      windows.delete(keyId);
-      if (windows.size >= MAX_LIMITED_KEYS) windows.delete(windows.keys().next().value as string);
-      window = { start: at, reports: 0 };
-      windows.set(keyId, window);
-    }
-    window.reports++;
-    if (window.reports > deps.reportsPerMinute)
-      throw new AppError(
-        'RATE_LIMITED',
-        undefined,
-        Math.max(1, Math.ceil((window.start + 60_000 - at) / 1000)),
-      );
-  }
+  const limit = createReportLimit({
+    perMinute: deps.reportsPerMinute,
+    redis: deps.redis,
+    now,
+    warn: deps.warn,
+  });
 
   return {
     /** POST /v1/hits: the report's counts of the workspace's rules added; the rest ignored. */
     async report(principal: Principal, body: unknown): Promise<HitsReceipt> {
+      await limit.count(principal.keyId);
       const at = now();
-      countReport(principal.keyId, at);
       const report = readPayload(body, checkHitsReport, 'HITS_PAYLOAD_INVALID', NOTHING_IGNORED);
       const clamp = (time: number) => Math.min(at, Math.max(at - DAY_MS, time));
       const own = await store.ownRules(principal.workspaceId, [
