@@ -36,8 +36,9 @@ export function registerHitsRoutes(app: FastifyInstance, hits: HitsService): voi
           `per hour per source for 90 days. Up to ${MAX_HIT_ENTRIES} entries (a body over ` +
           `${MAX_HITS_BODY_BYTES / 1024} KiB is 413); each count is taken up to 1,000,000 and each time ` +
           'moved into the last 24 hours. Ids that are not rules of the workspace are ignored and counted ' +
-          'in `ignored`. A key may send `HITS_REPORTS_PER_MINUTE` reports a minute (default 60) on each ' +
-          'instance; past it, 429 with `Retry-After`. Role needed: viewer (a `read` key).',
+          'in `ignored`. A key may send `HITS_REPORTS_PER_MINUTE` reports a minute (default 60), counted ' +
+          'by all instances together when `REDIS_URL` is set, else on each instance; past it, 429 with ' +
+          '`Retry-After`. Role needed: viewer (a `read` key).',
         body: HitsReport,
         response: {
           200: success('What was counted.', single(HitsReceipt)),
