@@ -42,7 +42,7 @@ forEachDatabase((db) => {
     expect((await report([])).status).toBe(200);
     const lint = (etag?: string) =>
       t.call('GET', '/v1/lint', etag ? { headers: { 'if-none-match': etag } } : {});
-    const named = (reply: { body: Json }) =>
+    const named = (reply: Awaited<ReturnType<typeof lint>>) =>
       (reply.body.data.findings as Json[])
         .filter((f) => f.code === 'never_acted')
         .map((f) => (f.ruleIds as string[])[0]);
