@@ -189,6 +189,7 @@ export function createServices(
     store: testSuitesStore,
     trace: traceService,
     config,
+    activity: activityModule.service,
   });
   // What the runtimes report of the rules that acted; the lint's never_acted reads it.
   const hitsModule = createHitsModule(app, { db, config, now });
@@ -343,6 +344,7 @@ export function createServices(
       );
       await changeRequestEvents?.(trx, workspaceId, type, changeRequest);
     },
+    activity: activityModule.service,
   });
 
   return {

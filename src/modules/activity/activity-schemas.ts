@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { countParameter } from '../../http/schemas.js';
 import { Timestamp } from '../../model/common.js';
 import { compile } from '../../validation.js';
-import { CHANGE_KINDS, OBJECT_TYPES, SECURITY_KINDS } from './activity-kinds.js';
+import { CHANGE_KINDS, OBJECT_TYPES, SECURITY_KINDS, WORK_KINDS } from './activity-kinds.js';
 
 export const MAX_ACTIVITY_PAGE = 1000;
 export const DEFAULT_ACTIVITY_PAGE = 100;
@@ -16,13 +16,16 @@ export const DEFAULT_ACTIVITY_PAGE = 100;
 export const CURSOR_PATTERN = '^(-|[0-9]{1,15}-[0-9]{1,9})\\.(-|[0-9]{1,15}-[0-9a-z_]{0,64})$';
 
 const Kind = Type.Union(
-  [...SECURITY_KINDS, ...CHANGE_KINDS].map((kind) => Type.Literal(kind)),
+  [...SECURITY_KINDS, ...WORK_KINDS, ...CHANGE_KINDS].map((kind) => Type.Literal(kind)),
   {
     description:
       'What happened: a rule or group change (`rule_created` … `group_deleted`), or a security event ' +
       '(`sign_in`, `sign_in_failed`, `sign_out`, `key_created`, `key_revoked`, `invite_created`, ' +
       '`invite_accepted`, `member_added`, `member_removed`, `member_role_changed`, `setting_changed`, ' +
-      '`webhook_created`, `webhook_updated`, `webhook_deleted`).',
+      "`webhook_created`, `webhook_updated`, `webhook_deleted`), or a step of the team's work, seen by " +
+      'every member (`change_request_opened`, `change_request_updated`, `change_request_reviewed`, ' +
+      '`change_request_merged`, `change_request_closed`, `test_suite_created`, `test_suite_updated`, ' +
+      '`test_suite_deleted`).',
   },
 );
 
@@ -44,7 +47,8 @@ const Via = Type.Union(
   ],
   {
     description:
-      'The way in. Null for rule and group changes: the change log does not keep it (see the guide).',
+      "The way in (security events and the team's work). Null for rule and group changes: the change log " +
+      'does not keep it (see the guide).',
   },
 );
 
@@ -64,7 +68,9 @@ export const ActivityEntry = Type.Object(
     }),
     via: Via,
     address: Type.Union([Type.String(), Type.Null()], {
-      description: "The client's address (security events; null from the command line and for changes).",
+      description:
+        "The client's address (security events, and the team's work as admins see it; null from the " +
+        'command line and for changes).',
     }),
     object: Type.Union(
       [
@@ -82,7 +88,8 @@ export const ActivityEntry = Type.Object(
     detail: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], {
       description:
         'A few more facts: `revision` for a change; `from` and `to` for a role change; `role` for a member ' +
-        'added or removed.',
+        "added or removed; `title` for a change request's step, with `verdict` when reviewed and `revision` " +
+        'when merged; `name` for a test suite.',
     }),
   },
   {
@@ -150,7 +157,8 @@ const activityQuery = (checked: boolean) =>
       object: Type.Optional(
         Type.String({
           pattern: '^[A-Za-z0-9_]{1,64}$',
-          description: 'Only entries about this object: a rule, group, user, key or invite id.',
+          description:
+            'Only entries about this object: a rule, group, user, key, invite, change request or test suite id.',
           examples: ['Redirect_4k2m9'],
         }),
       ),

@@ -1,6 +1,7 @@
-// The activity of a workspace: security events recorded by the modules they happen in (inside their
-// own transactions, so an event exists exactly when its change does), and GET /v1/activity, which
-// merges them with the change log's rule and group changes, newest first, a page at a time.
+// The activity of a workspace: security events and steps of the team's work (change requests, test
+// suites) recorded by the modules they happen in (inside their own transactions, so an event exists
+// exactly when its change does), and GET /v1/activity, which merges them with the change log's rule and
+// group changes, newest first, a page at a time.
 import type { Db } from '../../db/tables.js';
 import { AppError, pointerToken } from '../../errors.js';
 import { isStorableText } from '../../http/payload.js';
@@ -12,8 +13,11 @@ import {
   type ActivityKind,
   type ActivityObjectType,
   type ChangeKind,
+  isChangeKind,
   isSecurityKind,
-  type SecurityKind,
+  isWorkKind,
+  type RecordedKind,
+  WORK_KINDS,
 } from './activity-kinds.js';
 import { checkActivityQuery, DEFAULT_ACTIVITY_PAGE, MAX_ACTIVITY_PAGE } from './activity-schemas.js';
 import type { ActivityStore, ListedChange, ListedEvent } from './activity-store.js';
@@ -21,7 +25,7 @@ import type { ActivityStore, ListedChange, ListedEvent } from './activity-store.
 /** What a module records: `record(trx, event)` inside the transaction of the change it tells of. */
 export interface SecurityEvent {
   workspaceId: string;
-  kind: SecurityKind;
+  kind: RecordedKind;
   actor: Actor;
   object?: { type: ActivityObjectType; id: string };
   /** A few facts (never a secret: no password, token, key or session id). */
@@ -123,12 +127,13 @@ function fromChange(row: ListedChange): ActivityEntry {
   };
 }
 
-function fromEvent(row: ListedEvent): ActivityEntry {
+/** An event as listed; its address only for those who see the security events (`withAddress`). */
+function fromEvent(row: ListedEvent, withAddress: boolean): ActivityEntry {
   const { via } = row;
   return {
     id: row.id,
     at: Number(row.at),
-    kind: row.kind as SecurityKind,
+    kind: row.kind as RecordedKind,
     by: row.actor_user_id,
     byName: row.actor_name,
     via:
@@ -137,7 +142,7 @@ function fromEvent(row: ListedEvent): ActivityEntry {
         : via === 'session' || via === 'cli'
           ? { type: via, keyId: null, keyName: null }
           : { type: 'key', keyId: via, keyName: row.key_name },
-    address: row.address,
+    address: withAddress ? row.address : null,
     object:
       row.object_type && row.object_id
         ? { type: row.object_type as ActivityObjectType, id: row.object_id }
@@ -176,16 +181,19 @@ export function createActivityService(deps: { store: ActivityStore }) {
       const q = readQuery(query);
       const { workspaceId } = principal;
       const kind = q.kind;
-      const wantEvents = seesSecurity(principal) && (kind === undefined || isSecurityKind(kind));
-      const wantChanges = kind === undefined || !isSecurityKind(kind);
+      const security = seesSecurity(principal);
+      // Every member sees the team's work; the security events are for admins alone.
+      const wantEvents = kind === undefined || isWorkKind(kind) || (security && isSecurityKind(kind));
+      const wantChanges = kind === undefined || isChangeKind(kind);
       const filters = { actor: q.actor, object: q.object };
-      const [objectType, change] = kind && !isSecurityKind(kind) ? (kind.split('_') as [never, never]) : [];
+      const kinds = security ? undefined : WORK_KINDS;
+      const [objectType, change] = kind && isChangeKind(kind) ? (kind.split('_') as [never, never]) : [];
       const fetch = q.pageSize + 1;
       const [changes, events] = await Promise.all([
         wantChanges
           ? store.changes(workspaceId, { ...filters, objectType, change }, q.cursor.change, fetch)
           : [],
-        wantEvents ? store.events(workspaceId, { ...filters, kind }, q.cursor.event, fetch) : [],
+        wantEvents ? store.events(workspaceId, { ...filters, kind, kinds }, q.cursor.event, fetch) : [],
       ]);
 
       const items: ActivityEntry[] = [];
@@ -195,7 +203,7 @@ export function createActivityService(deps: { store: ActivityStore }) {
         const nextChange = changes[c];
         const nextEvent = events[e];
         if (nextEvent && (!nextChange || Number(nextEvent.at) >= Number(nextChange.at))) {
-          items.push(fromEvent(nextEvent));
+          items.push(fromEvent(nextEvent, security));
           e++;
         } else if (nextChange) {
           items.push(fromChange(nextChange));

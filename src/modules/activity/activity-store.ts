@@ -1,5 +1,5 @@
-// SQL of the activity: security events written and swept, and the two sources GET /v1/activity reads,
-// each newest first from a position: the security events, and the change log (history's table, read
+// SQL of the activity: security events (and the team's work, in the same table) written and swept, and
+// the two sources GET /v1/activity reads, each newest first from a position: the events, and the change log (history's table, read
 // here without its content: an entry needs who, what and when, not the object).
 import type { Db, SecurityEventsTable } from '../../db/tables.js';
 
@@ -40,7 +40,7 @@ export function createActivityStore(db: Db) {
     /** Up to `limit` of the workspace's events older than `before` (at, id), newest first. */
     events(
       workspaceId: string,
-      filters: Filters & { kind?: string },
+      filters: Filters & { kind?: string; kinds?: readonly string[] },
       before: { at: number; id: string } | undefined,
       limit: number,
     ): Promise<ListedEvent[]> {
@@ -55,6 +55,7 @@ export function createActivityStore(db: Db) {
         query = query.where((eb) => eb(eb.refTuple('e.at', 'e.id'), '<', eb.tuple(before.at, before.id)));
       if (filters.actor) query = query.where('e.actor_user_id', '=', filters.actor);
       if (filters.kind) query = query.where('e.kind', '=', filters.kind);
+      if (filters.kinds) query = query.where('e.kind', 'in', filters.kinds);
       if (filters.object) query = query.where('e.object_id', '=', filters.object);
       return query.orderBy('e.at', 'desc').orderBy('e.id', 'desc').limit(limit).execute();
     },

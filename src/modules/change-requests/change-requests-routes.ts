@@ -54,7 +54,7 @@ export function registerChangeRequestsRoutes(app: FastifyInstance, service: Chan
       },
     },
     async (request, reply) => {
-      const data = await service.create(request.principal, request.body);
+      const data = await service.create(request.principal, request.body, request.ip);
       reply.code(201).header('location', `/v1/change-requests/${data.id}`);
       return { success: true, data };
     },
@@ -127,7 +127,7 @@ export function registerChangeRequestsRoutes(app: FastifyInstance, service: Chan
     },
     async (request) => ({
       success: true,
-      data: await service.update(request.principal, request.params.id, request.body),
+      data: await service.update(request.principal, request.params.id, request.body, request.ip),
     }),
   );
 
@@ -160,7 +160,7 @@ export function registerChangeRequestsRoutes(app: FastifyInstance, service: Chan
     },
     async (request) => ({
       success: true,
-      data: await service.review(request.principal, request.params.id, request.body),
+      data: await service.review(request.principal, request.params.id, request.body, request.ip),
     }),
   );
 
@@ -191,7 +191,10 @@ export function registerChangeRequestsRoutes(app: FastifyInstance, service: Chan
         },
       },
     },
-    async (request) => ({ success: true, data: await service.merge(request.principal, request.params.id) }),
+    async (request) => ({
+      success: true,
+      data: await service.merge(request.principal, request.params.id, request.ip),
+    }),
   );
 
   app.post<WithId>(
@@ -216,6 +219,9 @@ export function registerChangeRequestsRoutes(app: FastifyInstance, service: Chan
         },
       },
     },
-    async (request) => ({ success: true, data: await service.close(request.principal, request.params.id) }),
+    async (request) => ({
+      success: true,
+      data: await service.close(request.principal, request.params.id, request.ip),
+    }),
   );
 }

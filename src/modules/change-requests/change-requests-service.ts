@@ -14,6 +14,8 @@ import { readPayload } from '../../http/payload.js';
 import type { Page } from '../../http/replies.js';
 import { randomSuffix } from '../../ids.js';
 import type { Principal } from '../../model/principal.js';
+import { actorOf } from '../activity/activity-actor.js';
+import type { ActivityService } from '../activity/activity-service.js';
 import type { ChangeInput, ChangesService } from '../changes/changes-service.js';
 import type { GroupsService } from '../groups/groups-service.js';
 import type { GroupsStore } from '../groups/groups-store.js';
@@ -134,6 +136,7 @@ export function createChangeRequestsService(deps: {
   config: { maxDelayMs: number };
   evidence?: EvidenceOf;
   events?: ChangeRequestEvents;
+  activity: Pick<ActivityService, 'record'>;
 }) {
   const { db, store, changes } = deps;
   const events: ChangeRequestEvents = deps.events ?? (async () => {});
@@ -164,6 +167,28 @@ export function createChangeRequestsService(deps: {
     return row;
   }
 
+  /**
+   * A step told of inside its transaction: to the listener (the webhooks' outbox), and to the activity
+   * as who took it, how, on which change request (its title, never its operations nor its evidence).
+   */
+  async function step(
+    trx: Db,
+    principal: Principal,
+    address: string | null,
+    type: ChangeRequestEvent,
+    changeRequest: ChangeRequest,
+    detail: Record<string, string | number> = {},
+  ): Promise<void> {
+    await events(trx, principal.workspaceId, type, changeRequest);
+    await deps.activity.record(trx, {
+      workspaceId: principal.workspaceId,
+      kind: `change_request_${type}`,
+      actor: actorOf(principal, address),
+      object: { type: 'change_request', id: changeRequest.id },
+      detail: { title: changeRequest.title, ...detail },
+    });
+  }
+
   async function view(trx: Db | undefined, principal: Principal, id: string): Promise<ChangeRequest> {
     const row = await load(trx, principal, id);
     return toChangeRequest(row, await store.reviews(trx, row.id));
@@ -181,7 +206,7 @@ export function createChangeRequestsService(deps: {
 
   return {
     /** POST /v1/change-requests. */
-    async create(principal: Principal, body: unknown): Promise<ChangeRequest> {
+    async create(principal: Principal, body: unknown, address: string | null = null): Promise<ChangeRequest> {
       const input = readPayload(
         body,
         checkChangeRequestCreate,
@@ -214,7 +239,7 @@ export function createChangeRequestsService(deps: {
           ended_at: null,
         });
         const made = await view(trx, principal, id);
-        await events(trx, principal.workspaceId, 'opened', made);
+        await step(trx, principal, address, 'opened', made);
         return made;
       });
     },
@@ -236,7 +261,12 @@ export function createChangeRequestsService(deps: {
      * written against the workspace as it is now (the base revision moves); every update makes it
      * `open` again and its evidence is computed again.
      */
-    async update(principal: Principal, id: string, body: unknown): Promise<ChangeRequest> {
+    async update(
+      principal: Principal,
+      id: string,
+      body: unknown,
+      address: string | null = null,
+    ): Promise<ChangeRequest> {
       const row = await load(undefined, principal, id);
       if (row.author_user_id !== principal.userId) throw refused('only its author updates a change request');
       if (!UNDER_WAY.includes(row.state)) throw wrongState(`the change request is ${row.state}`);
@@ -279,13 +309,18 @@ export function createChangeRequestsService(deps: {
         });
         if (!changed) throw wrongState('the change request was merged or closed meanwhile');
         const updated = await view(trx, principal, id);
-        await events(trx, principal.workspaceId, 'updated', updated);
+        await step(trx, principal, address, 'updated', updated);
         return updated;
       });
     },
 
     /** POST /v1/change-requests/:id/reviews: not by its author (whatever key or session they use). */
-    async review(principal: Principal, id: string, body: unknown): Promise<ChangeRequest> {
+    async review(
+      principal: Principal,
+      id: string,
+      body: unknown,
+      address: string | null = null,
+    ): Promise<ChangeRequest> {
       const row = await load(undefined, principal, id);
       if (row.author_user_id === principal.userId)
         throw refused('the author of a change request cannot review it');
@@ -309,7 +344,7 @@ export function createChangeRequestsService(deps: {
         if (!(await store.update(trx, id, UNDER_WAY, { state })))
           throw wrongState('the change request was merged or closed meanwhile');
         const reviewed = await view(trx, principal, id);
-        await events(trx, principal.workspaceId, 'reviewed', reviewed);
+        await step(trx, principal, address, 'reviewed', reviewed, { verdict: input.verdict });
         return reviewed;
       });
     },
@@ -319,7 +354,7 @@ export function createChangeRequestsService(deps: {
      * and groups' own write logic, and recorded as one revision naming the change request; `409` naming
      * every object touched that changed since the base revision, and nothing applied.
      */
-    async merge(principal: Principal, id: string): Promise<ChangeRequest> {
+    async merge(principal: Principal, id: string, address: string | null = null): Promise<ChangeRequest> {
       return db.transaction().execute(async (trx) => {
         await store.lockWorkspace(trx, principal.workspaceId);
         const row = await load(trx, principal, id);
@@ -403,13 +438,13 @@ export function createChangeRequestsService(deps: {
         );
         if (!done) throw wrongState('the change request was updated, merged or closed meanwhile');
         const merged = await view(trx, principal, id);
-        await events(trx, principal.workspaceId, 'merged', merged);
+        await step(trx, principal, address, 'merged', merged, { revision });
         return merged;
       });
     },
 
     /** POST /v1/change-requests/:id/close: by its author, or an admin or owner; while under way. */
-    async close(principal: Principal, id: string): Promise<ChangeRequest> {
+    async close(principal: Principal, id: string, address: string | null = null): Promise<ChangeRequest> {
       const row = await load(undefined, principal, id);
       if (row.author_user_id !== principal.userId && reachOf(principal) !== 'admin')
         throw refused('a change request is closed by its author, an admin or an owner');
@@ -421,7 +456,7 @@ export function createChangeRequestsService(deps: {
         });
         if (!closed) throw wrongState(`the change request is ${(await load(trx, principal, id)).state}`);
         const made = await view(trx, principal, id);
-        await events(trx, principal.workspaceId, 'closed', made);
+        await step(trx, principal, address, 'closed', made);
         return made;
       });
     },

@@ -67,7 +67,7 @@ export function registerTestSuitesRoutes(app: FastifyInstance, suites: TestSuite
       },
     },
     async (request, reply) => {
-      const data = await suites.create(request.principal, request.body);
+      const data = await suites.create(request.principal, request.body, request.ip);
       reply.code(201).header('location', `/v1/test-suites/${data.id}`);
       return one(reply, data);
     },
@@ -122,7 +122,13 @@ export function registerTestSuitesRoutes(app: FastifyInstance, suites: TestSuite
     },
     async (request, reply) => {
       const { principal, params } = request;
-      const data = await suites.update(principal, params.suiteId, request.body, header(request, 'if-match'));
+      const data = await suites.update(
+        principal,
+        params.suiteId,
+        request.body,
+        header(request, 'if-match'),
+        request.ip,
+      );
       return one(reply, data);
     },
   );
@@ -154,7 +160,7 @@ export function registerTestSuitesRoutes(app: FastifyInstance, suites: TestSuite
       },
     },
     async (request) => {
-      await suites.remove(request.principal, request.params.suiteId, header(request, 'if-match'));
+      await suites.remove(request.principal, request.params.suiteId, header(request, 'if-match'), request.ip);
       return { success: true, message: 'Test suite deleted' };
     },
   );

@@ -14,6 +14,8 @@ import type { Principal } from '../../model/principal.js';
 import type { CaseTrace } from '../../rule-tests/compare-case.js';
 import type { RuleTestCase } from '../../rule-tests/rule-test-file.js';
 import { CaseRefused, type CaseRunner, runCases } from '../../rule-tests/run-cases.js';
+import { actorOf } from '../activity/activity-actor.js';
+import type { ActivityService } from '../activity/activity-service.js';
 import type { TraceService } from '../trace/trace-service.js';
 import { readTestSuiteWrite, type TestSuiteWrite } from './test-suites-input.js';
 import {
@@ -70,12 +72,30 @@ export function createTestSuitesService({
   store,
   trace,
   config,
+  activity,
 }: {
   db: Db;
   store: TestSuitesStore;
   trace: Pick<TraceService, 'trace'>;
   config: Pick<Config, 'maxTestSuites' | 'maxTestSuiteCases'>;
+  activity: Pick<ActivityService, 'record'>;
 }) {
+  /** A write in the activity, in its transaction: who, how, which suite (its name, never its cases). */
+  const record = (
+    trx: Db,
+    principal: Principal,
+    address: string | null,
+    kind: 'test_suite_created' | 'test_suite_updated' | 'test_suite_deleted',
+    suite: { id: string; name: string },
+  ) =>
+    activity.record(trx, {
+      workspaceId: principal.workspaceId,
+      kind,
+      actor: actorOf(principal, address),
+      object: { type: 'test_suite', id: suite.id },
+      detail: { name: suite.name },
+    });
+
   const read = (body: unknown, creating: boolean): TestSuiteWrite =>
     readTestSuiteWrite(body, creating, config.maxTestSuiteCases);
 
@@ -103,7 +123,7 @@ export function createTestSuitesService({
       return toSuite(await found(db, principal, id));
     },
 
-    async create(principal: Principal, body: unknown): Promise<TestSuite> {
+    async create(principal: Principal, body: unknown, address: string | null = null): Promise<TestSuite> {
       const input = read(body, true);
       const cases = input.cases ?? [];
       return db.transaction().execute(async (trx) => {
@@ -132,11 +152,18 @@ export function createTestSuitesService({
           modification_date: now,
         };
         if (!(await store.insert(trx, row))) throw taken(name);
+        await record(trx, principal, address, 'test_suite_created', row);
         return toSuite(row);
       });
     },
 
-    async update(principal: Principal, id: string, body: unknown, ifMatch?: string): Promise<TestSuite> {
+    async update(
+      principal: Principal,
+      id: string,
+      body: unknown,
+      ifMatch?: string,
+      address: string | null = null,
+    ): Promise<TestSuite> {
       const input = readNowThrowLater(() => read(body, false));
       try {
         return await db.transaction().execute(async (trx) => {
@@ -154,6 +181,7 @@ export function createTestSuitesService({
             modification_date: nextTimestamp(row.modification_date),
           };
           await store.update(trx, updated);
+          await record(trx, principal, address, 'test_suite_updated', updated);
           return toSuite(updated);
         });
       } catch (error) {
@@ -163,11 +191,17 @@ export function createTestSuitesService({
       }
     },
 
-    async remove(principal: Principal, id: string, ifMatch?: string): Promise<void> {
+    async remove(
+      principal: Principal,
+      id: string,
+      ifMatch?: string,
+      address: string | null = null,
+    ): Promise<void> {
       await db.transaction().execute(async (trx) => {
         const row = await found(trx, principal, id, true);
         ifMatchHolds(ifMatch)(row);
         await store.remove(trx, principal.workspaceId, id);
+        await record(trx, principal, address, 'test_suite_deleted', row);
       });
     },
 
