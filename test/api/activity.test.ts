@@ -1,14 +1,16 @@
 // GET /v1/activity: rule and group changes merged with security events, newest first, cursor-paged
 // and filtered; admins see the security events, others the changes alone; one workspace never sees
-// another's; members' changes are recorded with who, the way in and the address; old events are swept.
-// Both databases.
-import { beforeAll, expect, it } from 'vitest';
+// another's; members' changes are recorded with who, the way in and the address; old events are swept;
+// a change request's steps and test suite writes are recorded with who and how, for every member to see,
+// never with their operations or cases, and nothing of a step refused. Both databases.
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createActivityService } from '../../src/modules/activity/activity-service.js';
 import { createActivityStore } from '../../src/modules/activity/activity-store.js';
 import type { IssuedKey } from '../../src/modules/keys/keys-service.js';
 import { createMembersService } from '../../src/modules/members/members-service.js';
 import { createMembersStore } from '../../src/modules/members/members-store.js';
 import { createRule, expectError, type Json } from '../helpers/fixtures.js';
+import { addPerson, signIn } from '../helpers/people.js';
 import { forEachDatabase, useTestApp } from '../helpers/test-app.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -245,5 +247,196 @@ forEachDatabase((db) => {
       expectError(await t.call('GET', `/v1/activity${query}`, { key: owner.key }), 'INVALID_QUERY', [
         expect.objectContaining({ path: expect.stringContaining(path) }),
       ]);
+  });
+  describe("the team's work: change requests and test suites", () => {
+    /** Bob, the editor, through a key he named; Rita, an admin, signed in to the console. */
+    let laptop: IssuedKey;
+    let rita: { cookie: string; csrf: string; userId: string };
+    let viewer: IssuedKey;
+    const SECRET_BODY = 'never-in-the-activity';
+
+    beforeAll(async () => {
+      laptop = await t.keysService.issue('acme', 'bob', { scope: 'write', expiresAt: null, name: 'laptop' });
+      const person = await addPerson(t, `rita-${db}@example.com`, { role: 'admin' });
+      const session = await signIn(t, `rita-${db}@example.com`);
+      rita = { cookie: session.cookie, csrf: session.csrf, userId: person.id };
+      viewer = await newMember();
+      await t.call('PATCH', `/v1/members/${viewer.userId}`, { key: owner.key, body: { role: 'viewer' } });
+    });
+
+    const asRita = (method: 'POST' | 'PATCH' | 'PUT', url: string, body: unknown) =>
+      t.call(method, url, { key: null, headers: { cookie: rita.cookie, 'x-rk-csrf': rita.csrf }, body });
+    const step = async (reply: Promise<{ status: number; body: Json }>, status = 200) => {
+      const answer = await reply;
+      expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+      return answer.body.data;
+    };
+
+    it('records each step of a change request with who and how, its title alone; a refused merge records nothing', async () => {
+      const rule = await createRule(t, { name: 'reviewed' });
+      const operations = [
+        { op: 'update', kind: 'rule', id: rule.id, body: { name: 'reviewed', description: SECRET_BODY } },
+      ];
+      const cr = await step(
+        t.call('POST', '/v1/change-requests', { key: laptop.key, body: { title: 'Tidy', operations } }),
+        201,
+      );
+      const url = `/v1/change-requests/${cr.id}`;
+      await step(t.call('PATCH', url, { key: laptop.key, body: { title: 'Tidy up' } }));
+      await step(asRita('POST', `${url}/reviews`, { verdict: 'request_changes', comment: SECRET_BODY }));
+      await step(t.call('PATCH', url, { key: laptop.key, body: { operations } }));
+      await step(asRita('POST', `${url}/reviews`, { verdict: 'approve' }));
+      const before = await list(`?object=${cr.id}`);
+
+      // The rule moved since: the merge is refused with nothing applied, and nothing recorded.
+      await t.call('PUT', `/v1/rules/${rule.id}`, { key: owner.key, body: { name: 'moved' } });
+      expectError(await t.call('POST', `${url}/merge`, { key: laptop.key }), 'CHANGE_REQUEST_CONFLICT', [
+        expect.objectContaining({ path: '/operations/0/id' }),
+      ]);
+      expect(await list(`?object=${cr.id}`)).toEqual(before);
+
+      await step(t.call('PATCH', url, { key: laptop.key, body: { operations } }));
+      await step(asRita('POST', `${url}/reviews`, { verdict: 'approve' }));
+      const merged = await step(t.call('POST', `${url}/merge`, { key: laptop.key }));
+
+      const byBob = {
+        by: t.teammate.userId,
+        byName: 'bob',
+        via: { type: 'key', keyId: laptop.keyId, keyName: 'laptop' },
+        address: '127.0.0.1',
+      };
+      const byRita = {
+        by: rita.userId,
+        via: { type: 'session', keyId: null, keyName: null },
+        address: '127.0.0.1',
+      };
+      const about = { object: { type: 'change_request', id: cr.id } };
+      const title = 'Tidy up';
+      const entries = await list(`?object=${cr.id}`);
+      expect(
+        entries.map(({ id, at, byName, ...rest }) => (rest.by === rita.userId ? rest : { byName, ...rest })),
+      ).toEqual([
+        {
+          ...byBob,
+          ...about,
+          kind: 'change_request_merged',
+          detail: { title, revision: merged.mergedRevision },
+        },
+        { ...byRita, ...about, kind: 'change_request_reviewed', detail: { title, verdict: 'approve' } },
+        { ...byBob, ...about, kind: 'change_request_updated', detail: { title } },
+        { ...byRita, ...about, kind: 'change_request_reviewed', detail: { title, verdict: 'approve' } },
+        { ...byBob, ...about, kind: 'change_request_updated', detail: { title } },
+        {
+          ...byRita,
+          ...about,
+          kind: 'change_request_reviewed',
+          detail: { title, verdict: 'request_changes' },
+        },
+        { ...byBob, ...about, kind: 'change_request_updated', detail: { title } },
+        { ...byBob, ...about, kind: 'change_request_opened', detail: { title: 'Tidy' } },
+      ]);
+      // Neither the operations' bodies nor a review's comment nor the evidence is in the activity.
+      expect(JSON.stringify(entries)).not.toContain(SECRET_BODY);
+      expect(JSON.stringify(entries)).not.toContain('evidence');
+
+      // Closed by its author: recorded too; a second close is refused and records nothing.
+      const other = await step(
+        t.call('POST', '/v1/change-requests', { key: laptop.key, body: { title: 'Dropped', operations } }),
+        201,
+      );
+      await step(t.call('POST', `/v1/change-requests/${other.id}/close`, { key: laptop.key }));
+      expectError(
+        await t.call('POST', `/v1/change-requests/${other.id}/close`, { key: laptop.key }),
+        'CHANGE_REQUEST_STATE',
+        [expect.objectContaining({ path: '' })],
+      );
+      expect((await list(`?object=${other.id}`)).map((e) => [e.kind, e.detail])).toEqual([
+        ['change_request_closed', { title: 'Dropped' }],
+        ['change_request_opened', { title: 'Dropped' }],
+      ]);
+      expect((await list('?kind=change_request_closed&pageSize=1'))[0]).toMatchObject({
+        ...byBob,
+        object: { type: 'change_request', id: other.id },
+      });
+    });
+
+    it('records test suite writes with who and how, the name and id alone', async () => {
+      const suites = '/v1/test-suites';
+      const cases = [
+        { name: SECRET_BODY, request: { url: 'https://a.example/' }, expect: { cancelled: true } },
+      ];
+      const made = await step(
+        t.call('POST', suites, { key: laptop.key, body: { name: 'smoke', cases } }),
+        201,
+      );
+      await step(asRita('PUT', `${suites}/${made.id}`, { name: 'smoke tests' }));
+      // A name another suite has is refused, and records nothing.
+      await step(t.call('POST', suites, { key: laptop.key, body: { name: 'other', cases: [] } }), 201);
+      expectError(
+        await t.call('PUT', `${suites}/${made.id}`, { key: laptop.key, body: { name: 'other' } }),
+        'TEST_SUITE_EXISTS',
+        [expect.objectContaining({ path: '/name' })],
+      );
+      expect((await t.call('DELETE', `${suites}/${made.id}`, { key: laptop.key })).status).toBe(200);
+      const entries = await list(`?object=${made.id}`);
+      const about = { object: { type: 'test_suite', id: made.id }, address: '127.0.0.1' };
+      expect(entries).toEqual([
+        expect.objectContaining({
+          ...about,
+          kind: 'test_suite_deleted',
+          by: t.teammate.userId,
+          via: { type: 'key', keyId: laptop.keyId, keyName: 'laptop' },
+          detail: { name: 'smoke tests' },
+        }),
+        expect.objectContaining({
+          ...about,
+          kind: 'test_suite_updated',
+          by: rita.userId,
+          via: { type: 'session', keyId: null, keyName: null },
+          detail: { name: 'smoke tests' },
+        }),
+        expect.objectContaining({
+          ...about,
+          kind: 'test_suite_created',
+          by: t.teammate.userId,
+          detail: { name: 'smoke' },
+        }),
+      ]);
+      expect(JSON.stringify(entries)).not.toContain(SECRET_BODY);
+    });
+
+    it('shows the work to every member, without the address; nothing of another workspace', async () => {
+      const work = (entries: Json[]) =>
+        entries.filter((e) => /^(change_request|test_suite)_/.test(String(e.kind)));
+      const ours = work(await list('?pageSize=1000'));
+      expect(ours.length).toBeGreaterThan(10);
+      for (const key of [viewer.key, t.teammate.key, t.owner.key]) {
+        const seen = await list('?pageSize=1000', key);
+        expect(work(seen)).toEqual(ours.map((e) => ({ ...e, address: null })));
+        // Still no security event for them.
+        expect(seen.every((e) => /^(rule|group|change_request|test_suite)_/.test(String(e.kind)))).toBe(true);
+        expect((await list('?kind=change_request_merged', key)).length).toBe(1);
+      }
+
+      // Carol's change request and suite are hers alone; ours are not hers.
+      await step(
+        t.call('POST', '/v1/test-suites', { key: theirs.key, body: { name: 'theirs', cases: [] } }),
+        201,
+      );
+      const crOfTheirs = await step(
+        t.call('POST', '/v1/change-requests', {
+          key: theirs.key,
+          body: { title: 'Theirs', operations: [{ op: 'create', kind: 'group', body: { name: 'G' } }] },
+        }),
+        201,
+      );
+      expect(work(await list('?pageSize=1000'))).toEqual(ours);
+      expect(await list(`?object=${crOfTheirs.id}`, viewer.key)).toEqual([]);
+      expect(work(await list('?pageSize=1000', theirs.key)).map((e) => [e.kind, e.by])).toEqual([
+        ['change_request_opened', theirs.userId],
+        ['test_suite_created', theirs.userId],
+      ]);
+      expect(await list(`?object=${ours[0]?.object.id}`, theirs.key)).toEqual([]);
+    });
   });
 });
