@@ -1,9 +1,10 @@
 // The console's words for people: which roles an admin or owner is offered for a member, the
 // activity's sentences, and a key's state and last day, each as a person reads them.
 import { describe, expect, it } from 'vitest';
-import { type Entry, wayIn, whatHappened } from '../../console/src/activity/entry-words.js';
+import { type Entry, WORK_KINDS, wayIn, whatHappened } from '../../console/src/activity/entry-words.js';
 import { endOfDay, stateOf } from '../../console/src/keys/key-words.js';
 import { rolesToGive, withArticle } from '../../console/src/members/roles.js';
+import { WORK_KINDS as SERVICE_WORK_KINDS } from '../../src/modules/activity/activity-kinds.js';
 
 const entry = (fields: Partial<Entry>): Entry => ({
   id: 'evt_1',
@@ -65,6 +66,36 @@ describe('the activity in words', () => {
       'signed out everywhere',
     );
     expect(wayIn(entry({ kind: 'rule_updated' }))).toBeNull();
+  });
+
+  it("tells a change request's steps by its title, and test suites and webhooks by name and host", () => {
+    const about = (kind: Entry['kind'], detail: Record<string, unknown>) =>
+      whatHappened(entry({ kind, detail }), names);
+    const title = 'Tidy the staging rules';
+    expect(about('change_request_opened', { title })).toBe(`opened the change request “${title}”`);
+    expect(about('change_request_updated', { title })).toBe(`updated the change request “${title}”`);
+    expect(about('change_request_reviewed', { title, verdict: 'approve' })).toBe(
+      `approved the change request “${title}”`,
+    );
+    expect(about('change_request_reviewed', { title, verdict: 'request_changes' })).toBe(
+      `asked for changes to the change request “${title}”`,
+    );
+    expect(about('change_request_merged', { title, revision: 42 })).toBe(
+      `merged the change request “${title}” as revision 42`,
+    );
+    expect(about('change_request_closed', {})).toBe('closed a change request');
+    expect(about('test_suite_created', { name: 'smoke' })).toBe('made the test suite “smoke”');
+    expect(about('test_suite_updated', { name: 'smoke' })).toBe('changed the test suite “smoke”');
+    expect(about('test_suite_deleted', { name: 'smoke' })).toBe('deleted the test suite “smoke”');
+    expect(about('webhook_created', { host: 'chat.example.com' })).toBe(
+      'added a webhook to chat.example.com',
+    );
+    const session = { type: 'session' as const, keyId: null, keyName: null };
+    expect(wayIn(entry({ kind: 'change_request_merged', via: session }))).toBe('signed in');
+    // Every kind of the team's work the service records has a label and a sentence of its own.
+    expect(Object.keys(WORK_KINDS)).toEqual([...SERVICE_WORK_KINDS]);
+    for (const kind of SERVICE_WORK_KINDS)
+      expect(about(kind, { title, name: 'smoke' })).not.toBe(kind.replaceAll('_', ' '));
   });
 });
 

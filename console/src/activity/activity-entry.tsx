@@ -1,8 +1,9 @@
-// One entry of the activity: who did what, what it is about (a rule opens in the editor), when, and
-// for security events the way in and the address.
+// One entry of the activity: who did what, what it is about (a rule opens in the editor, a change
+// request its page), when, and for security events and the team's work the way in (and the address,
+// for admins).
 import { hrefFor } from '../route.js';
 import { RelativeTime } from '../ui/relative-time.js';
-import { actorOf, type Entry, wayIn, whatHappened } from './entry-words.js';
+import { actorOf, type Entry, isWork, wayIn, whatHappened } from './entry-words.js';
 
 function About({ object }: { object: Entry['object'] }) {
   // A user the entry is about is named in its sentence already.
@@ -19,6 +20,19 @@ function About({ object }: { object: Entry['object'] }) {
         group <a href={hrefFor({ page: 'groups' })}>{object.id}</a>
       </span>
     );
+  if (object.type === 'change_request')
+    return (
+      <span>
+        change request <a href={hrefFor({ page: 'change-request', id: object.id })}>{object.id}</a>
+      </span>
+    );
+  // A deleted suite has no page; the suites' page lists those that remain.
+  if (object.type === 'test_suite')
+    return (
+      <span>
+        test suite <a href={hrefFor({ page: 'test-suites' })}>{object.id}</a>
+      </span>
+    );
   return (
     <span>
       {object.type} <code>{object.id}</code>
@@ -28,7 +42,7 @@ function About({ object }: { object: Entry['object'] }) {
 
 export function ActivityEntry({ entry, nameOf }: { entry: Entry; nameOf: (userId: string) => string }) {
   const way = wayIn(entry);
-  const security = entry.via !== null;
+  const security = entry.via !== null && !isWork(entry);
   return (
     <li class={`activity-entry${security ? ' security' : ''}`}>
       <p class="what">

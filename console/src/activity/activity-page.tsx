@@ -1,5 +1,5 @@
-// Who did what in the workspace, newest first: rule and group changes for everyone, and (for admins
-// and owners) security events: sign-ins, keys, members. Filtered by kind and by member, a page at a
+// Who did what in the workspace, newest first: rule and group changes, change requests' steps and
+// test suites' writes for everyone, and (for admins and owners) security events: sign-ins, keys, members. Filtered by kind and by member, a page at a
 // time ("Load more" passes the cursor the service gave). While only the first page is shown it
 // follows the change stream; further pages stay as read, so nothing moves under the reader.
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
@@ -8,7 +8,7 @@ import { LiveContext } from '../live-context.js';
 import { isMachine, useMembers } from '../members/use-members.js';
 import { describeError, useApi, useSession } from '../session.js';
 import { ActivityEntry } from './activity-entry.js';
-import { CHANGE_KINDS, type Entry, type Kind, SECURITY_KINDS } from './entry-words.js';
+import { CHANGE_KINDS, type Entry, type Kind, SECURITY_KINDS, WORK_KINDS } from './entry-words.js';
 
 const PAGE_SIZE = 50;
 
@@ -87,7 +87,7 @@ export function ActivityPage() {
         Who did what in this workspace, newest first.{' '}
         {session.canAdmin
           ? 'As an admin you see security events too: sign-ins, keys and members, each with the way in and the address.'
-          : 'Rule and group changes; security events are shown to admins and owners.'}
+          : 'Rule and group changes, change requests and test suites; security events are shown to admins and owners.'}
       </p>
       <form class="filters" aria-label="Filter the activity" onSubmit={(e) => e.preventDefault()}>
         <div class="field">
@@ -100,6 +100,13 @@ export function ActivityPage() {
             <option value="">Everything</option>
             <optgroup label="Rules and groups">
               {Object.entries(CHANGE_KINDS).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </optgroup>
+            <optgroup label="Change requests and test suites">
+              {Object.entries(WORK_KINDS).map(([value, label]) => (
                 <option key={value} value={value}>
                   {label}
                 </option>

@@ -31,7 +31,25 @@ export const SECURITY_KINDS: Record<string, string> = {
   member_removed: 'Member removed',
   member_role_changed: 'Role changed',
   setting_changed: 'Setting changed',
+  webhook_created: 'Webhook added',
+  webhook_updated: 'Webhook changed',
+  webhook_deleted: 'Webhook removed',
 };
+
+/** The team's work around its rules: every member sees it, as the changes it leads to. */
+export const WORK_KINDS: Record<string, string> = {
+  change_request_opened: 'Change request opened',
+  change_request_updated: 'Change request updated',
+  change_request_reviewed: 'Change request reviewed',
+  change_request_merged: 'Change request merged',
+  change_request_closed: 'Change request closed',
+  test_suite_created: 'Test suite made',
+  test_suite_updated: 'Test suite changed',
+  test_suite_deleted: 'Test suite deleted',
+};
+
+/** A step of the team's work: recorded with the way in as security events are, but not one. */
+export const isWork = (entry: Entry): boolean => entry.kind in WORK_KINDS;
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value ? value : null);
 const isRole = (value: unknown): value is Role =>
@@ -51,6 +69,11 @@ export function whatHappened(entry: Entry, nameOf: (userId: string) => string): 
   const subject = entry.object?.type === 'user' ? nameOf(entry.object.id) : 'someone';
   const keyName = text(detail.name);
   const theKey = keyName ? `the key “${keyName}”` : 'a key';
+  const title = text(detail.title);
+  const theRequest = title ? `the change request “${title}”` : 'a change request';
+  const theSuite = keyName ? `the test suite “${keyName}”` : 'a test suite';
+  const host = text(detail.host);
+  const theWebhook = host ? `a webhook to ${host}` : 'a webhook';
   switch (entry.kind) {
     case 'rule_created':
       return 'created a rule';
@@ -96,6 +119,34 @@ export function whatHappened(entry: Entry, nameOf: (userId: string) => string): 
         : `changed the role of ${subject}`;
     case 'setting_changed':
       return 'changed a setting';
+    case 'webhook_created':
+      return `added ${theWebhook}`;
+    case 'webhook_updated':
+      return `changed ${theWebhook}`;
+    case 'webhook_deleted':
+      return `removed ${theWebhook}`;
+    case 'change_request_opened':
+      return `opened ${theRequest}`;
+    case 'change_request_updated':
+      return `updated ${theRequest}`;
+    case 'change_request_reviewed':
+      return detail.verdict === 'approve'
+        ? `approved ${theRequest}`
+        : detail.verdict === 'request_changes'
+          ? `asked for changes to ${theRequest}`
+          : `reviewed ${theRequest}`;
+    case 'change_request_merged':
+      return typeof detail.revision === 'number'
+        ? `merged ${theRequest} as revision ${detail.revision}`
+        : `merged ${theRequest}`;
+    case 'change_request_closed':
+      return `closed ${theRequest}`;
+    case 'test_suite_created':
+      return `made ${theSuite}`;
+    case 'test_suite_updated':
+      return `changed ${theSuite}`;
+    case 'test_suite_deleted':
+      return `deleted ${theSuite}`;
     default:
       return String(entry.kind).replaceAll('_', ' ');
   }
