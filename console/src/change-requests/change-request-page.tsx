@@ -13,6 +13,7 @@ import { mayReview, REVIEWER_WORDS, useSettings } from '../settings/use-settings
 import { ConfirmDialog } from '../ui/confirm.js';
 import { takeFlash } from '../ui/flash.js';
 import { RelativeTime } from '../ui/relative-time.js';
+import { Said } from '../ui/said.js';
 import {
   type Moved,
   movedObjects,
@@ -227,16 +228,7 @@ export function ChangeRequestPage({ id }: { id: string }) {
         <RelativeTime at={cr.updatedAt} />. Written against revision {cr.baseRevision}
         {cr.mergedRevision !== null ? `; merged as revision ${cr.mergedRevision}` : ''}.
       </p>
-      {notice ? (
-        <p class="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
-      {error ? (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <Said notice={notice} error={error} />
       {conflict ? (
         <div class="error-summary" role="alert">
           <p>

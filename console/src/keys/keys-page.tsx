@@ -5,6 +5,7 @@ import type { Schemas } from '../api.js';
 import { describeError, useApi, useSession } from '../session.js';
 import { ConfirmDialog } from '../ui/confirm.js';
 import { RelativeTime } from '../ui/relative-time.js';
+import { Said } from '../ui/said.js';
 import { type Key, type KeyState, stateOf } from './key-words.js';
 import { NewKeyForm } from './new-key-form.js';
 import { keySecret, ShownOnce } from './shown-once.js';
@@ -99,16 +100,7 @@ export function KeysPage() {
         />
       )}
       <h2 id="key-list-title">{session.canAdmin ? 'Keys of the workspace' : 'Your keys'}</h2>
-      {notice ? (
-        <p class="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
-      {error ? (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <Said notice={notice} error={error} />
       <div class="field key-filter">
         <label for="key-state">Show</label>
         <select

@@ -3,6 +3,7 @@
 import { useState } from 'preact/hooks';
 import type { Settings } from '../api.js';
 import { describeError, useApi, useSession } from '../session.js';
+import { Said } from '../ui/said.js';
 import { REVIEWER_WORDS, useSettings } from './use-settings.js';
 
 export function SettingsPage() {
@@ -41,16 +42,7 @@ export function SettingsPage() {
   return (
     <section aria-labelledby="settings-title">
       <h1 id="settings-title">Settings</h1>
-      {notice ? (
-        <p class="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
-      {error ? (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <Said notice={notice} error={error} />
       {settings === null ? <p>Loading…</p> : null}
       {settings ? (
         // Not disabled while saving: the focus stays on the choice just made.

@@ -6,6 +6,7 @@ import { ShownOnce } from '../keys/shown-once.js';
 import { describeError, useApi, useSession } from '../session.js';
 import { ConfirmDialog } from '../ui/confirm.js';
 import { RelativeTime } from '../ui/relative-time.js';
+import { Said } from '../ui/said.js';
 
 type Webhook = Schemas['Webhook'];
 type Delivery = Schemas['WebhookDelivery'];
@@ -127,16 +128,7 @@ export function WebhooksPage() {
         />
       )}
       <h2>Webhooks of the workspace</h2>
-      {notice ? (
-        <p class="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
-      {error ? (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <Said notice={notice} error={error} />
       {hooks === null && !error ? <p>Loading…</p> : null}
       {hooks?.length === 0 ? <p class="empty">No webhooks yet.</p> : null}
       {hooks?.length ? (
@@ -343,16 +335,7 @@ function Deliveries({ hook }: { hook: Webhook }) {
           Refresh
         </button>
       </p>
-      {notice ? (
-        <p class="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
-      {error ? (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <Said notice={notice} error={error} />
       {deliveries === null && !error ? <p>Loading…</p> : null}
       {deliveries?.length === 0 ? <p class="empty">Nothing sent yet.</p> : null}
       {deliveries?.length ? (
