@@ -23,9 +23,15 @@ interface Matcher {
 }
 
 const MAX_SHOWN = 120;
-/** Text in a detail: quoted, and cut when long (URLs can be kilobytes). */
+/**
+ * Text in a detail: quoted, and cut when long (URLs can be kilobytes). Shown as written, not as a JSON
+ * string: a regular expression `^https?:\/\/` reads as the person typed it, not with each backslash
+ * doubled. Only control characters are escaped, so that a detail stays one line.
+ */
 export function shown(text: string): string {
-  return JSON.stringify(text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}…` : text);
+  const cut = text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}…` : text;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is escaped.
+  return `"${cut.replace(/[\u0000-\u001f]/g, (c) => JSON.stringify(c).slice(1, -1))}"`;
 }
 
 function wildcardPattern(value: string) {

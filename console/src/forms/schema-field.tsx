@@ -6,7 +6,8 @@ import type { ComponentChildren } from 'preact';
 import { fieldId, useFieldErrors } from './field-errors.js';
 import { FieldFindings, useFieldFindings } from './field-findings.js';
 import { HeaderRows, QueryParamRows } from './modification-rows.js';
-import { choices, emptyValue, inSentence, type JsonSchema, labelFor } from './schema.js';
+import { fieldHint, fieldLabel, ITEM_NAMES, inSentence, labelFor, valueLabel } from './labels.js';
+import { choices, emptyValue, type JsonSchema } from './schema.js';
 import { DocText } from './text.js';
 
 export interface FieldProps {
@@ -20,20 +21,6 @@ export interface FieldProps {
   /** `undefined` removes an optional property. */
   onChange: (value: unknown) => void;
 }
-
-// How one item of a list is called ("Remove filter 2", "Add script").
-const ITEM_NAMES: Record<string, string> = {
-  pairs: 'Pair',
-  filters: 'Filter',
-  modifications: 'Modification',
-  scripts: 'Script',
-  attributes: 'Attribute',
-  libraries: 'Library',
-  Request: 'Request header',
-  Response: 'Response header',
-  requestMethod: 'Method',
-  resourceType: 'Resource type',
-};
 
 // Bodies and code are written over several lines.
 const MULTILINE = [/^\/pairs\/\d+\/value$/, /\/scripts\/\d+\/value$/];
@@ -56,10 +43,11 @@ export function SchemaField(props: FieldProps) {
   return <TextField {...props} />;
 }
 
-function Hint({ id, schema }: { id: string; schema: JsonSchema }) {
-  return schema.description ? (
+function Hint({ id, schema, pointer }: { id: string; schema: JsonSchema; pointer: string }) {
+  const text = fieldHint(pointer) ?? schema.description;
+  return text ? (
     <small class="hint" id={`${id}-hint`}>
-      <DocText text={schema.description} />
+      <DocText text={text} />
     </small>
   ) : null;
 }
@@ -88,11 +76,11 @@ function Control({ props, children }: { props: FieldProps; children: ComponentCh
   return (
     <div class={errors.length ? 'field invalid' : 'field'}>
       <label for={id}>
-        {props.label ?? labelFor(props.name)}
+        {props.label ?? fieldLabel(props.name, props.pointer)}
         {props.required ? null : <span class="optional"> (optional)</span>}
       </label>
       {children}
-      <Hint id={id} schema={props.schema} />
+      <Hint id={id} schema={props.schema} pointer={props.pointer} />
       <Errors id={id} messages={errors} />
       <FieldFindings pointer={props.pointer} />
     </div>
@@ -156,7 +144,7 @@ function ChoiceField(props: FieldProps) {
         {props.required ? null : <option value="">(not set)</option>}
         {options.map((option) => (
           <option key={option} value={option}>
-            {option}
+            {valueLabel(option)}
           </option>
         ))}
       </select>
@@ -178,8 +166,8 @@ function BooleanField(props: FieldProps) {
           props.onChange(event.currentTarget.checked ? true : props.required ? false : undefined)
         }
       />
-      <label for={id}>{props.label ?? labelFor(props.name)}</label>
-      <Hint id={id} schema={props.schema} />
+      <label for={id}>{props.label ?? fieldLabel(props.name, props.pointer)}</label>
+      <Hint id={id} schema={props.schema} pointer={props.pointer} />
       <Errors id={id} messages={errors} />
       <FieldFindings pointer={props.pointer} />
     </div>
@@ -196,8 +184,8 @@ function Group({ props, children }: { props: FieldProps; children: ComponentChil
       id={id}
       aria-describedby={describedBy(id, props.schema, errors, findings.length > 0)}
     >
-      <legend>{props.label ?? labelFor(props.name)}</legend>
-      <Hint id={id} schema={props.schema} />
+      <legend>{props.label ?? fieldLabel(props.name, props.pointer)}</legend>
+      <Hint id={id} schema={props.schema} pointer={props.pointer} />
       <Errors id={id} messages={errors} />
       <FieldFindings pointer={props.pointer} />
       {children}
@@ -226,7 +214,7 @@ function ChoiceListField(props: FieldProps) {
                   props.onChange(next.length || props.required ? next : undefined);
                 }}
               />
-              <label for={id}>{option}</label>
+              <label for={id}>{valueLabel(option)}</label>
             </span>
           );
         })}
@@ -283,7 +271,7 @@ function ObjectField(props: FieldProps) {
     return (
       <div class="field">
         <button type="button" class="secondary small" onClick={() => props.onChange(emptyValue(schema))}>
-          Add {inSentence(labelFor(props.name))}
+          Add {inSentence(fieldLabel(props.name, props.pointer))}
         </button>
       </div>
     );
@@ -313,7 +301,7 @@ function ObjectField(props: FieldProps) {
       ))}
       {props.required ? null : (
         <button type="button" class="secondary small" onClick={() => props.onChange(undefined)}>
-          Remove {inSentence(labelFor(props.name))}
+          Remove {inSentence(fieldLabel(props.name, props.pointer))}
         </button>
       )}
     </Group>

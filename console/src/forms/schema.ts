@@ -76,14 +76,4 @@ export function emptyValue(schema: JsonSchema): unknown {
   }
 }
 
-/** `destinationType` → "Destination type", `URL` → "URL". */
-export function labelFor(name: string): string {
-  if (name === name.toUpperCase()) return name;
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-/** A label inside a sentence ("Add request payload"); an acronym stays as it is ("Add URL"). */
-export function inSentence(label: string): string {
-  return label === label.toUpperCase() ? label : label.toLowerCase();
-}
+export { inSentence, labelFor } from './labels.js';

@@ -44,7 +44,7 @@ function replaceNoOp(rule: LintRule, pair: Record<string, unknown>, index: numbe
     severity: 'warning',
     ruleIds: [rule.id],
     pointers: [{ ruleId: rule.id, path: `/pairs/${index}/from` }],
-    message: `Pair ${index} of "${rule.name}" never changes a URL: ${why}.`,
+    message: `Pair ${index + 1} of "${rule.name}" never changes a URL: ${why}.`,
     hint: 'Check `from` against a URL the source really matches (a trace shows both), or the source against the URLs you meant.',
   };
 }
@@ -98,7 +98,7 @@ function queryNoOps(rule: LintRule, pair: Record<string, unknown>, index: number
       severity: 'warning',
       ruleIds: [rule.id],
       pointers: [{ ruleId: rule.id, path: `/pairs/${index}/modifications/${k}` }],
-      message: `Modification ${k} of pair ${index} of "${rule.name}" never changes a URL: ${why}.`,
+      message: `Modification ${k + 1} of pair ${index + 1} of "${rule.name}" never changes a URL: ${why}.`,
       hint: 'Delete this modification, or fix the parameter name.',
     });
   });
@@ -121,7 +121,7 @@ function headersNoOps(rule: LintRule, pair: Record<string, unknown>, index: numb
             severity: 'warning',
             ruleIds: [rule.id],
             pointers: [{ ruleId: rule.id, path: `/pairs/${index}/modifications/${s}/${target}/${k}` }],
-            message: `The Modify of ${target.toLowerCase()} header "${header}" in pair ${index} of "${rule.name}" never acts: the same pair removes that header before it, and Modify changes only a header that is there.`,
+            message: `The Modify of ${target.toLowerCase()} header "${header}" in pair ${index + 1} of "${rule.name}" never acts: the same pair removes that header before it, and Modify changes only a header that is there.`,
             hint: 'Use Add to set the header after removing it, or drop the Remove.',
           });
         }

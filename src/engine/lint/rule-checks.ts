@@ -29,7 +29,7 @@ export function matchesEverythingFindings(rule: LintRule): Finding[] {
         severity: 'warning' as const,
         ruleIds: [rule.id],
         pointers: [{ ruleId: rule.id, path: `/pairs/${index}/source/value` }],
-        message: `Pair ${index} of "${rule.name}" matches every request (${shown}, no filter), so it ${CUT[rule.ruleType]}.`,
+        message: `Pair ${index + 1} of "${rule.name}" matches every request (${shown}, no filter), so it ${CUT[rule.ruleType]}.`,
         hint: 'Give the source the host or path it is meant for, or add a filter (page domains, resource type).',
       },
     ];
@@ -46,7 +46,7 @@ export function codeNeedsAllow(rule: LintRule): Finding[] {
             severity: 'info' as const,
             ruleIds: [rule.id],
             pointers: [{ ruleId: rule.id, path: `/pairs/${index}/value` }],
-            message: `Pair ${index} of "${rule.name}" builds its ${rule.ruleType === 'Response' ? 'response' : 'request body'} with code, which the proxy runs only when started with --allow-code (traces report it, never run it).`,
+            message: `Pair ${index + 1} of "${rule.name}" builds its ${rule.ruleType === 'Response' ? 'response' : 'request body'} with code, which the proxy runs only when started with --allow-code (traces report it, never run it).`,
             hint: 'Start the proxy with --allow-code where this rule must act, or use a static value.',
           },
         ]

@@ -206,8 +206,8 @@ function withinRules(rules: readonly LintRule[], budget: Budget): Finding[] {
             { ruleId: rule.id, path: `/pairs/${j}/source` },
             { ruleId: rule.id, path: `/pairs/${i}/source` },
           ],
-          message: `Pair ${j} of "${rule.name}" can never act: pair ${i} of the same rule matches every request it matches, and only the first matching pair of a ${rule.ruleType} rule acts (${how(decided)}).`,
-          hint: `Move pair ${j} before pair ${i}, or delete it.`,
+          message: `Pair ${j + 1} of "${rule.name}" can never act: pair ${i + 1} of the same rule matches every request it matches, and only the first matching pair of a ${rule.ruleType} rule acts (${how(decided)}).`,
+          hint: `Move pair ${j + 1} before pair ${i + 1}, or delete it.`,
         });
         return;
       }
