@@ -33,7 +33,7 @@ test('the template gallery fills the editor with each template, which is created
     expect(rule, template.id).toMatchObject({
       ruleType: template.rule.ruleType,
       description: template.rule.description,
-      status: 'Active',
+      status: 'Inactive',
       pairs: template.rule.pairs.map((pair) => expect.objectContaining(pair)),
     });
   }

@@ -5,8 +5,8 @@
 import type { ComponentChildren } from 'preact';
 import { fieldId, useFieldErrors } from './field-errors.js';
 import { FieldFindings, useFieldFindings } from './field-findings.js';
-import { HeaderRows, QueryParamRows } from './modification-rows.js';
 import { fieldHint, fieldLabel, ITEM_NAMES, inSentence, labelFor, valueLabel } from './labels.js';
+import { HeaderRows, QueryParamRows } from './modification-rows.js';
 import { choices, emptyValue, type JsonSchema } from './schema.js';
 import { DocText } from './text.js';
 

@@ -13,11 +13,12 @@ export interface RuleDraft {
   [other: string]: unknown;
 }
 
+/** A new rule starts Inactive, as the API's does: it acts once someone switches it on, on purpose. */
 export function newDraft(ruleType: RuleType, groupId = ''): RuleDraft {
   return {
     name: '',
     description: '',
-    status: 'Active',
+    status: 'Inactive',
     ruleType,
     groupId,
     pairs: [emptyValue(pairSchema(ruleType))],

@@ -5,7 +5,10 @@
 // delete or restore. Where the workspace requires review, an editor's save and delete become "Propose
 // change" (a change request); an admin may propose instead of saving. Opened from a change request
 // (`proposal`), it edits that request's operation and saves it back there.
-import { useEffect, useState } from 'preact/hooks';
+// Safe by default: a new rule starts Inactive, and a rule that would act on every request (a Cancel
+// with no source…) is saved only once the person confirms what it will do; that check runs as they
+// type and shows beside the source, with the service's lint findings about the saved rule.
+import { useEffect, useRef, useState } from 'preact/hooks';
 import {
   ApiError,
   type ChangeOperation,
@@ -21,7 +24,7 @@ import {
   REVIEW_NOW_REQUIRED,
 } from '../change-requests/propose-dialog.js';
 import { refusalWords } from '../change-requests/refusal-words.js';
-import { errorsByPointer, FieldErrorsContext } from '../forms/field-errors.js';
+import { errorsByPointer, FieldErrorsContext, fieldId } from '../forms/field-errors.js';
 import { FieldFindingsContext, findingsByPointer } from '../forms/field-findings.js';
 import { type JsonSchema, pairSchema, RULE_TYPES, ruleTypeDescription } from '../forms/schema.js';
 import { SchemaField } from '../forms/schema-field.js';
@@ -36,6 +39,7 @@ import { ConfirmDialog } from '../ui/confirm.js';
 import { ErrorSummary } from '../ui/error-summary.js';
 import { flash, takeFlash } from '../ui/flash.js';
 import { ReadOnlyNote } from '../ui/read-only-note.js';
+import { draftFindings, type UnsafePair, unsafePairs } from './editor-safety.js';
 import { JsonView } from './json-view.js';
 import { findingsFor, LintFindings, useLint } from './lint-findings.js';
 import { draftOf, newDraft, type RuleDraft, withType } from './rule-draft.js';
@@ -45,7 +49,23 @@ import { RuleSummary } from './rule-summary.js';
 
 const NAME: JsonSchema = { type: 'string', description: 'Shown in lists; need not be unique.' };
 const DESCRIPTION: JsonSchema = { type: 'string' };
-const STATUS: JsonSchema = { enum: ['Active', 'Inactive'], description: 'Only active rules act.' };
+const STATUS: JsonSchema = {
+  enum: ['Active', 'Inactive'],
+  description: 'Only active rules act. A new rule starts Inactive: switch it on when it is ready.',
+};
+
+/** How long typing pauses before the form's own checks run again on the draft. */
+const CHECK_AFTER_MS = 300;
+
+/** `value`, once it has stayed the same for `ms`: a newer value cancels the wait for an older one. */
+function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
 
 /** No problems: one array, so that the JSON view sees no change between renders. */
 const NO_PROBLEMS: ErrorDetail[] = [];
@@ -120,7 +140,17 @@ function Editor({
   const [notice, setNotice] = useState<string | null>(() => takeFlash() ?? templateNotice(template));
   const [saving, setSaving] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  // The pairs that would act on every request, while the person is asked to confirm them.
+  const [confirmUnsafe, setConfirmUnsafe] = useState<UnsafePair[] | null>(null);
   const findings = useLint();
+  const settled = useSettled(draft, CHECK_AFTER_MS);
+  const nameField = useRef(false);
+  // A new rule (the `n` shortcut, New rule): typing goes to its name at once.
+  useEffect(() => {
+    if (ruleId !== null || operation || nameField.current) return;
+    nameField.current = true;
+    document.getElementById(fieldId('/name'))?.focus();
+  }, [ruleId, operation]);
 
   const load = () => {
     if (!ruleId || operation) return;
@@ -186,6 +216,18 @@ function Editor({
 
   async function save(event: Event) {
     event.preventDefault();
+    if (!draft) return;
+    const unsafe = unsafePairs(draft);
+    if (unsafe.length > 0) {
+      setConfirmUnsafe(unsafe);
+      return;
+    }
+    return write();
+  }
+
+  /** Saves the draft (confirmed, when it acts on every request). */
+  async function write() {
+    setConfirmUnsafe(null);
     if (!draft) return;
     if (operation) return saveOperation();
     if (proposing) {
@@ -262,8 +304,15 @@ function Editor({
     minItems: 1,
   };
   const { id: _id, ...inlineRule } = draft;
-  // The lint read the saved rule: its findings sit beside the fields they point at until it is saved again.
-  const ruleFindings = ruleId ? findingsByPointer(findingsFor(findings, ruleId), ruleId) : new Map();
+  // The lint read the saved rule: its findings sit beside the fields they point at until it is saved
+  // again. Whether a source matches every request is checked on the draft as typed instead (after a
+  // pause), so that finding follows the form, before any save.
+  const lintId = ruleId ?? 'new';
+  const saved = ruleId ? findingsFor(findings, ruleId).filter((f) => f.code !== 'matches_everything') : [];
+  const ruleFindings = findingsByPointer(
+    [...saved, ...(settled && canWrite ? draftFindings(settled, lintId) : [])],
+    lintId,
+  );
 
   return (
     <section aria-labelledby="editor-title">
@@ -456,9 +505,12 @@ function Editor({
       </FieldErrorsContext.Provider>
       <section class="test-rule" aria-labelledby="test-title">
         <h2 id="test-title">Test this rule</h2>
-        <p>Try a request against the rule as it is now in the form, before saving it.</p>
+        <p>
+          Try a request against the rule as it is now in the form, before saving it (as if it were active).
+        </p>
         <TraceForm
-          rules={[inlineRule]}
+          // Tried as if switched on: a new rule starts Inactive, and an inactive rule changes nothing.
+          rules={[{ ...inlineRule, status: 'Active' }]}
           submitLabel="Test this rule"
           idPrefix="test"
           onRuleChecked={(invalid) => {
@@ -477,9 +529,11 @@ function Editor({
         <RuleHistory
           ruleId={ruleId}
           revision={etag}
-          onRestored={() => {
+          onRestored={(version, status) => {
             load();
-            setNotice('Restored: the chosen version is now the current one.');
+            setNotice(
+              `Restored from version ${version}: it is the current version now, and the rule is ${status === 'Active' ? 'active' : 'inactive'}.`,
+            );
           }}
         />
       ) : null}
@@ -493,7 +547,25 @@ function Editor({
           <p>
             {proposing
               ? `“${draft.name}” will be deleted once someone else approves your change request.`
-              : `“${draft.name}” will be deleted. Its versions stay in its history and it can be restored through the API.`}
+              : `“${draft.name}” will be deleted. Its versions stay in its history, and it can be restored from the Recently deleted page.`}
+          </p>
+        </ConfirmDialog>
+      ) : null}
+      {confirmUnsafe ? (
+        <ConfirmDialog
+          title="Save a rule that acts on every request?"
+          confirmLabel={draft.status === 'Active' ? 'Save it anyway' : 'Save it, inactive'}
+          onConfirm={write}
+          onCancel={() => setConfirmUnsafe(null)}
+        >
+          {confirmUnsafe.map(({ index, sentence }) => (
+            <p key={index}>{sentence}</p>
+          ))}
+          <p>
+            {draft.status === 'Active'
+              ? 'It is set Active: it acts as soon as it is saved.'
+              : 'It is set Inactive: it acts only once someone switches it on.'}{' '}
+            To narrow it, give the source the host or path it is meant for, or add a filter.
           </p>
         </ConfirmDialog>
       ) : null}

@@ -1,10 +1,14 @@
 // A saved rule's versions, newest first, each with who made it and what it changed from the one
 // before, and restorable: a bad change is undone by making an earlier content current again (as a
 // new version, so nothing is lost by restoring either). Restoring is offered to those who may write.
+// A restore sets the status the version had: when that switches the rule on, it is asked first, in
+// words, since the rule then acts on requests again. The service records a restore as "updated"; the
+// notice after it says which version it came from.
 import { useContext, useEffect, useState } from 'preact/hooks';
 import type { paths } from '../api.js';
 import { LiveContext } from '../live-context.js';
 import { describeError, useApi, useSession } from '../session.js';
+import { ConfirmDialog } from '../ui/confirm.js';
 import { RelativeTime } from '../ui/relative-time.js';
 import { type FieldChange, versionDiff } from './version-diff.js';
 
@@ -18,13 +22,16 @@ export function RuleHistory({
 }: {
   ruleId: string;
   revision: string | null;
-  onRestored: () => void;
+  /** Told the version restored and the status it set. */
+  onRestored: (version: number, status: string) => void;
 }) {
   const api = useApi();
   const { canWrite } = useSession();
   const changes = useContext(LiveContext);
   const [versions, setVersions] = useState<Version[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The version whose restore would switch the rule on, while that is asked.
+  const [asking, setAsking] = useState<Version | null>(null);
 
   useEffect(() => {
     api((client) => client.GET('/v1/rules/{ruleId}/versions', { params: { path: { ruleId } } }))
@@ -33,12 +40,13 @@ export function RuleHistory({
   }, [api, ruleId, revision, changes]);
 
   async function restore(version: number) {
+    setAsking(null);
     try {
-      await api((client) =>
+      const restored = await api((client) =>
         client.POST('/v1/rules/{ruleId}/restore', { params: { path: { ruleId } }, body: { version } }),
       );
       setError(null);
-      onRestored();
+      onRestored(version, restored.data.status);
     } catch (failure) {
       setError(`Version ${version} was not restored: ${describeError(failure)}`);
     }
@@ -68,7 +76,16 @@ export function RuleHistory({
                 {index === 0 ? (
                   <span class="tag">current</span>
                 ) : !canWrite ? null : (
-                  <button type="button" class="secondary small" onClick={() => restore(entry.version)}>
+                  <button
+                    type="button"
+                    class="secondary small"
+                    onClick={() =>
+                      // Switching a rule on is asked first; the current version is the first entry.
+                      entry.object.status === 'Active' && versions?.[0]?.object.status !== 'Active'
+                        ? setAsking(entry)
+                        : restore(entry.version)
+                    }
+                  >
                     Restore version {entry.version}
                   </button>
                 )}
@@ -80,6 +97,19 @@ export function RuleHistory({
           );
         })}
       </ol>
+      {asking ? (
+        <ConfirmDialog
+          title={`Restore version ${asking.version} and switch the rule on?`}
+          confirmLabel="Restore and switch on"
+          onConfirm={() => restore(asking.version)}
+          onCancel={() => setAsking(null)}
+        >
+          <p>
+            The rule is inactive now. Version {asking.version} was active, so restoring it sets the status to
+            Active: the rule acts on matching requests again at once.
+          </p>
+        </ConfirmDialog>
+      ) : null}
     </section>
   );
 }

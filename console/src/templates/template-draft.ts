@@ -9,7 +9,8 @@ export function templateDraft(id: string | undefined): RuleDraft | null {
   return {
     name: rule.name,
     description: rule.description ?? '',
-    status: rule.status ?? 'Active',
+    // Inactive until switched on, as every new rule: the template shows what it does, the person decides.
+    status: 'Inactive',
     ruleType: rule.ruleType,
     groupId: rule.groupId ?? '',
     pairs: structuredClone(rule.pairs) as unknown[],

@@ -1,8 +1,10 @@
-// What went wrong with a save, at the top of the form: the message, and each detail as a link to
-// its field (focus moves there), so a keyboard or screen-reader user finds it as a sighted one does.
+// What went wrong with a save, at the top of the form: the message, and each detail in words ("Pair 1 ·
+// Destination: must not be empty") as a link to its field (focus moves there), so a keyboard or
+// screen-reader user finds it as a sighted one does.
 import { useEffect, useRef } from 'preact/hooks';
 import type { ApiError } from '../api.js';
 import { fieldId } from '../forms/field-errors.js';
+import { detailWords } from '../forms/labels.js';
 
 export function ErrorSummary({ error, title }: { error: ApiError | string | null; title?: string }) {
   const box = useRef<HTMLDivElement>(null);
@@ -11,8 +13,17 @@ export function ErrorSummary({ error, title }: { error: ApiError | string | null
     box.current?.focus();
   }, [error]);
   if (!error) return null;
-  const message = typeof error === 'string' ? error : error.message;
   const details = typeof error === 'string' ? [] : error.details;
+  // With details, the service's message is its error's name ("Rule Payload is invalid"): the details
+  // say what is wrong, each with the field's label and the pair's number as the form shows them.
+  const message =
+    typeof error === 'string'
+      ? error
+      : details.length
+        ? details.length === 1
+          ? 'One field needs a change:'
+          : `${details.length} fields need a change:`
+        : error.message;
   return (
     <div class="error-summary" role="alert" tabIndex={-1} ref={box}>
       <p>
@@ -30,7 +41,7 @@ export function ErrorSummary({ error, title }: { error: ApiError | string | null
                   focusField(detail.path);
                 }}
               >
-                <code>{detail.path || '/'}</code>: {detail.message}
+                {detailWords(detail)}
               </a>
             </li>
           ))}
