@@ -148,10 +148,11 @@ test('a filter with every field reaches the service, and the JSON view stays in 
   await src.getByRole('button', { name: 'Add filter' }).click();
   const filter = src.getByRole('group', { name: 'Filter 1' });
   await filter.getByLabel('POST').check();
-  await filter.getByLabel('xmlhttprequest').check();
-  await filter.getByRole('button', { name: 'Add URL' }).click();
-  await filter.getByRole('group', { name: 'URL' }).getByLabel('Value').fill('shop');
-  await expect(page.getByRole('region', { name: 'What this rule does' })).toHaveText(
+  await filter.getByLabel('XHR and fetch').check();
+  await filter.getByRole('button', { name: 'Add page URL' }).click();
+  await filter.getByRole('group', { name: 'Page URL' }).getByLabel('Value').fill('shop');
+  // Its first paragraph (the next says a new rule is inactive).
+  await expect(page.getByRole('region', { name: 'What this rule does' }).locator('p').first()).toHaveText(
     "When the host contains tracker and the method is POST and it is a xmlhttprequest request and the page's URL contains shop, cancel the request.",
   );
 
@@ -197,7 +198,9 @@ test("the service's errors show at the fields they name, and nothing is stored",
   await expect(pair.getByLabel('Destination type')).not.toHaveAttribute('aria-invalid');
   await page.screenshot({ path: test.info().outputPath('field-errors.png'), fullPage: true });
   // The summary's links take the keyboard to the field.
-  await page.getByRole('link', { name: /\/pairs\/0\/destination/ }).click();
+  // In words, as the form labels the field and counts the pair: no JSON pointer.
+  await expect(page.getByRole('alert')).not.toContainText('/pairs');
+  await page.getByRole('link', { name: /^Pair 1 · Destination: / }).click();
   await expect(pair.getByLabel('Destination', { exact: true })).toBeFocused();
 
   expect(ok(await workspace.api.GET('/v1/rules', {})).total).toBe(0);
@@ -409,7 +412,7 @@ test("header changes are rows: three fit on a screen, with hints for Requestly's
   await expect(page.locator('datalist#rq-functions option')).toHaveCount(2);
   await pair.getByRole('button', { name: 'Remove header change 3' }).click();
   await expect(pair.getByRole('group', { name: /^Header change \d/ })).toHaveCount(3);
-  await expect(page.getByRole('region', { name: 'What this rule does' })).toHaveText(
+  await expect(page.getByRole('region', { name: 'What this rule does' }).locator('p').first()).toHaveText(
     'When the host contains api.example.com, add the request header X-Debug: 1, remove the request header ' +
       'Cookie and add the response header Access-Control-Allow-Origin: rq_request_initiator_origin().',
   );
