@@ -45,12 +45,14 @@ test('the rules list shows a badge per rule the lint finds fault with, and the e
   await row('mock everything').getByRole('link', { name: '1 warning' }).click();
   await expect(page.getByRole('heading', { name: 'Edit rule “mock everything”' })).toBeVisible();
   const findings = page.getByRole('region', { name: 'What the rule lint finds' });
-  await expect(findings).toContainText('matches_everything');
+  // The finding's name in words, not its code.
+  await expect(findings).toContainText('Matches every request:');
+  await expect(findings).not.toContainText('matches_everything');
   await expect(findings).toContainText('matches every request');
   await expect(findings).toContainText('Hint: Give the source the host or path it is meant for');
-  // And beside the field it concerns: the source's value.
+  // And beside the field it concerns: the source's value, checked on the form as it is now.
   const value = page.getByRole('group', { name: 'Source' }).getByLabel('Value', { exact: true });
-  await expect(value).toHaveAccessibleDescription(/matches every request/);
+  await expect(value).toHaveAccessibleDescription(/has no source: it will answer every request/);
 
   // Switched off elsewhere, the loop goes: the list follows the change without a reload.
   await page.goto('/#/rules');

@@ -133,3 +133,22 @@ export function pointerWords(pointer: string): string {
 export function detailWords(detail: { path: string; message: string }): string {
   return `${pointerWords(detail.path)}: ${detail.message}`;
 }
+
+/** The lint's finding codes, as the console names them (the code stays in the JSON the API answers). */
+const FINDING_LABELS: Record<string, string> = {
+  redirect_loop: 'Redirect loop',
+  shadowed: 'Can never act',
+  no_op: 'Changes nothing',
+  matches_everything: 'Matches every request',
+  inactive_in_active: 'Inactive in an active group',
+  active_in_inactive_group: 'Active in an inactive group',
+  duplicate: 'Duplicate',
+  browser_unsupported: 'Not in the browser extension',
+  code_needs_allow: 'Needs --allow-code',
+  never_acted: 'Never acted',
+};
+
+/** A finding's code in words ("Can never act" for `shadowed`); an unknown code as it is. */
+export function findingLabel(code: string): string {
+  return Object.hasOwn(FINDING_LABELS, code) ? (FINDING_LABELS[code] as string) : code;
+}

@@ -3,6 +3,7 @@
 // whenever the change stream says the rules changed.
 import { useContext, useEffect, useState } from 'preact/hooks';
 import type { Schemas } from '../api.js';
+import { findingLabel } from '../forms/labels.js';
 import { LiveContext } from '../live-context.js';
 import { useApi } from '../session.js';
 
@@ -68,7 +69,7 @@ export function LintFindings({ findings }: { findings: Finding[] }) {
         {findings.map((finding) => (
           <li key={`${finding.code} ${finding.ruleIds.join(' ')}`} class={`lint-${finding.severity}`}>
             <span class={`badge lint-${finding.severity}`}>{finding.severity}</span>{' '}
-            <code>{finding.code}</code> {finding.message}
+            <strong>{findingLabel(finding.code)}:</strong> {finding.message}
             <p class="hint">Hint: {finding.hint}</p>
           </li>
         ))}
