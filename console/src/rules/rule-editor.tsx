@@ -308,7 +308,9 @@ function Editor({
   // again. Whether a source matches every request is checked on the draft as typed instead (after a
   // pause), so that finding follows the form, before any save.
   const lintId = ruleId ?? 'new';
-  const saved = ruleId ? findingsFor(findings, ruleId).filter((f) => f.code !== 'matches_everything') : [];
+  const saved = ruleId
+    ? findingsFor(findings, ruleId).filter((f) => !canWrite || f.code !== 'matches_everything')
+    : [];
   const ruleFindings = findingsByPointer(
     [...saved, ...(settled && canWrite ? draftFindings(settled, lintId) : [])],
     lintId,
