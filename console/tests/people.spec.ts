@@ -142,8 +142,9 @@ test('the activity pages back with "Load more", newest first', async ({ page, se
   const entries = page.getByRole('list', { name: 'Activity, newest first' }).getByRole('listitem');
   await expect(entries).toHaveCount(50);
   await expect(entries.first()).toContainText(`${team.owner.name} created a group`);
-  // A viewer is offered the changes' kinds, not the security events'.
-  await expect(page.getByLabel('What').locator('optgroup')).toHaveCount(1);
+  // A viewer is offered the changes' kinds and the team's work, not the security events'.
+  await expect(page.getByLabel('What').locator('optgroup')).toHaveCount(2);
+  await expect(page.getByLabel('What').locator('optgroup[label="Security"]')).toHaveCount(0);
   await expect(page.getByLabel('What').locator('option', { hasText: 'Signed in' })).toHaveCount(0);
   await page.getByRole('button', { name: 'Load more' }).click();
   await expect(entries).toHaveCount(55);
