@@ -9,6 +9,7 @@ import { newLinkToken } from '../../src/modules/shared/single-use-links.js';
 import { expectError, type Reply } from '../helpers/fixtures.js';
 import { openStream } from '../helpers/sse-client.js';
 import { forEachDatabase, useTestApp } from '../helpers/test-app.js';
+import { insertDoneDelivery } from '../helpers/webhook-delivery.js';
 import { cancel, type Outcome, ROWS, type Row, type World } from './authorization-matrix-rows.js';
 
 /** The keys that call: who they are, where, and with which scope. */
@@ -216,27 +217,7 @@ forEachDatabase((db) => {
         })
         .execute();
       const delivery = `dlv_cell${cell}${side}`;
-      await t.database.db
-        .insertInto('webhook_deliveries')
-        .values({
-          id: delivery,
-          workspace_id: workspaceId,
-          webhook_id: id,
-          event_id: `evt_cell${cell}${side}`,
-          type: 'rules.changed',
-          revision: 1,
-          data: null,
-          created_at: at,
-          state: 'delivered',
-          attempts: 1,
-          next_at: at,
-          give_up_at: at,
-          lease_owner: null,
-          lease_until: null,
-          last_status: 200,
-          delivered_at: at,
-        })
-        .execute();
+      await insertDoneDelivery(t.database.db, { id: delivery, workspaceId, webhookId: id });
       return [id, delivery];
     };
     if (fresh === 'webhooks' || fresh === 'all') {

@@ -22,6 +22,7 @@ import {
 import { type RequestContract, requestContractOf } from '../helpers/request-contract.js';
 import { forEachDatabase, useTestApp } from '../helpers/test-app.js';
 import { byMode, seedFor } from '../helpers/test-modes.js';
+import { insertDoneDelivery } from '../helpers/webhook-delivery.js';
 
 const seed = seedFor('OPENAPI_FUZZ_SEED', 'openapi-fuzz');
 const numRuns = byMode(60, 600);
@@ -109,28 +110,11 @@ forEachDatabase((db) => {
       body: { url: 'https://203.0.113.10/fuzzed', active: false },
     });
     pools.webhooks.add(hook.body.data.id);
-    const at = Date.now();
-    await t.database.db
-      .insertInto('webhook_deliveries')
-      .values({
-        id: 'dlv_fuzzed',
-        workspace_id: t.owner.workspaceId,
-        webhook_id: hook.body.data.id,
-        event_id: 'evt_fuzzed',
-        type: 'rules.changed',
-        revision: 1,
-        data: null,
-        created_at: at,
-        state: 'delivered',
-        attempts: 1,
-        next_at: at,
-        give_up_at: at,
-        lease_owner: null,
-        lease_until: null,
-        last_status: 200,
-        delivered_at: at,
-      })
-      .execute();
+    await insertDoneDelivery(t.database.db, {
+      id: 'dlv_fuzzed',
+      workspaceId: t.owner.workspaceId,
+      webhookId: hook.body.data.id,
+    });
     pools.deliveries.add('dlv_fuzzed');
   });
   afterAll(() => {
