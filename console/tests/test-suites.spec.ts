@@ -39,9 +39,7 @@ test('a suite is created as JSON, run (one case passes, one fails and says why) 
   await page.getByRole('button', { name: 'Save suite' }).click();
   const alert = page.getByRole('alert');
   await expect(alert).toContainText('The suite was not saved.');
-  await expect(alert).toContainText(
-    '/cases/1: case 2 must have a name, a request object and an expect object',
-  );
+  await expect(alert).toContainText('Case 2: must have a name, a request object and an expect object');
   await expect(page.locator('#suite-json-problems')).toContainText(
     'case 2 must have a name, a request object and an expect object',
   );

@@ -18,6 +18,10 @@ describe('the editor in words', () => {
     expect(detailWords({ path: '/pairs/0/destination', message: 'must not be empty' })).toBe(
       'Pair 1 · Destination: must not be empty',
     );
+    // A message that names its place already says it once.
+    expect(detailWords({ path: '/cases/1', message: 'case 2 must have a name' })).toBe(
+      'Case 2: must have a name',
+    );
     expect(pointerWords('/pairs/2/source/filters/1/URL/value')).toBe(
       'Pair 3 · Source · Filter 2 · Page URL · Value',
     );

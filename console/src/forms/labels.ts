@@ -103,6 +103,9 @@ export const ITEM_NAMES: Record<string, string> = {
   Response: 'Response header',
   requestMethod: 'Method',
   resourceType: 'Resource type',
+  // A test suite's cases, and a change request's operations.
+  cases: 'Case',
+  operations: 'Operation',
 };
 
 /**
@@ -131,7 +134,13 @@ export function pointerWords(pointer: string): string {
 
 /** An API detail as the form says it: "Pair 1 · Destination: must not be empty". */
 export function detailWords(detail: { path: string; message: string }): string {
-  return `${pointerWords(detail.path)}: ${detail.message}`;
+  const where = pointerWords(detail.path);
+  // A message that already starts with the place ("case 2 must have…") says it once.
+  const last = where.split(' · ').at(-1) ?? '';
+  const message = detail.message.toLowerCase().startsWith(`${last.toLowerCase()} `)
+    ? detail.message.slice(last.length + 1)
+    : detail.message;
+  return `${where}: ${message}`;
 }
 
 /** The lint's finding codes, as the console names them (the code stays in the JSON the API answers). */
