@@ -2,20 +2,18 @@
 // change that makes a stored suite fail; the evidence shows the failing case and the trace before and
 // after; a reviewer asks for changes; the editor fixes it; the reviewer approves; the merge applies it
 // as one revision that history names; and a real receiver on loopback got every event, each signed.
-import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { IssuedKey } from '../../src/modules/keys/keys-service.js';
 import { buildTestApp, forEachDatabase, type TestApp } from '../helpers/test-app.js';
-import { manualTimers, type Receiver, startReceiver } from '../helpers/webhook-receiver.js';
+import {
+  manualTimers,
+  type Receiver,
+  signatureVerifies,
+  startReceiver,
+} from '../helpers/webhook-receiver.js';
 
 const cancelOf = (...hosts: string[]) =>
   hosts.map((host) => ({ source: { key: 'host', operator: 'Equals', value: host } }));
-
-/** What a receiver does to trust a delivery: recompute the signature of `t.body` with its secret. */
-function signedWith(secret: string, header: string | undefined, body: string): boolean {
-  const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header ?? '');
-  return m !== null && createHmac('sha256', secret).update(`${m[1]}.${body}`).digest('hex') === m[2];
-}
 
 forEachDatabase((db) => {
   let t: TestApp;
@@ -160,7 +158,9 @@ forEachDatabase((db) => {
     // Every event reached the receiver, each with a signature its secret verifies.
     while ((await t.app.webhookDispatcher.runOnce()) > 0);
     const events = receiver.received.map((r) => {
-      expect(signedWith(secret, r.headers['rulekeeper-signature'] as string, r.body), r.body).toBe(true);
+      expect(signatureVerifies(secret, r.headers['rulekeeper-signature'] as string, r.body), r.body).toBe(
+        true,
+      );
       return JSON.parse(r.body) as { type: string; data: Record<string, unknown> };
     });
     const types = events.map((e) => e.type);

@@ -3,7 +3,6 @@
 // recomputes, the outbox written with the change (a rolled-back write queues nothing), retries as the
 // clock moves, timeouts fired by the test, redirects not followed, inner addresses refused when made
 // and at send, two dispatchers never sending one attempt twice, replay, and every refusal.
-import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,17 +16,15 @@ import { enqueue } from '../../src/modules/webhooks/webhooks-outbox.js';
 import { createWebhooksStore } from '../../src/modules/webhooks/webhooks-store.js';
 import { cancelPair, ERRORS, type ErrorName, type Reply } from '../helpers/fixtures.js';
 import { buildTestApp, forEachDatabase, type TestApp } from '../helpers/test-app.js';
-import { manualTimers, type Receiver, startReceiver } from '../helpers/webhook-receiver.js';
+import {
+  manualTimers,
+  type Receiver,
+  signatureVerifies,
+  startReceiver,
+} from '../helpers/webhook-receiver.js';
 
 const TIMEOUT_MS = 7000;
 const SECRET = /^whsec_[A-Za-z0-9_-]{43}$/;
-
-/** What a receiver does to trust a delivery: recompute the signature of `t.body` with its secret. */
-function verifies(secret: string, header: string | undefined, body: string): boolean {
-  const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header ?? '');
-  if (!m) return false;
-  return createHmac('sha256', secret).update(`${m[1]}.${body}`).digest('hex') === m[2];
-}
 
 /** Refused with `code` (its status and message as the error table says), whatever the details. */
 function refused(reply: Reply, code: ErrorName): void {
@@ -119,8 +116,10 @@ forEachDatabase((db) => {
     const got = receiver.received[before];
     expect(got).toBeDefined();
     if (!got) return;
-    expect(verifies(secret, got.headers['rulekeeper-signature'] as string, got.body)).toBe(true);
-    expect(verifies('whsec_other', got.headers['rulekeeper-signature'] as string, got.body)).toBe(false);
+    expect(signatureVerifies(secret, got.headers['rulekeeper-signature'] as string, got.body)).toBe(true);
+    expect(signatureVerifies('whsec_other', got.headers['rulekeeper-signature'] as string, got.body)).toBe(
+      false,
+    );
     const [, stamp] = /t=(\d+)/.exec(got.headers['rulekeeper-signature'] as string) ?? [];
     expect(Number(stamp)).toBe(Math.floor(clock / 1000));
     const body = JSON.parse(got.body);
@@ -346,7 +345,9 @@ forEachDatabase((db) => {
     const before = receiver.received.length;
     expect(await run()).toBe(1);
     const got = receiver.received[before];
-    expect(verifies(secret, got?.headers['rulekeeper-signature'] as string, got?.body ?? '')).toBe(true);
+    expect(signatureVerifies(secret, got?.headers['rulekeeper-signature'] as string, got?.body ?? '')).toBe(
+      true,
+    );
     expect(JSON.parse(got?.body ?? '{}')).toStrictEqual({
       id: eventId,
       type: 'change_request.opened',
@@ -374,7 +375,9 @@ forEachDatabase((db) => {
     const before = receiver.received.length;
     expect(await run()).toBe(1);
     const got = receiver.received[before];
-    expect(verifies(secret, got?.headers['rulekeeper-signature'] as string, got?.body ?? '')).toBe(true);
+    expect(signatureVerifies(secret, got?.headers['rulekeeper-signature'] as string, got?.body ?? '')).toBe(
+      true,
+    );
     const body = JSON.parse(got?.body ?? '{}');
     expect(body).toMatchObject({
       type: 'change_request.opened',
@@ -519,9 +522,15 @@ forEachDatabase((db) => {
     await run();
     const got = receiver.received[before];
     expect(
-      verifies(rotated.body.data.secret, got?.headers['rulekeeper-signature'] as string, got?.body ?? ''),
+      signatureVerifies(
+        rotated.body.data.secret,
+        got?.headers['rulekeeper-signature'] as string,
+        got?.body ?? '',
+      ),
     ).toBe(true);
-    expect(verifies(secret, got?.headers['rulekeeper-signature'] as string, got?.body ?? '')).toBe(false);
+    expect(signatureVerifies(secret, got?.headers['rulekeeper-signature'] as string, got?.body ?? '')).toBe(
+      false,
+    );
     expect((await t.call('DELETE', `/v1/webhooks/${id}`, { key: admin.key })).body).toStrictEqual({
       success: true,
       message: 'Webhook removed',

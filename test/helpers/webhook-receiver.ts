@@ -1,5 +1,6 @@
 // A real HTTP receiver of webhook deliveries on loopback: it records every request (headers and body)
 // and answers as the test's handler says (by default 200 "ok").
+import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -80,4 +81,13 @@ export function manualTimers() {
       return due.length;
     },
   };
+}
+
+/**
+ * What a receiver does to trust a delivery: recompute the HMAC-SHA256 of `t.body` with its secret and
+ * compare it with the `Rulekeeper-Signature` header (`t=…,v1=…`).
+ */
+export function signatureVerifies(secret: string, header: unknown, body: string): boolean {
+  const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(header));
+  return m !== null && createHmac('sha256', secret).update(`${m[1]}.${body}`).digest('hex') === m[2];
 }
