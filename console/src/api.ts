@@ -22,6 +22,7 @@ export type ChangeRequest = Omit<Schemas['ChangeRequest'], 'operations'> & { ope
 export type ChangeRequestListItem = Schemas['ChangeRequestListItem'];
 export type Evidence = Schemas['ChangeRequestEvidence'];
 export type Settings = Schemas['Settings'];
+export type Variable = Schemas['Variable'];
 export type ErrorDetail = NonNullable<ErrorBody['details']>[number];
 
 // The key lives for the browser tab's session only: never in a URL, a cookie or localStorage.
@@ -71,9 +72,10 @@ export class ApiError extends Error {
   }
 }
 
-/** What openapi-fetch answers, turned into the data or a thrown ApiError. */
+/** What openapi-fetch answers, turned into the data or a thrown ApiError (204: no body, undefined). */
 export function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
-  if (result.response.ok && result.data !== undefined) return result.data;
+  if (result.response.ok && (result.data !== undefined || result.response.status === 204))
+    return result.data as T;
   const body = result.error as ErrorBody | undefined;
   throw new ApiError(result.response.status, typeof body === 'object' && body ? body : undefined);
 }

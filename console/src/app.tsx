@@ -6,6 +6,10 @@ import { ApiError, anonymousClient, clientFor, forgetKey, savedKey, saveKey, unw
 import { ChangeRequestPage } from './change-requests/change-request-page.js';
 import { ChangeRequestsPage, useOpenCount } from './change-requests/change-requests-page.js';
 import { OperationEditorPage } from './change-requests/operation-editor-page.js';
+import { EnvironmentContext } from './environments/environment-context.js';
+import { EnvironmentSwitcher } from './environments/environment-switcher.js';
+import { EnvironmentsPage } from './environments/environments-page.js';
+import { useWorkspaceEnvironments } from './environments/use-workspace-environments.js';
 import { GroupsPage } from './groups/groups-page.js';
 import { KeysPage } from './keys/keys-page.js';
 import { AcceptPage } from './links/accept-page.js';
@@ -178,6 +182,7 @@ const NAV: { route: Route; label: string; admin?: true }[] = [
   { route: { page: 'templates' }, label: 'Templates' },
   { route: { page: 'try' }, label: 'Try it' },
   { route: { page: 'test-suites' }, label: 'Test suites' },
+  { route: { page: 'environments' }, label: 'Environments' },
   { route: { page: 'move' }, label: 'Import & export' },
   { route: { page: 'members' }, label: 'Members' },
   { route: { page: 'keys' }, label: 'Keys' },
@@ -209,6 +214,7 @@ function Workspace({ session }: { session: Session }) {
         ? 'change-requests'
         : route.page;
   const open = useOpenCount();
+  const environments = useWorkspaceEnvironments(session.workspaceId, changes);
   const [shortcuts, setShortcuts] = useState(false);
   useShortcuts(
     useCallback(() => setShortcuts(true), []),
@@ -216,73 +222,83 @@ function Workspace({ session }: { session: Session }) {
   );
   return (
     <LiveContext.Provider value={changes}>
-      {/* Not href="#main": the part after # is the console's route. */}
-      <button type="button" class="skip" onClick={() => document.getElementById('main')?.focus()}>
-        Skip to content
-      </button>
-      <header class="top">
-        <span class="brand">Rulekeeper</span>
-        <nav aria-label="Console">
-          <ul>
-            {NAV.filter((entry) => !entry.admin || session.canAdmin).map(({ route: target, label }) => (
-              <li key={label}>
-                <a href={hrefFor(target)} aria-current={current === target.page ? 'page' : undefined}>
-                  {label}
-                  {target.page === 'change-requests' && open ? (
-                    <span class="count-badge">
-                      {' '}
-                      {open}
-                      <span class="visually-hidden"> open</span>
-                    </span>
-                  ) : null}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <span class={`live ${live}`} role="status" title="Changes made elsewhere show up here as they happen">
-          {LIVE_LABELS[live]}
-        </span>
-        <button
-          type="button"
-          class="secondary small"
-          aria-keyshortcuts="?"
-          onClick={() => setShortcuts(true)}
-        >
-          Shortcuts <kbd>?</kbd>
+      <EnvironmentContext.Provider value={environments}>
+        {/* Not href="#main": the part after # is the console's route. */}
+        <button type="button" class="skip" onClick={() => document.getElementById('main')?.focus()}>
+          Skip to content
         </button>
-        <WhoIsSignedIn session={session} />
-        <button type="button" class="secondary small" onClick={() => signOut()}>
-          Sign out
-        </button>
-      </header>
-      <main id="main" tabIndex={-1}>
-        {route.page === 'rules' ? <RulesPage /> : null}
-        {route.page === 'rule' ? (
-          <RuleEditor
-            key={route.ruleId ?? `new ${route.template ?? ''}`}
-            ruleId={route.ruleId}
-            template={route.template}
-          />
+        <header class="top">
+          <span class="brand">Rulekeeper</span>
+          <nav aria-label="Console">
+            <ul>
+              {NAV.filter((entry) => !entry.admin || session.canAdmin).map(({ route: target, label }) => (
+                <li key={label}>
+                  <a href={hrefFor(target)} aria-current={current === target.page ? 'page' : undefined}>
+                    {label}
+                    {target.page === 'change-requests' && open ? (
+                      <span class="count-badge">
+                        {' '}
+                        {open}
+                        <span class="visually-hidden"> open</span>
+                      </span>
+                    ) : null}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <EnvironmentSwitcher />
+          <span
+            class={`live ${live}`}
+            role="status"
+            title="Changes made elsewhere show up here as they happen"
+          >
+            {LIVE_LABELS[live]}
+          </span>
+          <button
+            type="button"
+            class="secondary small"
+            aria-keyshortcuts="?"
+            onClick={() => setShortcuts(true)}
+          >
+            Shortcuts <kbd>?</kbd>
+          </button>
+          <WhoIsSignedIn session={session} />
+          <button type="button" class="secondary small" onClick={() => signOut()}>
+            Sign out
+          </button>
+        </header>
+        <main id="main" tabIndex={-1}>
+          {route.page === 'rules' ? <RulesPage /> : null}
+          {route.page === 'rule' ? (
+            <RuleEditor
+              key={route.ruleId ?? `new ${route.template ?? ''}`}
+              ruleId={route.ruleId}
+              template={route.template}
+            />
+          ) : null}
+          {route.page === 'templates' ? <TemplatesPage /> : null}
+          {route.page === 'deleted' ? <DeletedPage /> : null}
+          {route.page === 'groups' ? <GroupsPage /> : null}
+          {route.page === 'try' ? <TryItPage /> : null}
+          {route.page === 'move' ? <MovePage /> : null}
+          {route.page === 'members' ? <MembersPage /> : null}
+          {route.page === 'keys' ? <KeysPage /> : null}
+          {route.page === 'activity' ? <ActivityPage /> : null}
+          {route.page === 'test-suites' ? <TestSuitesPage /> : null}
+          {route.page === 'environments' ? <EnvironmentsPage /> : null}
+          {route.page === 'settings' ? <SettingsPage /> : null}
+          {route.page === 'change-requests' ? <ChangeRequestsPage /> : null}
+          {route.page === 'change-request' ? <ChangeRequestPage key={route.id} id={route.id} /> : null}
+          {route.page === 'change-request-operation' ? (
+            <OperationEditorPage key={`${route.id} ${route.index}`} id={route.id} index={route.index} />
+          ) : null}
+          {route.page === 'webhooks' ? <WebhooksPage /> : null}
+        </main>
+        {shortcuts ? (
+          <ShortcutsDialog onClose={() => setShortcuts(false)} canWrite={session.canWrite} />
         ) : null}
-        {route.page === 'templates' ? <TemplatesPage /> : null}
-        {route.page === 'deleted' ? <DeletedPage /> : null}
-        {route.page === 'groups' ? <GroupsPage /> : null}
-        {route.page === 'try' ? <TryItPage /> : null}
-        {route.page === 'move' ? <MovePage /> : null}
-        {route.page === 'members' ? <MembersPage /> : null}
-        {route.page === 'keys' ? <KeysPage /> : null}
-        {route.page === 'activity' ? <ActivityPage /> : null}
-        {route.page === 'test-suites' ? <TestSuitesPage /> : null}
-        {route.page === 'settings' ? <SettingsPage /> : null}
-        {route.page === 'change-requests' ? <ChangeRequestsPage /> : null}
-        {route.page === 'change-request' ? <ChangeRequestPage key={route.id} id={route.id} /> : null}
-        {route.page === 'change-request-operation' ? (
-          <OperationEditorPage key={`${route.id} ${route.index}`} id={route.id} index={route.index} />
-        ) : null}
-        {route.page === 'webhooks' ? <WebhooksPage /> : null}
-      </main>
-      {shortcuts ? <ShortcutsDialog onClose={() => setShortcuts(false)} canWrite={session.canWrite} /> : null}
+      </EnvironmentContext.Provider>
     </LiveContext.Provider>
   );
 }

@@ -15,6 +15,7 @@ export type Route =
   | { page: 'keys' }
   | { page: 'activity' }
   | { page: 'test-suites' }
+  | { page: 'environments' }
   | { page: 'settings' }
   | { page: 'change-requests' }
   | { page: 'change-request'; id: string }
@@ -33,6 +34,7 @@ const PLAIN_PAGES = [
   'keys',
   'activity',
   'test-suites',
+  'environments',
   'settings',
   'change-requests',
   'webhooks',

@@ -39,6 +39,21 @@ async function arrange(workspace: Workspace) {
     { name: HOSTILE, request: { url: 'https://shop.example.com/checkout' }, expect: { url: HOSTILE } },
   ];
   ok(await workspace.api.POST('/v1/test-suites', { body: { name: HOSTILE, cases } }));
+  ok(await workspace.api.POST('/v1/environments', { body: { name: 'staging' } }));
+  ok(
+    await workspace.api.POST('/v1/variables', {
+      body: {
+        name: 'API',
+        description: HOSTILE,
+        values: { default: HOSTILE, staging: 'https://staging.example.com' },
+      },
+    }),
+  );
+  ok(
+    await workspace.api.POST('/v1/variables', {
+      body: { name: 'TOKEN', secret: true, values: { staging: HOSTILE } },
+    }),
+  );
 }
 
 /** Every main screen, in a state worth checking, with `check` run on each. */
@@ -76,6 +91,13 @@ async function visitScreens(page: Page, check: (screen: string) => Promise<void>
   await page.getByRole('button', { name: `Run ${HOSTILE}` }).click();
   await expect(page.getByRole('region', { name: `Run of “${HOSTILE}”` })).toContainText('0 passed, 1 failed');
   await check('test suite run');
+  await page.getByRole('link', { name: 'Environments' }).click();
+  await expect(page.getByRole('row', { name: /^TOKEN/ })).toBeVisible();
+  await check('environments');
+  await page.getByRole('button', { name: 'Edit API' }).click();
+  await expect(page.getByLabel('API in staging')).toHaveValue('https://staging.example.com');
+  await check('environments, a variable edited');
+  await page.getByRole('button', { name: 'Cancel' }).click();
   await chooseImportFile(page, 'export.json', JSON.stringify([{ objectType: 'group', name: 'imported' }]));
   await expect(page.getByRole('region', { name: /Checked export.json/ })).toBeVisible();
   await check('import report');
