@@ -5,6 +5,7 @@
 import { fieldId, useFieldErrors } from './field-errors.js';
 import { FieldFindings } from './field-findings.js';
 import { DocText } from './text.js';
+import { VariableText } from './variable-text.js';
 
 type Side = 'Request' | 'Response';
 interface HeaderChange {
@@ -206,7 +207,7 @@ export function HeaderRows({ value, pointer, onChange }: RowsProps) {
             </Cell>
             <Cell pointer={`${at}/header`} label="Header">
               {(attributes) => (
-                <input
+                <VariableText
                   {...attributes}
                   type="text"
                   spellcheck={false}
@@ -222,7 +223,7 @@ export function HeaderRows({ value, pointer, onChange }: RowsProps) {
                 type === 'Remove' ? (
                   <span class="muted">(removed: no value)</span>
                 ) : (
-                  <input
+                  <VariableText
                     {...attributes}
                     aria-describedby={[attributes['aria-describedby'], hintId].filter(Boolean).join(' ')}
                     type="text"
@@ -328,7 +329,7 @@ export function QueryParamRows({ value, pointer, onChange }: RowsProps) {
             <Cell pointer={`${at}/value`} label="Value">
               {(attributes) =>
                 type === 'Add' ? (
-                  <input
+                  <VariableText
                     {...attributes}
                     type="text"
                     spellcheck={false}

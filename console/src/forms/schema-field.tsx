@@ -9,6 +9,7 @@ import { fieldHint, fieldLabel, ITEM_NAMES, inSentence, labelFor, valueLabel } f
 import { HeaderRows, QueryParamRows } from './modification-rows.js';
 import { choices, emptyValue, type JsonSchema } from './schema.js';
 import { DocText } from './text.js';
+import { VariableText } from './variable-text.js';
 
 export interface FieldProps {
   name: string;
@@ -119,9 +120,9 @@ function TextField(props: FieldProps) {
   return (
     <Control props={props}>
       {MULTILINE.some((pattern) => pattern.test(props.pointer)) ? (
-        <textarea rows={6} spellcheck={false} {...common} />
+        <VariableText multiline rows={6} spellcheck={false} {...common} />
       ) : (
-        <input type={numeric ? 'number' : 'text'} spellcheck={false} autocomplete="off" {...common} />
+        <VariableText type={numeric ? 'number' : 'text'} spellcheck={false} autocomplete="off" {...common} />
       )}
     </Control>
   );
