@@ -56,6 +56,7 @@ async function whoIsHere(): Promise<{ signed: Signed | null; message: string | n
           credentials: { key },
           userId: data.user.id,
           ...(data.key ? { keyId: data.key.id } : {}),
+          ...(data.key?.environment ? { keyEnvironment: data.key.environment } : {}),
           name: data.user.name,
           role: data.user.role,
           // Asked with a key, whoami describes it; a session's answer (no key) has its role's reach.
@@ -214,7 +215,7 @@ function Workspace({ session }: { session: Session }) {
         ? 'change-requests'
         : route.page;
   const open = useOpenCount();
-  const environments = useWorkspaceEnvironments(session.workspaceId, changes);
+  const environments = useWorkspaceEnvironments(session.workspaceId, changes, session.keyEnvironment);
   const [shortcuts, setShortcuts] = useState(false);
   useShortcuts(
     useCallback(() => setShortcuts(true), []),

@@ -14,6 +14,8 @@ export interface Signed {
   userId: string;
   /** The key the console speaks with, when it is a key (revoking it signs the console out). */
   keyId?: string;
+  /** The environment that key is bound to, if it is: the console's first choice of environment. */
+  keyEnvironment?: string;
   /** The person or the key's user, as the header shows them. */
   name: string;
   /** Their role in the workspace shown. */

@@ -109,6 +109,7 @@ function KeyForm({ onSignIn }: { onSignIn: (signed: Signed) => void }) {
         credentials: { key: trimmed },
         userId: data.user.id,
         ...(data.key ? { keyId: data.key.id } : {}),
+        ...(data.key?.environment ? { keyEnvironment: data.key.environment } : {}),
         name: data.user.name,
         role: data.user.role,
         // Asked with a key, whoami describes it; a session's answer (no key) has its role's reach.

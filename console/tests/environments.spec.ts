@@ -143,10 +143,14 @@ test('a secret is written but never shown: •••• in the table, nowhere in
   expect(await seriousViolations(page), 'a secret').toEqual([]);
 });
 
-test('a reader sees the table with no control that writes', async ({ page, workspace }) => {
+test('a reader sees the table with no control that writes, in the environment of its key', async ({ page, workspace }) => {
   await arrangeApi(workspace);
-  const reader = ok(await workspace.api.POST('/v1/keys', { body: { name: 'reader', scope: 'read' } })).data;
+  const reader = ok(
+    await workspace.api.POST('/v1/keys', { body: { name: 'reader', scope: 'read', environment: 'staging' } }),
+  ).data;
   await signIn(page, reader.key);
+  // A key bound to an environment starts the console in it, as the service would choose.
+  await expect(page.getByRole('combobox', { name: 'Environment' })).toHaveValue('staging');
   await page.getByRole('link', { name: 'Environments' }).click();
   await expect(page.getByRole('note')).toHaveText(
     'You can view environments and variables; the key you signed in with is read-only.',

@@ -1,5 +1,7 @@
 // Reads the workspace's environments and variables for the EnvironmentContext, and keeps the
-// environment chosen in this browser for each workspace (localStorage: a name, never a value).
+// environment chosen in this browser for each workspace (localStorage: a name, never a value). Until
+// one is chosen, it is the one the key signed in with is bound to, else `default`, as the service
+// would choose.
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import type { Variable } from '../api.js';
 import { useApi } from '../session.js';
@@ -7,21 +9,28 @@ import { DEFAULT_ENVIRONMENT, type Environments } from './environment-context.js
 
 const itemFor = (workspaceId: string) => `rulekeeper.environment.${workspaceId}`;
 
-function remembered(workspaceId: string): string {
+function remembered(workspaceId: string, first: string): string {
   try {
-    return localStorage.getItem(itemFor(workspaceId)) ?? DEFAULT_ENVIRONMENT;
+    return localStorage.getItem(itemFor(workspaceId)) ?? first;
   } catch {
     // Storage refused (a locked-down browser): the choice lasts as long as the page.
-    return DEFAULT_ENVIRONMENT;
+    return first;
   }
 }
 
-/** `changes`: the change stream's count; every move reads the lists again. */
-export function useWorkspaceEnvironments(workspaceId: string, changes: number): Environments {
+/**
+ * `changes`: the change stream's count; every move reads the lists again. `keyEnvironment`: the
+ * environment the key signed in with is bound to, if any.
+ */
+export function useWorkspaceEnvironments(
+  workspaceId: string,
+  changes: number,
+  keyEnvironment?: string,
+): Environments {
   const api = useApi();
   const [names, setNames] = useState<string[] | null>(null);
   const [variables, setVariables] = useState<Variable[] | null>(null);
-  const [wanted, setWanted] = useState(() => remembered(workspaceId));
+  const [wanted, setWanted] = useState(() => remembered(workspaceId, keyEnvironment ?? DEFAULT_ENVIRONMENT));
   const [reloads, setReloads] = useState(0);
 
   // `changes` and `reloads` say when to read again.

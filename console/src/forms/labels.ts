@@ -155,6 +155,8 @@ const FINDING_LABELS: Record<string, string> = {
   browser_unsupported: 'Not in the browser extension',
   code_needs_allow: 'Needs --allow-code',
   never_acted: 'Never acted',
+  undefined_variable: 'Variable missing',
+  invalid_in_environment: 'Invalid in this environment',
 };
 
 /** A finding's code in words ("Can never act" for `shadowed`); an unknown code as it is. */

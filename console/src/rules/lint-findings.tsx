@@ -3,6 +3,7 @@
 // whenever the change stream says the rules changed.
 import { useContext, useEffect, useState } from 'preact/hooks';
 import type { Schemas } from '../api.js';
+import { useEnvironments } from '../environments/environment-context.js';
 import { findingLabel } from '../forms/labels.js';
 import { LiveContext } from '../live-context.js';
 import { useApi } from '../session.js';
@@ -16,21 +17,25 @@ const WORDS: Record<Finding['severity'], [string, string]> = {
   info: ['note', 'notes'],
 };
 
-/** The workspace's findings (null until read); read again after every change. */
+/**
+ * The workspace's findings (null until read) in the environment chosen in the header; read again
+ * after every change, and when another is chosen.
+ */
 export function useLint(): Finding[] | null {
   const api = useApi();
   const changes = useContext(LiveContext);
+  const { chosen: environment } = useEnvironments();
   const [findings, setFindings] = useState<Finding[] | null>(null);
   useEffect(() => {
     let current = true;
-    api((client) => client.GET('/v1/lint'))
+    api((client) => client.GET('/v1/lint', { params: { query: { environment } } }))
       .then((answer) => current && setFindings(answer.data.findings))
       // The list and the editor work without the lint: a failed read shows no badges.
       .catch(() => current && setFindings([]));
     return () => {
       current = false;
     };
-  }, [api, changes]);
+  }, [api, changes, environment]);
   return findings;
 }
 

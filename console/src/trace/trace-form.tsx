@@ -1,7 +1,9 @@
 // A request to try: URL, method, resource type and page URL, sent to POST /v1/trace against the
-// workspace's rules (Try it) or against the rule being edited, before it is saved (`rules`).
+// workspace's rules (Try it) or against the rule being edited, before it is saved (`rules`), in the
+// environment chosen in the header (its variables' values fill the rules' `{{NAME}}`).
 import { useState } from 'preact/hooks';
 import { ApiError } from '../api.js';
+import { useEnvironments } from '../environments/environment-context.js';
 import { errorsByPointer, FieldErrorsContext, fieldId, useFieldErrors } from '../forms/field-errors.js';
 import { describeError, useApi } from '../session.js';
 import { ErrorSummary } from '../ui/error-summary.js';
@@ -42,6 +44,7 @@ const HEADERS = '/request/headers';
 
 export function TraceForm({ rules, submitLabel, idPrefix, onRuleChecked }: TraceFormProps) {
   const api = useApi();
+  const { chosen: environment, names: environments } = useEnvironments();
   const [url, setUrl] = useState('');
   const [method, setMethod] = useState('GET');
   const [resourceType, setResourceType] = useState<ResourceType | ''>('');
@@ -76,6 +79,7 @@ export function TraceForm({ rules, submitLabel, idPrefix, onRuleChecked }: Trace
       },
       // A draft as the editor holds it, maybe not yet valid: the service checks it and says where.
       ...(rules ? { rules: rules as NonNullable<TraceRequest['rules']> } : { includeInactive }),
+      environment,
     };
     setBusy(true);
     try {
@@ -150,6 +154,13 @@ export function TraceForm({ rules, submitLabel, idPrefix, onRuleChecked }: Trace
             <label for={`${idPrefix}-inactive`}>Also explain inactive rules</label>
           </div>
         )}
+        {environments && environments.length > 1 ? (
+          <p class="hint trace-environment">
+            In the environment <strong>{environment}</strong>: its variables fill the rules'{' '}
+            <code>{'{{NAME}}'}</code>
+            (choose another at the top).
+          </p>
+        ) : null}
         <button type="submit" disabled={busy}>
           {submitLabel}
         </button>

@@ -3,6 +3,7 @@
 // rule did not act, down to the check that failed.
 import { useState } from 'preact/hooks';
 import { type Change, changesOf, type HeaderValues, type TraceData } from './trace-changes.js';
+import { RuleVariables, TraceVariables } from './trace-variables.js';
 
 export type { TraceData, TraceRequest } from './trace-changes.js';
 
@@ -17,6 +18,7 @@ const REASONS: Record<Verdict['reason'], string> = {
   cancelled: 'Did not act: a Cancel rule cancelled the request.',
   after_redirect: 'Did not act: an earlier rule redirected the request.',
   no_change: 'Did not act: it matched, but would change nothing.',
+  invalid_in_environment: "Does not act in this environment: its variables' values make it invalid here.",
 };
 
 /** How a reason is counted in the folded list's heading ("3 did not match, 1 inactive"). */
@@ -29,6 +31,7 @@ const REASON_COUNTS: Record<Verdict['reason'], string> = {
   cancelled: 'cancelled with the request',
   after_redirect: 'after a redirect',
   no_change: 'would change nothing',
+  invalid_in_environment: 'invalid in this environment',
 };
 
 /** The id prefix of an unsaved rule tried from the editor (`inline:0`): it has no page to link to. */
@@ -223,6 +226,7 @@ function RuleVerdict({ rule, names }: { rule: Verdict; names: Map<string, string
         <span class="reason">{REASONS[rule.reason] ?? rule.reason}</span>
         {rule.overriddenBy ? <span> (by “{names.get(rule.overriddenBy) ?? rule.overriddenBy}”)</span> : null}
       </p>
+      <RuleVariables rule={rule} />
       {rule.acted ? (
         <details>
           <summary>Why it matched</summary>
@@ -256,6 +260,7 @@ export function TraceResult({ trace, sentHeaders }: { trace: TraceData; sentHead
     <section class="trace-result" aria-label="Trace result">
       <h3>What happens to the request</h3>
       <TraceSummary trace={trace} {...(sentHeaders ? { sentHeaders } : {})} />
+      <TraceVariables trace={trace} />
       {trace.warnings?.length ? (
         <ul class="hint">
           {trace.warnings.map((warning) => (
