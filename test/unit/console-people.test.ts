@@ -1,10 +1,19 @@
 // The console's words for people: which roles an admin or owner is offered for a member, the
 // activity's sentences, and a key's state and last day, each as a person reads them.
 import { describe, expect, it } from 'vitest';
-import { type Entry, WORK_KINDS, wayIn, whatHappened } from '../../console/src/activity/entry-words.js';
+import {
+  CHANGE_KINDS,
+  type Entry,
+  WORK_KINDS,
+  wayIn,
+  whatHappened,
+} from '../../console/src/activity/entry-words.js';
 import { endOfDay, stateOf } from '../../console/src/keys/key-words.js';
 import { rolesToGive, withArticle } from '../../console/src/members/roles.js';
-import { WORK_KINDS as SERVICE_WORK_KINDS } from '../../src/modules/activity/activity-kinds.js';
+import {
+  CHANGE_KINDS as SERVICE_CHANGE_KINDS,
+  WORK_KINDS as SERVICE_WORK_KINDS,
+} from '../../src/modules/activity/activity-kinds.js';
 
 const entry = (fields: Partial<Entry>): Entry => ({
   id: 'evt_1',
@@ -96,6 +105,14 @@ describe('the activity in words', () => {
     expect(Object.keys(WORK_KINDS)).toEqual([...SERVICE_WORK_KINDS]);
     for (const kind of SERVICE_WORK_KINDS)
       expect(about(kind, { title, name: 'smoke' })).not.toBe(kind.replaceAll('_', ' '));
+  });
+
+  it('names a variable or an environment changed by its name, and every change kind has words', () => {
+    const about = (kind: Entry['kind'], type: 'variable' | 'environment', id: string) =>
+      whatHappened(entry({ kind, object: { type, id } }), names);
+    expect(about('variable_updated', 'variable', 'API')).toBe('changed the variable API');
+    expect(about('environment_deleted', 'environment', 'staging')).toBe('deleted the environment staging');
+    expect(Object.keys(CHANGE_KINDS)).toEqual([...SERVICE_CHANGE_KINDS]);
   });
 });
 

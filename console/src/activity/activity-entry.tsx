@@ -33,6 +33,12 @@ function About({ object }: { object: Entry['object'] }) {
         test suite <a href={hrefFor({ page: 'test-suites' })}>{object.id}</a>
       </span>
     );
+  if (object.type === 'variable' || object.type === 'environment')
+    return (
+      <span>
+        {object.type} <a href={hrefFor({ page: 'environments' })}>{object.id}</a>
+      </span>
+    );
   return (
     <span>
       {object.type} <code>{object.id}</code>

@@ -98,7 +98,7 @@ export function ActivityPage() {
             onChange={(e) => setKind(e.currentTarget.value as Kind | '')}
           >
             <option value="">Everything</option>
-            <optgroup label="Rules and groups">
+            <optgroup label="Rules, groups and variables">
               {Object.entries(CHANGE_KINDS).map(([value, label]) => (
                 <option key={value} value={value}>
                   {label}

@@ -16,6 +16,11 @@ export const CHANGE_KINDS: Record<string, string> = {
   group_created: 'Group created',
   group_updated: 'Group changed',
   group_deleted: 'Group deleted',
+  variable_created: 'Variable added',
+  variable_updated: 'Variable changed',
+  variable_deleted: 'Variable deleted',
+  environment_created: 'Environment added',
+  environment_deleted: 'Environment deleted',
 };
 
 /** Security events: admins and owners alone see them. */
@@ -72,6 +77,8 @@ export function whatHappened(entry: Entry, nameOf: (userId: string) => string): 
   const title = text(detail.title);
   const theRequest = title ? `the change request “${title}”` : 'a change request';
   const theSuite = keyName ? `the test suite “${keyName}”` : 'a test suite';
+  // A variable and an environment are named by their names (never a value, which may be secret).
+  const named = entry.object?.id ?? '';
   const host = text(detail.host);
   const theWebhook = host ? `a webhook to ${host}` : 'a webhook';
   switch (entry.kind) {
@@ -87,6 +94,16 @@ export function whatHappened(entry: Entry, nameOf: (userId: string) => string): 
       return 'changed a group';
     case 'group_deleted':
       return 'deleted a group';
+    case 'variable_created':
+      return `added the variable ${named}`;
+    case 'variable_updated':
+      return `changed the variable ${named}`;
+    case 'variable_deleted':
+      return `deleted the variable ${named}`;
+    case 'environment_created':
+      return `added the environment ${named}`;
+    case 'environment_deleted':
+      return `deleted the environment ${named}`;
     case 'sign_in':
       return detail.sso === true ? 'signed in with single sign-on' : 'signed in with a password';
     case 'sign_in_failed':
