@@ -143,7 +143,10 @@ test('a secret is written but never shown: •••• in the table, nowhere in
   expect(await seriousViolations(page), 'a secret').toEqual([]);
 });
 
-test('a reader sees the table with no control that writes, in the environment of its key', async ({ page, workspace }) => {
+test('a reader sees the table with no control that writes, in the environment of its key', async ({
+  page,
+  workspace,
+}) => {
   await arrangeApi(workspace);
   const reader = ok(
     await workspace.api.POST('/v1/keys', { body: { name: 'reader', scope: 'read', environment: 'staging' } }),
@@ -201,9 +204,23 @@ test('the environment chosen at the top is the one Try it uses, kept for the wor
   await page.getByRole('button', { name: 'Try it' }).click();
   await expect(outcome).toContainText(`→ ${STAGING}/checkout`);
 
-  // Kept for this workspace: the console opened again starts in staging.
+  // The trace says which value it took, and from which environment.
+  await expect(page.getByRole('region', { name: 'Trace result' })).toContainText(
+    `{{API}} took ${STAGING}, its value in staging`,
+  );
+
+  // Test this rule, in the editor, follows the same choice.
+  await environment.selectOption('dev');
+  await page.getByRole('link', { name: 'Rules', exact: true }).click();
+  await page.getByRole('link', { name: 'checkout to the API' }).click();
+  const tryRule = page.getByRole('region', { name: 'Test this rule' });
+  await tryRule.getByLabel('URL', { exact: true }).fill('https://shop.example.com/checkout');
+  await tryRule.getByRole('button', { name: 'Test this rule' }).click();
+  await expect(tryRule.getByTestId('trace-outcome')).toContainText(`→ ${LOCAL}/checkout`);
+
+  // Kept for this workspace: the console opened again starts in dev.
   await page.reload();
-  await expect(page.getByRole('combobox', { name: 'Environment' })).toHaveValue('staging');
+  await expect(page.getByRole('combobox', { name: 'Environment' })).toHaveValue('dev');
 });
 
 test('typing {{ in a rule field offers the variables, and a name of none is pointed out', async ({
