@@ -3,8 +3,8 @@
 // the body itself (the rule model keeps no content type) and changeable here, for the colours only.
 // A JSON body can be pretty-printed. A script that is a URL stays a one-line text field.
 import { useState } from 'preact/hooks';
+import { type CodeKind, guessBodyKind, KIND_LABELS, prettyJson } from './body-kind.js';
 import { CodeField } from './code-field.js';
-import { type CodeKind, guessBodyKind, KIND_LABELS, prettyJson } from './code-languages.js';
 import { fieldId, useFieldErrors } from './field-errors.js';
 import { FieldFindings, useFieldFindings } from './field-findings.js';
 import { fieldHint, fieldLabel } from './labels.js';

@@ -9,7 +9,8 @@ import { Compartment, EditorState } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers } from '@codemirror/view';
 import { useEffect, useRef } from 'preact/hooks';
 import { CODE_HIGHLIGHT, CODE_THEME, FIELD_THEME } from '../ui/code-theme.js';
-import { type CodeKind, languageOf } from './code-languages.js';
+import type { CodeKind } from './body-kind.js';
+import { languageOf } from './code-languages.js';
 
 interface CodeFieldProps {
   id: string;
