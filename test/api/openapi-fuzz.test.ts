@@ -336,55 +336,62 @@ forEachDatabase((db) => {
     expect(checked).toBeGreaterThan(50);
   });
 
-  // Pure generation, but thousands of samples: on a loaded 2-core machine it has taken over 30 s.
-  it('generates requests for every operation, valid ones and broken ones', { timeout }, () => {
-    const kinds = new Set<string>();
-    const broke = new Set<string>();
-    const ruleTypesSent = new Set<unknown>();
-    for (const operation of operations) {
-      // Enough bodies of POST /v1/rules that each of the ten rule types comes up, and of traces that
-      // each exclusive member (ruleIds, rules) does.
-      const numRuns =
-        operation.method !== 'POST'
-          ? 20
-          : operation.template === '/v1/rules'
-            ? 300
-            : operation.template === '/v1/trace'
-              ? 60
-              : 20;
-      for (const request of fc.sample(requestArbitrary(document, operation, pools), { seed, numRuns })) {
-        if (operation.template === '/v1/rules' && operation.method === 'POST')
-          ruleTypesSent.add((request.body as { ruleType?: unknown }).ruleType);
-        for (let choice = 0; choice < mutationCount(request); choice += 1) {
-          const broken = mutated(request, choice);
-          if (!broken) continue;
-          kinds.add(broken.what.split(' at ')[0] as string);
-          broke.add(`${operation.method} ${operation.template} ${broken.what.replace(/\/[0-9]+\//g, '/N/')}`);
+  // Pure generation, but thousands of samples: on a loaded 2-core machine it has taken over 70 s. The
+  // document is one for both databases, so it is sampled once, beside SQLite.
+  it.runIf(db === 'sqlite')(
+    'generates requests for every operation, valid ones and broken ones',
+    { timeout },
+    () => {
+      const kinds = new Set<string>();
+      const broke = new Set<string>();
+      const ruleTypesSent = new Set<unknown>();
+      for (const operation of operations) {
+        // Enough bodies of POST /v1/rules that each of the ten rule types comes up, and of traces that
+        // each exclusive member (ruleIds, rules) does.
+        const numRuns =
+          operation.method !== 'POST'
+            ? 20
+            : operation.template === '/v1/rules'
+              ? 300
+              : operation.template === '/v1/trace'
+                ? 60
+                : 20;
+        for (const request of fc.sample(requestArbitrary(document, operation, pools), { seed, numRuns })) {
+          if (operation.template === '/v1/rules' && operation.method === 'POST')
+            ruleTypesSent.add((request.body as { ruleType?: unknown }).ruleType);
+          for (let choice = 0; choice < mutationCount(request); choice += 1) {
+            const broken = mutated(request, choice);
+            if (!broken) continue;
+            kinds.add(broken.what.split(' at ')[0] as string);
+            broke.add(
+              `${operation.method} ${operation.template} ${broken.what.replace(/\/[0-9]+\//g, '/N/')}`,
+            );
+          }
         }
       }
-    }
-    expect([...kinds].sort()).toEqual(
-      expect.arrayContaining([
-        'drop required',
-        'enum',
-        'exclusive members',
-        'maxLength',
-        'pattern',
-        'type',
-        'unknown field',
-      ]),
-    );
-    // Every branch of a union: a body of each rule type.
-    expect([...ruleTypesSent].sort()).toStrictEqual([...RULE_TYPES].sort());
-    // The constraints Schemathesis found looser in the document than in the service, each broken.
-    expect([...broke]).toEqual(
-      expect.arrayContaining([
-        'POST /v1/trace exclusive members at body /',
-        'GET /v1/rules pattern at query /groupId',
-        'POST /v1/groups pattern at header /Idempotency-Key',
-        'POST /v1/groups drop required at body /name',
-        'POST /v1/trace drop required at body /rules/N/name',
-      ]),
-    );
-  });
+      expect([...kinds].sort()).toEqual(
+        expect.arrayContaining([
+          'drop required',
+          'enum',
+          'exclusive members',
+          'maxLength',
+          'pattern',
+          'type',
+          'unknown field',
+        ]),
+      );
+      // Every branch of a union: a body of each rule type.
+      expect([...ruleTypesSent].sort()).toStrictEqual([...RULE_TYPES].sort());
+      // The constraints Schemathesis found looser in the document than in the service, each broken.
+      expect([...broke]).toEqual(
+        expect.arrayContaining([
+          'POST /v1/trace exclusive members at body /',
+          'GET /v1/rules pattern at query /groupId',
+          'POST /v1/groups pattern at header /Idempotency-Key',
+          'POST /v1/groups drop required at body /name',
+          'POST /v1/trace drop required at body /rules/N/name',
+        ]),
+      );
+    },
+  );
 });
