@@ -11,6 +11,7 @@ import { Cell } from './modification-rows.js';
 import { choices, emptyValue, type JsonSchema } from './schema.js';
 import { type FieldProps, SchemaField } from './schema-field.js';
 import { DocText } from './text.js';
+import { VariableText } from './variable-text.js';
 
 type Values = Record<string, unknown>;
 
@@ -170,7 +171,7 @@ function ValueCell({
       <label for={id} class="visually-hidden">
         Value
       </label>
-      <input
+      <VariableText
         id={id}
         name={pointer}
         class="condition-value"
