@@ -82,7 +82,7 @@ export function EnvironmentsPage() {
       {variables?.length === 0 && editing === null ? <p class="empty">No variables yet.</p> : null}
       {names && variables && (variables.length > 0 || editing) ? (
         <div class="table-wrap">
-          <table class="variables">
+          <table class="variables cards">
             <caption class="visually-hidden">
               Variables down, environments across: each variable's value in each environment
             </caption>

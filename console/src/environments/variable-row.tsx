@@ -29,12 +29,13 @@ export function VariableRow({
         {variable.description ? <span class="hint variable-description">{variable.description}</span> : null}
       </th>
       {environments.map((environment) => (
-        <td key={environment}>
+        // On a phone each row is a card, each value led by its environment's name.
+        <td key={environment} data-label={environment}>
           <ValueShown variable={variable} environment={environment} />
         </td>
       ))}
       {actions ? (
-        <td class="actions">
+        <td class="actions" data-label="">
           <button
             type="button"
             class="secondary small"
@@ -203,7 +204,7 @@ export function VariableEditor({
         const cell = { environment };
         const set = Object.hasOwn(original?.values ?? {}, environment);
         return (
-          <td key={environment} class={at(cell).length ? 'invalid' : undefined}>
+          <td key={environment} class={at(cell).length ? 'invalid' : undefined} data-label={environment}>
             <label for={id} class="visually-hidden">
               {`${label} in ${environment}`}
             </label>
@@ -223,7 +224,7 @@ export function VariableEditor({
           </td>
         );
       })}
-      <td class="actions">
+      <td class="actions" data-label="">
         {dropsSecretValues(draft, original) ? (
           <p class="hint">
             No longer secret, it keeps only the values typed now: the boxes left empty will have none.
