@@ -1,6 +1,7 @@
 // `import { createRuntime } from 'rulekeeper/runtime'`: a workspace's rules kept current on this
-// machine (see workspace-copy.ts) and compiled by the engine, so that a request is evaluated locally
-// exactly as POST /v1/trace would evaluate it on the server. Runs in Node 20+ and in a browser service
+// machine (see workspace-copy.ts), their `{{NAME}}` resolved with the values of its environment's
+// variables, and compiled by the engine, so that a request is evaluated locally exactly as
+// POST /v1/trace would evaluate it on the server in that environment. Runs in Node 20+ and in a browser service
 // worker (fetch streams only, no Node modules).
 import {
   compileRuleSet,
@@ -10,6 +11,7 @@ import {
   type TraceResult,
   toEngineRequest,
 } from '../engine/index.js';
+import { inEnvironment } from '../engine/variables.js';
 import { createHitReporter, type HitSource } from './hit-reporter.js';
 import { type FollowSettings, followWorkspace, type WorkspaceCopy } from './workspace-copy.js';
 
@@ -20,7 +22,12 @@ export {
   type HitReporterOptions,
   type HitSource,
 } from './hit-reporter.js';
-export { KeyRefusedError, type RuntimeGroup, type RuntimeRule } from './server-reads.js';
+export {
+  EnvironmentNotFoundError,
+  KeyRefusedError,
+  type RuntimeGroup,
+  type RuntimeRule,
+} from './server-reads.js';
 export type {
   FollowOptions,
   RuntimeChange,
@@ -59,7 +66,7 @@ export interface Runtime extends WorkspaceCopy {
    * TypeError naming the problem when the request is not one the engine takes (a relative URL).
    */
   evaluate(request: RequestInput, options?: EvaluateOptions): TraceResult;
-  /** The compiled rules in force now (compiled once per change, on first use). */
+  /** The compiled rules in force now, variables resolved (compiled once per change, on first use). */
   ruleSet(): RuleSet;
   /** Sends the hits counted so far now (they go every 10 s anyway, and on close). */
   flushHits(): Promise<void>;
@@ -86,8 +93,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   function ruleSet(): RuleSet {
     if (compiled) return compiled;
     const groupStatus = new Map(copy.groups().map((group) => [group.id, group.status]));
+    // `{{API}}` in a destination acts as the environment's value of API, as the trace does there; a
+    // rule its values make invalid does not act, and says why.
+    const resolved = inEnvironment(copy.rules(), copy.values()).rules;
     compiled = compileRuleSet(
-      copy.rules().map((rule): EngineRule => {
+      resolved.map((rule): EngineRule => {
         const status = rule.groupId ? groupStatus.get(rule.groupId) : undefined;
         return {
           id: rule.id,
@@ -98,6 +108,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
           // A Script rule's (absent from a server older than the field: Requestly's default applies).
           ...('removeCSPHeader' in rule ? { removeCSPHeader: rule.removeCSPHeader } : {}),
           ...(status ? { groupStatus: status } : {}),
+          ...(rule.environmentProblems ? { environmentProblems: rule.environmentProblems } : {}),
         };
       }),
     );

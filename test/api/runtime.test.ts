@@ -180,7 +180,7 @@ describe('rulekeeper/runtime', () => {
     const issued = await server.keysService.issue('revoked-ws', 'dave');
     const { runtime } = follow(issued.key);
     await runtime.ready;
-    const errors: KeyRefusedError[] = [];
+    const errors: Error[] = [];
     const ended = new Promise<void>((resolve) =>
       runtime.on('error', (error) => {
         errors.push(error);
@@ -191,7 +191,7 @@ describe('rulekeeper/runtime', () => {
     await ended;
     expect(errors).toHaveLength(1);
     expect(errors[0]).toBeInstanceOf(KeyRefusedError);
-    expect(errors[0]?.status).toBe(401);
+    expect((errors[0] as KeyRefusedError).status).toBe(401);
     expect(runtime.status().state).toBe('stopped');
     await expect(runtime.reached(1_000_000)).rejects.toBe(errors[0]);
   });
