@@ -147,6 +147,7 @@ class ProtocolError extends Error {}
 
 type Changed = RuntimeChange['changed'][number];
 
+/** The object a change event names: a rule, a group, a variable or an environment (by name). */
 function changeOf(event: StreamEvent): Changed {
   let item: unknown;
   try {
