@@ -15,6 +15,7 @@ import {
   type SessionCredentials,
   type StreamEvent,
 } from '../client/index.js';
+import { ENVIRONMENT_NAME_PATTERN } from '../model/environment-names.js';
 import { type Backoff, backoffDelay, pause } from './backoff.js';
 import { boundedFetch, MAX_ANSWER_BYTES } from './bounded-fetch.js';
 import {
@@ -138,8 +139,6 @@ const RELOAD_AFTER_CHANGES = 100;
 /** Change events held waiting for their revision's id; past it the server is not one to trust. */
 const MAX_PENDING = 1000;
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
-/** An environment's name (a variable's fits ID). */
-const ENVIRONMENT = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const OBJECT_TYPES = new Set<unknown>(['rule', 'group', 'variable', 'environment']);
 
 /** The stream sent what the service never sends: dropped, and followed again from the copy's revision. */
@@ -159,7 +158,7 @@ function changeOf(event: StreamEvent): Changed {
   if (
     !OBJECT_TYPES.has(objectType) ||
     typeof id !== 'string' ||
-    !(objectType === 'environment' ? ENVIRONMENT : ID).test(id)
+    !(objectType === 'environment' ? ENVIRONMENT_NAME_PATTERN : ID).test(id)
   )
     throw new ProtocolError('the change stream sent a change without an object type and id');
   return { objectType, id } as Changed;
@@ -395,8 +394,7 @@ export function followWorkspace(options: FollowOptions): WorkspaceCopy {
         setState('reconnecting', new Error('the change stream ended'));
       } catch (error) {
         if (signal.aborted) return;
-        if (error instanceof KeyRefusedError || error instanceof EnvironmentNotFoundError)
-          return stop(error);
+        if (error instanceof KeyRefusedError || error instanceof EnvironmentNotFoundError) return stop(error);
         untrusted = error instanceof ProtocolError || error instanceof EventTooLargeError;
         setState(revision < 0 ? 'connecting' : 'reconnecting', error as Error);
       }
