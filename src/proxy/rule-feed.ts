@@ -2,6 +2,7 @@
 // change stream), with the proxy's log lines. While the server is away the last rules stay in force;
 // a refused key (or an environment the workspace does not have) stops the following, and the proxy
 // goes on with the rules it had.
+import { checkResolvedPairs } from '../engine/variables-check.js';
 import { createRuntime, type RuleSet } from '../runtime/index.js';
 
 export interface RuleFeedOptions {
@@ -34,6 +35,8 @@ export function createRuleFeed(options: RuleFeedOptions): RuleFeed {
     key: options.key,
     // The proxy counts the rules it carries out itself (proxy-command.ts), as `proxy`.
     reportHits: false,
+    // A rule its variables make invalid here does not act, as the server's trace says.
+    pairsCheck: checkResolvedPairs,
     ...(options.environment === undefined ? {} : { environment: options.environment }),
     ...(options.minRetryMs === undefined ? {} : { minRetryMs: options.minRetryMs }),
     ...(options.maxRetryMs === undefined ? {} : { maxRetryMs: options.maxRetryMs }),

@@ -11,7 +11,7 @@ import {
   type TraceResult,
   toEngineRequest,
 } from '../engine/index.js';
-import { inEnvironment } from '../engine/variables.js';
+import { inEnvironment, type PairsCheck } from '../engine/variables.js';
 import { createHitReporter, type HitSource } from './hit-reporter.js';
 import { type FollowSettings, followWorkspace, type WorkspaceCopy } from './workspace-copy.js';
 
@@ -51,7 +51,17 @@ export type RuntimeOptions = Omit<FollowSettings, 'keepCopy'> & {
   hitsIntervalMs?: number;
   /** Who reports (the Playwright fixture says `playwright`); `runtime` by default. */
   hitsSource?: HitSource;
+  /**
+   * The rule types' own checks, run on a rule its variables resolved (a header name must still be a
+   * name): the proxy and the Playwright fixture pass them, as the server runs them. Without them only
+   * what resolving itself can break is checked (a URL given another scheme, a line break in a header,
+   * an emptied source): they compile schemas, which a browser service worker cannot.
+   */
+  pairsCheck?: PairsCheck;
 };
+
+/** No rule type checks: only what resolving breaks (see RuntimeOptions.pairsCheck). */
+const noPairsCheck: PairsCheck = () => [];
 
 export interface EvaluateOptions {
   /** `all` (the default, as the trace): every rule explained; `acted`: only those that acted (fast); `none`: the outcome alone. */
@@ -74,7 +84,13 @@ export interface Runtime extends WorkspaceCopy {
 
 /** Follows the workspace of `options.key` on `options.server`; see README "rulekeeper/runtime". */
 export function createRuntime(options: RuntimeOptions): Runtime {
-  const { reportHits = true, hitsIntervalMs, hitsSource = 'runtime', ...follow } = options;
+  const {
+    reportHits = true,
+    hitsIntervalMs,
+    hitsSource = 'runtime',
+    pairsCheck = noPairsCheck,
+    ...follow
+  } = options;
   const copy = followWorkspace({ ...follow, keepCopy: true });
   const hits =
     reportHits &&
@@ -95,7 +111,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     const groupStatus = new Map(copy.groups().map((group) => [group.id, group.status]));
     // `{{API}}` in a destination acts as the environment's value of API, as the trace does there; a
     // rule its values make invalid does not act, and says why.
-    const resolved = inEnvironment(copy.rules(), copy.values()).rules;
+    const resolved = inEnvironment(copy.rules(), copy.values(), pairsCheck).rules;
     compiled = compileRuleSet(
       resolved.map((rule): EngineRule => {
         const status = rule.groupId ? groupStatus.get(rule.groupId) : undefined;

@@ -122,7 +122,10 @@ export function serverReads(client: RulekeeperClient, signal: AbortSignal) {
      */
     async keyEnvironment(): Promise<string | undefined> {
       const answer = await client.GET('/v1/whoami', { signal });
-      const key = answered('GET /v1/whoami', answer)?.data.key as { environment?: unknown } | null | undefined;
+      const key = answered('GET /v1/whoami', answer)?.data.key as
+        | { environment?: unknown }
+        | null
+        | undefined;
       if (!key || !('environment' in key)) return undefined;
       if (key.environment === null) return 'default';
       if (typeof key.environment !== 'string') throw new Error('GET /v1/whoami answered a bad environment');
