@@ -65,6 +65,7 @@ export async function whoami(settings: Settings): Promise<Identity> {
   const { key, user, workspace } = answer.data.data;
   // Asked with a key, whoami always describes it (null is a person's session's answer).
   if (!key) throw refusalOf(401, undefined);
+  // A server older than environments names none.
   const bound = (key as { environment?: string | null }).environment;
   return {
     workspace: workspace.name,

@@ -3,6 +3,7 @@
 // does an environment the workspace does not have (EnvironmentNotFoundError); any other failure is
 // one more reason to retry.
 import type { RulekeeperClient, Schemas } from '../client/index.js';
+import { DEFAULT_ENVIRONMENT } from '../model/environment-names.js';
 
 export type RuntimeRule = Schemas['Rule'];
 /** A group as `GET /v1/groups/{id}` answers it (the list's rule counts are not part of the copy). */
@@ -127,7 +128,7 @@ export function serverReads(client: RulekeeperClient, signal: AbortSignal) {
         | null
         | undefined;
       if (!key || !('environment' in key)) return undefined;
-      if (key.environment === null) return 'default';
+      if (key.environment === null) return DEFAULT_ENVIRONMENT;
       if (typeof key.environment !== 'string') throw new Error('GET /v1/whoami answered a bad environment');
       return key.environment;
     },
