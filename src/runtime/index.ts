@@ -102,6 +102,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
   let compiled: RuleSet | undefined;
+  /** The variables each rule took in the environment, by rule id (the trace's `variables` of a verdict). */
+  let used = new Map<string, string[]>();
   copy.on('change', () => {
     compiled = undefined;
   });
@@ -111,9 +113,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     const groupStatus = new Map(copy.groups().map((group) => [group.id, group.status]));
     // `{{API}}` in a destination acts as the environment's value of API, as the trace does there; a
     // rule its values make invalid does not act, and says why.
-    const resolved = inEnvironment(copy.rules(), copy.values(), pairsCheck).rules;
+    const resolved = inEnvironment(copy.rules(), copy.values(), pairsCheck);
+    used = resolved.used;
     compiled = compileRuleSet(
-      resolved.map((rule): EngineRule => {
+      resolved.rules.map((rule): EngineRule => {
         const status = rule.groupId ? groupStatus.get(rule.groupId) : undefined;
         return {
           id: rule.id,
@@ -146,7 +149,18 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         if (hits && acted.length > 0) hits.acted(acted);
         return { outcome, rules: [] };
       }
-      const result = explain === 'acted' ? set.traceActed(request) : set.trace(request, includeInactive);
+      const traced = explain === 'acted' ? set.traceActed(request) : set.trace(request, includeInactive);
+      // Each verdict names the variables its rule took, as the trace's do.
+      const result =
+        used.size === 0
+          ? traced
+          : {
+              ...traced,
+              rules: traced.rules.map((verdict) => {
+                const names = used.get(verdict.ruleId);
+                return names ? { ...verdict, variables: names } : verdict;
+              }),
+            };
       if (hits) {
         const acted = result.rules.filter((rule) => rule.acted).map((rule) => rule.ruleId);
         if (acted.length > 0) hits.acted(acted);
