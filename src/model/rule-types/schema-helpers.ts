@@ -26,6 +26,17 @@ export const patterns = {
     pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
     message: "must be an HTTP header name: letters, digits and !#$%&'*+-.^_`|~ only",
   },
+  /**
+   * A header name as a rule writes it: an HTTP token, in which `{{NAME}}` may stand for a variable
+   * (decisions §20). The pattern lets braces through (a generator reads a class fast, not a group);
+   * checkHeaders refuses braces that are not a reference; resolved, a name must be a token
+   * (engine/variables.ts checks it per environment).
+   */
+  headerName: {
+    pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z{}-]+$",
+    message:
+      "must be an HTTP header name: letters, digits and !#$%&'*+-.^_`|~ only, or {{NAME}} of a variable",
+  },
 } as const;
 
 export function patternString(name: keyof typeof patterns, options: SchemaOptions = {}): TString {
