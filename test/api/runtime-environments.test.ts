@@ -4,6 +4,7 @@
 // workspace does not have (or no longer has) stops the runtime; a follower without a copy is told of
 // variable changes and reads no values.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkResolvedPairs } from '../../src/engine/variables-check.js';
 import {
   createRuntime,
   EnvironmentNotFoundError,
@@ -159,6 +160,48 @@ describe('rulekeeper/runtime in an environment', () => {
     expect(unbound.status().environment).toBe('default');
     expect(unbound.values().size).toBe(0);
     expect(unbound.rules()[0]?.pairs[0]).toMatchObject({ destination: '{{API}}/api/users' });
+  });
+
+  it("does not act with a rule its values make invalid there, given the rule types' checks, as the trace says", async () => {
+    const { key } = await workspace('env-invalid');
+    await write(key, 'POST', '/variables', {
+      name: 'HEADER',
+      description: '',
+      secret: false,
+      values: { dev: 'X-Team', staging: 'X Team' },
+    });
+    const made = await write(key, 'POST', '/rules', {
+      name: 'tag the team',
+      ruleType: 'Headers',
+      status: 'Active',
+      pairs: [
+        {
+          source: { key: 'host', operator: 'Equals', value: 'team.example.com' },
+          modifications: { Request: [{ header: '{{HEADER}}', type: 'Add', value: 'web' }], Response: [] },
+        },
+      ],
+    });
+    const request = { url: 'https://team.example.com/' };
+    for (const environment of ['dev', 'staging']) {
+      const runtime = createRuntime({
+        server: server.url,
+        key,
+        environment,
+        reportHits: false,
+        pairsCheck: checkResolvedPairs,
+      });
+      runtimes.push(runtime);
+      await runtime.reached(made.revision);
+      const traced = await write(key, 'POST', '/trace', { request, environment });
+      const { request: _echo, environment: _named, variables: _used, ...expected } = traced.body.data;
+      expect(runtime.evaluate(request), environment).toEqual(expected);
+    }
+    // A header name with a space is no name: in staging the rule does not act, and says why.
+    expect(runtimes.at(-1)?.evaluate(request).rules.at(-1)).toMatchObject({
+      reason: 'invalid_in_environment',
+      acted: false,
+    });
+    expect(runtimes.at(-2)?.evaluate(request).outcome.requestHeaders).toEqual({ 'x-team': 'web' });
   });
 
   it('refuses an environment the workspace does not have, and stops when its environment is deleted', async () => {
