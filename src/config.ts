@@ -88,6 +88,12 @@ export interface Config {
   maxTestSuites: number;
   /** Cases one test suite may hold; a suite's body is also within maxBodyBytes. */
   maxTestSuiteCases: number;
+  /** Environments a workspace may have, `default` included (decisions §20). */
+  maxEnvironments: number;
+  /** Variables a workspace may have. */
+  maxVariables: number;
+  /** Characters of one variable's value in one environment. */
+  maxVariableValueChars: number;
   /** Single sign-on with OpenID Connect, when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set. */
   oidc: OidcConfig | undefined;
   /**
@@ -271,6 +277,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importWorkerMemoryMb: integer(env, 'IMPORT_WORKER_MEMORY_MB', 2048, 64, 16_384),
     maxTestSuites: integer(env, 'MAX_TEST_SUITES', 100, 1, 100_000),
     maxTestSuiteCases: integer(env, 'MAX_TEST_SUITE_CASES', 1000, 1, 100_000),
+    maxEnvironments: integer(env, 'MAX_ENVIRONMENTS', 20, 1, 1000),
+    maxVariables: integer(env, 'MAX_VARIABLES', 500, 1, 100_000),
+    maxVariableValueChars: integer(env, 'MAX_VARIABLE_VALUE_CHARS', 8192, 1, 1_000_000),
     oidc: oidcConfig(env),
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),

@@ -58,6 +58,8 @@ import { createTransferService } from './modules/transfer/transfer-service.js';
 import { createTransferStore } from './modules/transfer/transfer-store.js';
 import { createUsersService } from './modules/users/users-service.js';
 import { createUsersStore } from './modules/users/users-store.js';
+import { createVariablesService } from './modules/variables/variables-service.js';
+import { createVariablesStore } from './modules/variables/variables-store.js';
 import type { Timers } from './modules/webhooks/webhook-sender.js';
 import { createWebhooksModule } from './modules/webhooks/webhooks-module.js';
 import { enqueue as enqueueWebhookEvent } from './modules/webhooks/webhooks-outbox.js';
@@ -147,6 +149,14 @@ export function createServices(
   });
   const changes = changesModule.service;
   const groupsService = createGroupsService({ db, groupsStore, idempotency, changes });
+  // Environments and variables (decisions §20); `valuesFor` and `environmentFor` are what evaluations
+  // (traces, browser rules, lint) resolve `{{NAME}}` with.
+  const variables = createVariablesService({
+    db,
+    store: createVariablesStore(db, dialect),
+    changes,
+    config,
+  });
   const historyService = createHistoryService({
     db,
     store: createHistoryStore(db),
@@ -359,6 +369,7 @@ export function createServices(
     invites,
     passwordResets,
     groups: groupsService,
+    variables,
     history: historyService,
     rules: rulesService,
     trace: traceService,

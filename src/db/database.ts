@@ -25,6 +25,7 @@ import * as testSuites from './migrations/0015-test-suites.js';
 import * as changeRequests from './migrations/0016-change-requests.js';
 import * as webhooks from './migrations/0017-webhooks.js';
 import * as hits from './migrations/0018-hits.js';
+import * as environmentsVariables from './migrations/0019-environments-variables.js';
 import { announcedByBatch, BatchingPostgresDialect } from './postgres-write-batches.js';
 import { checkpointInBackground } from './sqlite-checkpoints.js';
 import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
@@ -71,6 +72,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0016-change-requests': changeRequests,
   '0017-webhooks': webhooks,
   '0018-hits': hits,
+  '0019-environments-variables': environmentsVariables,
 };
 
 // PostgreSQL returns BIGINT as a string to protect precision; our timestamps fit a JS number.

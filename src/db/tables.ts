@@ -107,6 +107,8 @@ export interface ApiKeysTable {
   expires_at: number | null;
   /** A name the operator gave the key ("CI reader"); null when none. */
   name: string | null;
+  /** The environment its evaluations use when they name none (migration 0019); null: `default`. */
+  environment: Generated<string | null>;
 }
 
 export interface MembershipsTable {
@@ -176,7 +178,8 @@ export interface ChangesTable {
   revision: number;
   /** Place of the change within its revision (a transaction may change many objects). */
   seq: number;
-  object_type: 'rule' | 'group';
+  /** A variable's or environment's `object_id` is its name (unique within its workspace only). */
+  object_type: 'rule' | 'group' | 'variable' | 'environment';
   object_id: string;
   /** The object's version: 1 for its first change, one more with each. */
   version: number;
@@ -258,6 +261,36 @@ export interface HitReportsTable {
   reports: number;
 }
 
+/** A workspace's environment (migration 0019); every workspace has `default`. */
+export interface EnvironmentsTable {
+  workspace_id: string;
+  name: string;
+  creation_date: number;
+}
+
+/** A workspace's variable (migration 0019); its values per environment are in variable_values. */
+export interface VariablesTable {
+  workspace_id: string;
+  name: string;
+  description: string;
+  /** 1: written, never read back (the runtimes' values route alone resolves it). */
+  secret: number;
+  /** Its version in the change log. */
+  version: number;
+  created_by: string;
+  last_modified_by: string;
+  creation_date: number;
+  modification_date: number;
+}
+
+/** A variable's value in one environment (migration 0019). */
+export interface VariableValuesTable {
+  workspace_id: string;
+  variable_name: string;
+  environment_name: string;
+  value: string;
+}
+
 /** A workspace's webhook (migration 0017). */
 export interface WebhooksTable {
   id: string;
@@ -335,6 +368,9 @@ export interface Tables {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  environments: EnvironmentsTable;
+  variables: VariablesTable;
+  variable_values: VariableValuesTable;
 }
 
 /** A workspace's settings (decisions §19); a workspace without a row has the defaults. */
@@ -380,6 +416,8 @@ export type Db = Kysely<Tables>;
 export type GroupRow = Selectable<GroupsTable>;
 export type RuleRow = Selectable<RulesTable>;
 export type TestSuiteRow = Selectable<TestSuitesTable>;
+export type EnvironmentRow = Selectable<EnvironmentsTable>;
+export type VariableRow = Selectable<VariablesTable>;
 /** A change record; the marks of review are left out by most writers (the database's default). */
 export type ChangeRow = Omit<Selectable<ChangesTable>, 'change_request_id' | 'review_bypassed'> & {
   change_request_id?: string | null;

@@ -16,4 +16,9 @@ export interface Principal {
   ownerUserId: string;
   /** The user's role in the workspace now: what the key may do is the smaller of it and its scope. */
   role: Role;
+  /**
+   * A key's bound environment (decisions §20): what its evaluations use when they name none; null or
+   * absent (a session) for `default`.
+   */
+  environment?: string | null;
 }

@@ -121,7 +121,11 @@ class ProtocolError extends Error {}
 
 type Changed = RuntimeChange['changed'][number];
 
-function changeOf(event: StreamEvent): Changed {
+/**
+ * The rule or group a change event names; null for a change of a variable or an environment (decisions
+ * §20), which leaves the rules and groups as they are (the revision still moves).
+ */
+function changeOf(event: StreamEvent): Changed | null {
   let item: unknown;
   try {
     item = JSON.parse(event.data);
@@ -129,6 +133,7 @@ function changeOf(event: StreamEvent): Changed {
     throw new ProtocolError('the change stream sent an event that is not JSON');
   }
   const { objectType, id } = (item ?? {}) as Record<string, unknown>;
+  if (objectType === 'variable' || objectType === 'environment') return null;
   if ((objectType !== 'rule' && objectType !== 'group') || typeof id !== 'string' || !ID.test(id))
     throw new ProtocolError('the change stream sent a change without an object type and id');
   return { objectType, id };
@@ -299,7 +304,8 @@ export function followWorkspace(options: FollowOptions): WorkspaceCopy {
         if (event.event === 'message' && event.id !== undefined && revision < 0 && !keepCopy)
           reach(revisionOf(event), { reloaded: true, changed: [] });
         if (event.event !== 'change') continue; // or an event of a later version
-        pending.push(changeOf(event));
+        const named = changeOf(event);
+        if (named) pending.push(named);
         if (pending.length > MAX_PENDING)
           throw new ProtocolError('the change stream sent a revision without end');
         // `id:` marks a revision's last event: its changes are applied together.

@@ -40,7 +40,7 @@ export const WORK_KINDS = [
 ] as const;
 export type WorkKind = (typeof WORK_KINDS)[number];
 
-/** Changes of rules and groups, read from the change log: seen by every member. */
+/** Changes of rules, groups, variables and environments, read from the change log: seen by every member. */
 export const CHANGE_KINDS = [
   'rule_created',
   'rule_updated',
@@ -48,6 +48,11 @@ export const CHANGE_KINDS = [
   'group_created',
   'group_updated',
   'group_deleted',
+  'variable_created',
+  'variable_updated',
+  'variable_deleted',
+  'environment_created',
+  'environment_deleted',
 ] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
@@ -66,6 +71,8 @@ export const isChangeKind = (kind: string): kind is ChangeKind => changeKinds.ha
 export const OBJECT_TYPES = [
   'rule',
   'group',
+  'variable',
+  'environment',
   'user',
   'key',
   'invite',

@@ -1,7 +1,7 @@
 // SQL of the activity: security events (and the team's work, in the same table) written and swept, and
 // the two sources GET /v1/activity reads, each newest first from a position: the events, and the change log (history's table, read
 // here without its content: an entry needs who, what and when, not the object).
-import type { Db, SecurityEventsTable } from '../../db/tables.js';
+import type { ChangesTable, Db, SecurityEventsTable } from '../../db/tables.js';
 
 export type SecurityEventRow = SecurityEventsTable;
 
@@ -15,7 +15,7 @@ export interface ListedEvent extends SecurityEventRow {
 export interface ListedChange {
   revision: number;
   seq: number;
-  object_type: 'rule' | 'group';
+  object_type: ChangesTable['object_type'];
   object_id: string;
   change: 'created' | 'updated' | 'deleted';
   at: number;
@@ -66,7 +66,10 @@ export function createActivityStore(db: Db) {
      */
     changes(
       workspaceId: string,
-      filters: Filters & { objectType?: 'rule' | 'group'; change?: 'created' | 'updated' | 'deleted' },
+      filters: Filters & {
+        objectType?: ChangesTable['object_type'];
+        change?: 'created' | 'updated' | 'deleted';
+      },
       before: { revision: number; seq: number } | undefined,
       limit: number,
     ): Promise<ListedChange[]> {
@@ -93,10 +96,14 @@ export function createActivityStore(db: Db) {
       if (filters.actor) query = query.where('c.by_user', '=', filters.actor);
       if (filters.objectType) query = query.where('c.object_type', '=', filters.objectType);
       if (filters.change) query = query.where('c.change', '=', filters.change);
-      // Naming both types lets the index on (object_type, object_id, version) find an object's changes.
+      // Naming every type lets the index on (object_type, object_id, …) find an object's changes.
       if (filters.object)
         query = query
-          .where('c.object_type', 'in', filters.objectType ? [filters.objectType] : ['rule', 'group'])
+          .where(
+            'c.object_type',
+            'in',
+            filters.objectType ? [filters.objectType] : ['rule', 'group', 'variable', 'environment'],
+          )
           .where('c.object_id', '=', filters.object);
       return query.orderBy('c.revision', 'desc').orderBy('c.seq', 'desc').limit(limit).execute();
     },

@@ -10,7 +10,14 @@ export const DEFAULT_FEED_LIMIT = 100;
 
 const Revision = Type.String({ pattern: '^[0-9]{1,15}$', description: 'A workspace revision.' });
 export const Change = Type.Union([Type.Literal('created'), Type.Literal('updated'), Type.Literal('deleted')]);
-const ObjectType = Type.Union([Type.Literal('rule'), Type.Literal('group')]);
+const ObjectType = Type.Union(
+  [Type.Literal('rule'), Type.Literal('group'), Type.Literal('variable'), Type.Literal('environment')],
+  {
+    description:
+      'What changed; a variable or environment is named by its name in `id` (runtimes read ' +
+      '`GET /v1/environments/{name}/values` again after either).',
+  },
+);
 export const ByName = Type.Union([Type.String(), Type.Null()], {
   description: 'The name of that user (null if the user no longer exists), for people reading history.',
   examples: ['alice'],

@@ -17,6 +17,11 @@ export interface ChangeInput {
    * earlier version to look up: its version is 1.
    */
   drawn?: boolean;
+  /**
+   * The object's version, when its writer keeps it (a variable's): recorded as given instead of one
+   * more than the last the change log keeps.
+   */
+  version?: number;
 }
 
 /**
@@ -133,10 +138,14 @@ export function createChangesService({
       // Versions first and the revision last: on PostgreSQL the bump locks the workspace's row until
       // the commit, so every write of the workspace waits for it; the less after it, the better.
       const versions = new Map<string, number>();
-      for (const objectType of ['group', 'rule'] as const) {
-        const ids = changes.filter((c) => c.objectType === objectType && !c.drawn).map((c) => c.id);
+      for (const objectType of ['group', 'rule', 'environment'] as const) {
+        const ids = changes
+          .filter((c) => c.objectType === objectType && !c.drawn && c.version === undefined)
+          .map((c) => c.id);
         if (ids.length === 0) continue;
-        for (const [id, version] of await store.lastVersions(trx, objectType, ids)) {
+        // An environment's id is its name, unique in its workspace only.
+        const scope = objectType === 'environment' ? actor.workspaceId : undefined;
+        for (const [id, version] of await store.lastVersions(trx, objectType, ids, scope)) {
           versions.set(`${objectType} ${id}`, version);
         }
       }
@@ -145,7 +154,7 @@ export function createChangesService({
       const at = Date.now();
       const rows = changes.map((c): ChangeRow => {
         const key = `${c.objectType} ${c.id}`;
-        const version = (versions.get(key) ?? 0) + 1;
+        const version = c.version ?? (versions.get(key) ?? 0) + 1;
         versions.set(key, version);
         return {
           workspace_id: actor.workspaceId,

@@ -164,9 +164,31 @@ export function createChangesStore(db: Db, dialect: DialectName = 'sqlite') {
       return revision;
     },
 
-    /** The latest version of each object named, where it has one. */
-    async lastVersions(trx: Db, objectType: ObjectType, ids: string[]): Promise<Map<string, number>> {
+    /**
+     * The latest version of each object named, where it has one; of one workspace's objects only when
+     * `workspaceId` is given (a variable's or environment's id is its name, unique in its workspace).
+     */
+    async lastVersions(
+      trx: Db,
+      objectType: ObjectType,
+      ids: string[],
+      workspaceId?: string,
+    ): Promise<Map<string, number>> {
       const versions = new Map<string, number>();
+      if (workspaceId !== undefined) {
+        for (const some of chunks(ids)) {
+          const rows = await trx
+            .selectFrom('changes')
+            .select((eb) => ['object_id', eb.fn.max('version').as('version')])
+            .where('object_type', '=', objectType)
+            .where('object_id', 'in', some)
+            .where('workspace_id', '=', workspaceId)
+            .groupBy('object_id')
+            .execute();
+          for (const row of rows) versions.set(row.object_id, Number(row.version));
+        }
+        return versions;
+      }
       if (ids.length === 1) {
         const id = ids[0] as string;
         const row = await lastVersionOfOne.first(trx, { objectType, id });
@@ -228,7 +250,8 @@ export function createChangesStore(db: Db, dialect: DialectName = 'sqlite') {
     async sweep(cutoff: number): Promise<number> {
       const expired = sql<boolean>`changes.at < ${cutoff} and (changes.change = 'deleted' or exists (
         select 1 from changes newer where newer.object_type = changes.object_type
-        and newer.object_id = changes.object_id and newer.version > changes.version))`;
+        and newer.object_id = changes.object_id and newer.workspace_id = changes.workspace_id
+        and newer.version > changes.version))`;
       return db.transaction().execute(async (trx) => {
         const removed = sql`(select max(changes.revision) from changes
           where changes.workspace_id = workspaces.id and ${expired})`;

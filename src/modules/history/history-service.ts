@@ -14,12 +14,11 @@ import type { Rule } from '../../model/rule.js';
 import { cspColumn, toRule } from '../../model/rule.js';
 import { ruleSearchText } from '../../model/rule-search.js';
 import type { ChangesService, Recorded } from '../changes/changes-service.js';
-import type { ObjectType } from '../changes/changes-store.js';
 import type { GroupsStore } from '../groups/groups-store.js';
 import type { RulesStore } from '../rules/rules-store.js';
 import { idOwner } from '../shared/id-owners-store.js';
 import { checkDeletedListQuery, checkRestoreBody } from './history-schemas.js';
-import type { HistoryStore } from './history-store.js';
+import type { HistoryStore, ObjectType } from './history-store.js';
 
 export interface Version {
   version: number;

@@ -2,7 +2,10 @@
 // restored (the change log itself is written by modules/changes).
 import { sql } from 'kysely';
 import type { ChangeRow, Db } from '../../db/tables.js';
-import type { ObjectType } from '../changes/changes-store.js';
+import type { ObjectType as ChangedType } from '../changes/changes-store.js';
+
+/** What history restores and lists as deleted: rules and groups (a variable's versions are its module's). */
+export type ObjectType = Extract<ChangedType, 'rule' | 'group'>;
 
 /** The tables holding live objects, by type: a deleted object's id found there was taken again. */
 const LIVE_TABLES = { rule: 'rules', group: 'groups' } as const satisfies Record<ObjectType, string>;

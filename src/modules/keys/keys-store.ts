@@ -51,6 +51,7 @@ export function createKeysStore(db: Db) {
         eb.ref('m.role').$castTo<Role>().as('role'),
         eb.ref('k.scope').$castTo<KeyScope>().as('scope'),
         'k.expires_at as expiresAt',
+        'k.environment as environment',
       ])
       .where('k.key_hash', '=', p.keyHash)
       .where('k.revoked_at', 'is', null)
@@ -110,11 +111,18 @@ export function createKeysStore(db: Db) {
         .values({ id: newId, name, owner_user_id: ownerUserId, created_at: now })
         .onConflict((oc) => oc.column('name').doNothing())
         .execute();
-      return trx
+      // Every workspace has its `default` environment (decisions §20), from its first moment.
+      const found = await trx
         .selectFrom('workspaces')
         .select(['id', 'owner_user_id as ownerUserId'])
         .where('name', '=', name)
         .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('environments')
+        .values({ workspace_id: found.id, name: 'default', creation_date: now })
+        .onConflict((oc) => oc.columns(['workspace_id', 'name']).doNothing())
+        .execute();
+      return found;
     },
 
     /**
