@@ -40,6 +40,10 @@ const when = {
     'A `POST /v1/trace` body that is not a trace request (a relative URL, an unknown field, both `ruleIds` and `rules`).',
   TEST_SUITE_PAYLOAD_INVALID:
     'The body of `POST` or `PUT /v1/test-suites`: `name` missing (on `POST`), blank or over 256 characters; `cases` missing (on `POST`), not a list, over `MAX_TEST_SUITE_CASES` (default 1000), or a case without a `name`, a `request` object and an `expect` object (the message counts cases from 1, the pointer from 0); another field.',
+  ENVIRONMENT_PAYLOAD_INVALID:
+    'The body of `POST /v1/environments`: `name` missing, not a string, or not a letter or digit followed by up to 63 letters, digits, `_`, `.` or `-`; another field.',
+  VARIABLE_PAYLOAD_INVALID:
+    "The body of `POST` or `PUT /v1/variables`: `name` missing (on `POST`), not a letter or `_` followed by up to 63 letters, digits or `_`, or another name than the path's (on `PUT`); `description` over 1,024 characters; `values` naming more than `MAX_ENVIRONMENTS` environments, an environment the workspace does not have, or a value over `MAX_VARIABLE_VALUE_CHARS` (default 8192) or holding CR, LF or another control character (a tab is fine); `null` where no value is set, or for a secret made plain; a secret made plain without its `values`; another field. No message quotes a value.",
   INVALID_IDEMPOTENCY_KEY: 'An `Idempotency-Key` that is empty, too long or not visible ASCII.',
   WEBHOOK_PAYLOAD_INVALID:
     'The body of `POST /v1/webhooks` or `PATCH /v1/webhooks/:webhookId`: `url` not an http(s) URL, over 2,048 characters, with credentials, not resolving, or resolving to a loopback, private, link-local or other inner address (unless `WEBHOOK_ALLOW_PRIVATE=true`); an unknown event; another field.',
@@ -56,7 +60,7 @@ const when = {
   CSRF_REFUSED:
     "A change made with a session cookie without the session's `x-rk-csrf` token, with a wrong one, or from another origin (`Origin`).",
   UNAUTHORIZED_ACTION:
-    "The key's scope or its user's role does not reach the operation (a `read` key on a write; `details` names the scope or the role), or what a key route asks for (a key broader or longer-lived than the caller's, a workspace key, another member's key), or the id exists but belongs to another workspace (in the path or as `groupId`).",
+    "The key's scope or its user's role does not reach the operation (a `read` key on a write; `details` names the scope or the role), or what a key route asks for (a key broader or longer-lived than the caller's, a workspace key, another member's key), or the id exists but belongs to another workspace (in the path or as `groupId`), or `GET /v1/environments/:name/values` with a signed-in session (values are read by runtimes with a key).",
   RULE_NOT_FOUND: 'No rule with that id.',
   GROUP_NOT_FOUND: "No group with that id, in the path or as a rule's `groupId`.",
   VERSION_NOT_FOUND: 'Restore of a version that is not kept.',
@@ -70,6 +74,10 @@ const when = {
   WEBHOOK_NOT_FOUND: "A webhook id the workspace does not have (unknown or another workspace's).",
   DELIVERY_NOT_FOUND:
     "A delivery id the webhook does not have (unknown, another webhook's or another workspace's).",
+  ENVIRONMENT_NOT_FOUND:
+    "An environment name (`/v1/environments/:name`, `keys create --environment`) the workspace does not have (unknown, or another workspace's).",
+  VARIABLE_NOT_FOUND:
+    "A variable name (`/v1/variables/:name`) the workspace does not have (unknown, or another workspace's); for its versions, one it never had.",
   ROUTE_NOT_FOUND: 'Unknown path.',
   METHOD_NOT_ALLOWED: 'Known path, other method (see the `Allow` header).',
   REQUEST_TIMEOUT: "The request's headers did not all arrive within `REQUEST_TIMEOUT_MS`.",
@@ -98,6 +106,13 @@ const when = {
   TEST_SUITES_FULL:
     'A test suite created in a workspace that keeps `MAX_TEST_SUITES` (default 100) already; delete one first.',
   WEBHOOK_LIMIT: '`POST /v1/webhooks` in a workspace that has 20 webhooks already.',
+  ENVIRONMENT_EXISTS: 'An environment created with the name of another environment of the workspace.',
+  ENVIRONMENTS_FULL:
+    'An environment created in a workspace that has `MAX_ENVIRONMENTS` (default 20, `default` included) already.',
+  ENVIRONMENT_IN_USE:
+    '`DELETE /v1/environments/default` (every workspace keeps it), or of an environment a working (unrevoked, unexpired) key is bound to: revoke the key first.',
+  VARIABLE_EXISTS: 'A variable created with the name of another variable of the workspace.',
+  VARIABLES_FULL: 'A variable created in a workspace that has `MAX_VARIABLES` (default 500) already.',
   CHANGES_EXPIRED:
     '`GET /v1/changes?after=REV` where changes after `REV` were swept, or `REV` is beyond the latest.',
   LINK_INVALID:

@@ -25,6 +25,7 @@ import { registerSettingsRoutes } from './modules/settings/settings-routes.js';
 import { registerTestSuitesRoutes } from './modules/test-suites/test-suites-routes.js';
 import { registerTraceRoutes } from './modules/trace/trace-routes.js';
 import { registerTransferRoutes } from './modules/transfer/transfer-routes.js';
+import { registerVariablesRoutes } from './modules/variables/variables-routes.js';
 import type { Timers } from './modules/webhooks/webhook-sender.js';
 import { abandonedRequestsPlugin } from './plugins/abandoned-requests.js';
 import { authenticationPlugin } from './plugins/authentication.js';
@@ -142,6 +143,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       registerBrowserRulesRoutes(api, services.browserRules);
       registerTransferRoutes(api, services.transfer, config, lint.findingsAfterImport, services.importer);
       registerTestSuitesRoutes(api, services.testSuites);
+      registerVariablesRoutes(api, services.variables, services.environments);
       services.hitsModule.register(api);
       registerSettingsRoutes(api, services.settings);
       registerChangeRequestsRoutes(api, services.changeRequests);

@@ -58,6 +58,8 @@ import { createTransferService } from './modules/transfer/transfer-service.js';
 import { createTransferStore } from './modules/transfer/transfer-store.js';
 import { createUsersService } from './modules/users/users-service.js';
 import { createUsersStore } from './modules/users/users-store.js';
+import { createEnvironmentsService } from './modules/variables/environments-service.js';
+import { createEnvironmentsStore } from './modules/variables/environments-store.js';
 import { createVariablesService } from './modules/variables/variables-service.js';
 import { createVariablesStore } from './modules/variables/variables-store.js';
 import type { Timers } from './modules/webhooks/webhook-sender.js';
@@ -151,9 +153,12 @@ export function createServices(
   const groupsService = createGroupsService({ db, groupsStore, idempotency, changes });
   // Environments and variables (decisions §20); `valuesFor` and `environmentFor` are what evaluations
   // (traces, browser rules, lint) resolve `{{NAME}}` with.
-  const variables = createVariablesService({
+  const variablesStore = createVariablesStore(db, dialect);
+  const variables = createVariablesService({ db, store: variablesStore, changes, config });
+  const environments = createEnvironmentsService({
     db,
-    store: createVariablesStore(db, dialect),
+    store: createEnvironmentsStore(db, dialect),
+    variablesStore,
     changes,
     config,
   });
@@ -370,6 +375,7 @@ export function createServices(
     passwordResets,
     groups: groupsService,
     variables,
+    environments,
     history: historyService,
     rules: rulesService,
     trace: traceService,

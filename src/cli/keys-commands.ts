@@ -3,6 +3,8 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig } from '../config.js';
 import { migrate, openDatabase } from '../db/database.js';
+import { AppError } from '../errors.js';
+import { ENVIRONMENT_NAME_PATTERN } from '../model/environment-names.js';
 import { DEFAULT_SCOPE, grants, KEY_SCOPES, type KeyScope, ROLE_REACH } from '../modules/keys/key-scopes.js';
 import { createKeysService, type KeysService } from '../modules/keys/keys-service.js';
 import { createKeysStore, type KeyListing } from '../modules/keys/keys-store.js';
@@ -46,6 +48,14 @@ function parseName(text: string): string {
   return name;
 }
 
+function parseEnvironment(text: string): string {
+  if (!ENVIRONMENT_NAME_PATTERN.test(text))
+    throw new InvalidArgumentError(
+      'expected a letter or digit, then up to 63 letters, digits, "_", "." or "-".',
+    );
+  return text;
+}
+
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function listLine(row: KeyListing, now: number): string {
@@ -56,7 +66,8 @@ function listLine(row: KeyListing, now: number): string {
       : 'active';
   const expiry = row.expiresAt === null ? 'no expiry' : `expires ${iso(row.expiresAt)}`;
   const name = row.name === null ? '' : `  "${row.name}"`;
-  return `${row.id}  ${row.workspace}/${row.user}  ${row.scope}  created ${iso(row.createdAt)}  ${expiry}  ${state}${name}\n`;
+  const environment = row.environment ? `  environment ${row.environment}` : '';
+  return `${row.id}  ${row.workspace}/${row.user}  ${row.scope}  created ${iso(row.createdAt)}  ${expiry}  ${state}${environment}${name}\n`;
 }
 
 export function registerKeysCommands(program: Command): void {
@@ -82,8 +93,13 @@ export function registerKeysCommands(program: Command): void {
     )
     .option('--name <name>', 'a name to tell the key by ("CI reader")', parseName)
     .option(
+      '--environment <name>',
+      "the workspace's environment its evaluations use when they name none (default: default)",
+      parseEnvironment,
+    )
+    .option(
       '--json',
-      'print one JSON line {"key","keyId","workspaceId","userId","role","scope","expiresAt","name"}',
+      'print one JSON line {"key","keyId","workspaceId","userId","role","scope","expiresAt","name","environment"}',
     )
     .action(
       (options: {
@@ -92,6 +108,7 @@ export function registerKeysCommands(program: Command): void {
         scope: KeyScope;
         expires?: number;
         name?: string;
+        environment?: string;
         json?: boolean;
       }) =>
         withKeys(async (service) => {
@@ -99,21 +116,27 @@ export function registerKeysCommands(program: Command): void {
             scope: options.scope,
             expiresAt: options.expires ?? null,
             name: options.name ?? null,
+            environment: options.environment ?? null,
           };
-          const issued = await service.issue(options.workspace, options.user, chosen);
+          const issued = await service.issue(options.workspace, options.user, chosen).catch((error) => {
+            // An environment the workspace does not have: said as the CLI says a bad option.
+            if (error instanceof AppError && error.details?.[0]) throw new Error(error.details[0].message);
+            throw error;
+          });
           if (options.json) {
             process.stdout.write(`${JSON.stringify({ ...issued, ...chosen })}\n`);
             return;
           }
           const named = chosen.name === null ? '' : ` "${chosen.name}"`;
           const expiry = chosen.expiresAt === null ? 'no expiry' : `expires ${iso(chosen.expiresAt)}`;
+          const bound = chosen.environment === null ? '' : `, environment ${chosen.environment}`;
           // A member keeps their role: a key of a broader scope does no more than it allows.
           const capped = grants(ROLE_REACH[issued.role], chosen.scope)
             ? ''
             : ` (capped by the role: it does what a ${ROLE_REACH[issued.role]} key does)`;
           process.stdout.write(
             `key ${issued.keyId}${named} for user ${options.user} (${issued.userId}, ${issued.role}) in ` +
-              `workspace ${options.workspace} (${issued.workspaceId}), scope ${chosen.scope}${capped}, ` +
+              `workspace ${options.workspace} (${issued.workspaceId}), scope ${chosen.scope}${capped}${bound}, ` +
               `${expiry}:\n${issued.key}\n`,
           );
         }),

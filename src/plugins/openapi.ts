@@ -33,6 +33,12 @@ export async function openapiPlugin(app: FastifyInstance, version: string): Prom
           name: 'lint',
           description: 'What is wrong with the rules as a whole: rules that never act, loop, or do nothing.',
         },
+        {
+          name: 'variables',
+          description:
+            'Environments and variables: `{{NAME}}` in a rule takes the value of the environment an ' +
+            'evaluation uses. A secret is written but never read back.',
+        },
         { name: 'transfer', description: 'Import and export of Requestly files.' },
         {
           name: 'browser-rules',

@@ -49,6 +49,7 @@ const toKey = (row: KeyListing): Key => ({
   revokedAt: row.revokedAt,
   user: { id: row.userId, name: row.user },
   service: isService(row.userId),
+  environment: row.environment ?? null,
 });
 
 /** 403 when the caller's power does not reach `needed`, naming its key's scope or else its role. */
@@ -104,6 +105,14 @@ export function createKeyManagementService(deps: {
       const keyId = `key_${randomSuffix(12)}`;
       const { workspaceId } = caller;
       await db.transaction().execute(async (trx) => {
+        // Step 8, references last: the environment must be the workspace's.
+        if (
+          asked.environment !== null &&
+          !(await keysStore.hasEnvironment(trx, workspaceId, asked.environment))
+        )
+          throw new AppError('KEY_PAYLOAD_INVALID', [
+            { path: '/environment', message: `the workspace has no environment "${asked.environment}"` },
+          ]);
         let userId = caller.userId;
         if (asked.service) {
           // A user of its own, named after its key and unique by its suffix, a member with the role its
@@ -122,13 +131,20 @@ export function createKeyManagementService(deps: {
           scope: asked.scope,
           expiresAt: asked.expiresAt,
           name: asked.name,
+          environment: asked.environment,
         });
         await deps.activity.record(trx, {
           workspaceId,
           kind: 'key_created',
           actor: actorOf(caller, address),
           object: { type: 'key', id: keyId },
-          detail: { name: asked.name, scope: asked.scope, service: asked.service, for: userId },
+          detail: {
+            name: asked.name,
+            scope: asked.scope,
+            service: asked.service,
+            for: userId,
+            ...(asked.environment === null ? {} : { environment: asked.environment }),
+          },
           at: now,
         });
       });

@@ -2,6 +2,7 @@
 // problem at its JSON Pointer.
 import { AppError, type ErrorDetail } from '../../errors.js';
 import { payloadProblems } from '../../http/payload.js';
+import { ENVIRONMENT_NAME_PATTERN } from '../../model/environment-names.js';
 import { checkKeyCreate, type KeyCreate, MAX_KEY_NAME } from './keys-schemas.js';
 
 const NOTHING_IGNORED = new Set<string>();
@@ -14,6 +15,8 @@ export interface KeyRequest {
   scope: KeyCreate['scope'];
   expiresAt: number | null;
   service: boolean;
+  /** The environment to bind it to; null: none (`default`). */
+  environment: string | null;
 }
 
 export function readKeyCreate(body: unknown, now: number): KeyRequest {
@@ -31,11 +34,14 @@ export function readKeyCreate(body: unknown, now: number): KeyRequest {
   // A key that expired already would be refused on its first use: surely not what was meant.
   if (typeof payload.expiresAt === 'number' && payload.expiresAt <= now)
     problem('/expiresAt', `must be in the future (now is ${now})`);
+  if (typeof payload.environment === 'string' && !ENVIRONMENT_NAME_PATTERN.test(payload.environment))
+    problem('/environment', 'is not an environment name');
   if (details.length > 0) throw new AppError('KEY_PAYLOAD_INVALID', details as ErrorDetail[]);
   return {
     name: name as string,
     scope: payload.scope,
     expiresAt: payload.expiresAt ?? null,
     service: payload.service ?? false,
+    environment: payload.environment ?? null,
   };
 }

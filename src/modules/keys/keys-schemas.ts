@@ -2,6 +2,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { pageQuery } from '../../http/schemas.js';
 import { EPOCH_MS_BIGINT, NOT_TRIMMED, Timestamp } from '../../model/common.js';
+import { ENVIRONMENT_NAME_PATTERN } from '../../model/environment-names.js';
 import { RoleSchema } from '../../model/role.js';
 import { compile } from '../../validation.js';
 import { KEY_SCOPES } from './key-scopes.js';
@@ -24,6 +25,13 @@ export const Scope = Type.Union(
   },
 );
 
+const KeyEnvironment = Type.Union([Type.String({ pattern: ENVIRONMENT_NAME_PATTERN.source }), Type.Null()], {
+  description:
+    'The environment its evaluations use when they name none (`rulekeeper keys create --environment`); ' +
+    'null: `default`.',
+  examples: ['staging'],
+});
+
 export const Whoami = Type.Object(
   {
     key: Type.Union(
@@ -43,6 +51,7 @@ export const Whoami = Type.Object(
               description: 'When the key stops working (epoch milliseconds); null: never.',
             }),
             createdAt: Timestamp,
+            environment: KeyEnvironment,
           },
           { additionalProperties: false },
         ),
@@ -71,6 +80,7 @@ export const Whoami = Type.Object(
           scope: 'read',
           expiresAt: 1766448000000,
           createdAt: 1763856000000,
+          environment: null,
         },
         user: { id: 'usr_p2f8w0c4n6aa', name: 'alice', role: 'editor' },
         workspace: { id: 'ws_7hq2m5t1v9bb', name: 'default' },
@@ -126,6 +136,7 @@ export const Key = Type.Object(
         'true: a workspace key for a machine, whose user is a service user (it cannot sign in); ' +
         "false: a member's personal key.",
     }),
+    environment: KeyEnvironment,
   },
   {
     $id: 'Key',
@@ -141,6 +152,7 @@ export const Key = Type.Object(
         revokedAt: null,
         user: { id: 'svc_q8d2k4m9x1ab', name: 'CI reader (service q8d2k4m9)' },
         service: true,
+        environment: 'staging',
       },
     ],
   },
@@ -171,6 +183,7 @@ export const NewKey = Type.Object(
         revokedAt: null,
         user: { id: 'usr_p2f8w0c4n6aa', name: 'alice' },
         service: false,
+        environment: null,
         key: 'rk_Zk3q9v0m2b7x1c4n6aa8dd5ee0ff3gg9hh2jj4kk7l',
       },
     ],
@@ -208,6 +221,21 @@ const keyCreateBody = (documented: boolean) =>
             'true: a workspace key for a machine (admins and owners only), for a new service user that ' +
             'becomes a member with the role the scope stands for; false (the default): a personal key.',
         }),
+      ),
+      environment: Type.Optional(
+        Type.Union(
+          [
+            documented ? Type.String({ pattern: ENVIRONMENT_NAME_PATTERN.source }) : Type.String(),
+            Type.Null(),
+          ],
+          {
+            description:
+              "An environment of the workspace the key's evaluations use when they name none (a trace's " +
+              '`environment`, `?environment=`); absent or null: `default`. While the key works, the ' +
+              'environment cannot be deleted.',
+            examples: ['staging'],
+          },
+        ),
       ),
     },
     documented

@@ -108,6 +108,13 @@ export function createKeysService({
       const userId = await keysStore.ensureUser(trx, user, `usr_${randomSuffix(12)}`, now);
       const found = await keysStore.ensureWorkspace(trx, workspace, `ws_${randomSuffix(12)}`, userId, now);
       const workspaceId = found.id;
+      if (options.environment && !(await keysStore.hasEnvironment(trx, workspaceId, options.environment)))
+        throw new AppError('ENVIRONMENT_NOT_FOUND', [
+          {
+            path: '/environment',
+            message: `workspace "${workspace}" has no environment "${options.environment}"`,
+          },
+        ]);
       // A key's user is a member: the workspace's first user its owner, anyone else with the role its
       // key's scope stands for, unless they are a member already (a key never changes a role).
       const chosen = found.ownerUserId === userId ? 'owner' : ROLE_OF_SCOPE[options.scope];
@@ -171,9 +178,9 @@ export function createKeysService({
       const found = await keysStore.find(principal.keyId);
       // Keys are never deleted; a key that passed the check has its row.
       if (!found) throw new AppError('API_KEY_INVALID');
-      const { id, name, scope, expiresAt, createdAt } = found;
+      const { id, name, scope, expiresAt, createdAt, environment } = found;
       return {
-        key: { id, name, scope, expiresAt, createdAt },
+        key: { id, name, scope, expiresAt, createdAt, environment: environment ?? null },
         user: { id: found.userId, name: found.user, role: principal.role },
         workspace: { id: found.workspaceId, name: found.workspace },
       };

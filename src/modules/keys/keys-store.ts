@@ -18,6 +18,8 @@ export interface KeyOptions {
   scope: KeyScope;
   expiresAt: number | null;
   name: string | null;
+  /** The environment its evaluations use when they name none (decisions §20); null or absent: `default`. */
+  environment?: string | null;
 }
 
 export interface KeyListing extends KeyOptions {
@@ -78,6 +80,7 @@ export function createKeysStore(db: Db) {
       'k.created_at as createdAt',
       'k.expires_at as expiresAt',
       'k.revoked_at as revokedAt',
+      'k.environment as environment',
     ]);
 
   return {
@@ -166,6 +169,7 @@ export function createKeysStore(db: Db) {
           scope: key.scope,
           expires_at: key.expiresAt,
           name: key.name,
+          environment: key.environment ?? null,
         })
         .execute();
     },
@@ -218,6 +222,17 @@ export function createKeysStore(db: Db) {
         .where('revoked_at', 'is', null)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
+    },
+
+    /** Whether the workspace has the environment (a key bound to it must name one that exists). */
+    async hasEnvironment(trx: Db, workspaceId: string, name: string): Promise<boolean> {
+      const row = await trx
+        .selectFrom('environments')
+        .select('name')
+        .where('workspace_id', '=', workspaceId)
+        .where('name', '=', name)
+        .executeTakeFirst();
+      return row !== undefined;
     },
 
     /** The workspace named `name` and its owner, for commands that act on a workspace by name. */

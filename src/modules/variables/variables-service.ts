@@ -2,7 +2,6 @@
 // only in environments that exist, secrets written but never read back (history keeps fingerprints),
 // every write a change of the workspace. Also the seam the engine's callers use: the environment of an
 // evaluation and its values, secrets resolved.
-import { createHash } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Db, VariableRow } from '../../db/tables.js';
 import { AppError, pointerToken } from '../../errors.js';
@@ -18,6 +17,7 @@ import {
 import type { Principal } from '../../model/principal.js';
 import type { ChangesService, Recorded } from '../changes/changes-service.js';
 import { readVariableWrite, type VariableWrite } from './variables-input.js';
+import { toKept, toVariable } from './variables-objects.js';
 import { checkListQuery, type EnvironmentValues, type Variable } from './variables-schemas.js';
 import type { StoredValues, VariablesStore } from './variables-store.js';
 
@@ -30,48 +30,6 @@ export interface VariableVersion {
   by: string;
   byName: string | null;
   object: unknown;
-}
-
-/**
- * What history keeps of a secret value: enough to tell two versions apart, salted with the workspace
- * and the variable so that equal values elsewhere do not look alike; never the value.
- */
-export function fingerprint(workspaceId: string, name: string, value: string): string {
-  const digest = createHash('sha256')
-    .update(`rulekeeper variable\0${workspaceId}\0${name}\0${value}`)
-    .digest('hex');
-  return `sha256:${digest.slice(0, 16)}`;
-}
-
-/** The values as read: a secret's replaced by null (the key stays: a value is set there). */
-function readableValues(secret: boolean, values: StoredValues): Record<string, string | null> {
-  if (!secret) return { ...values };
-  return Object.fromEntries(Object.keys(values).map((environment) => [environment, null]));
-}
-
-function toVariable(row: VariableRow, values: StoredValues): Variable {
-  return {
-    name: row.name,
-    description: row.description,
-    secret: row.secret === 1,
-    values: readableValues(row.secret === 1, values),
-    version: row.version,
-    creationDate: Number(row.creation_date),
-    modificationDate: Number(row.modification_date),
-  };
-}
-
-/** The variable as its change record keeps it: a secret's values as fingerprints. */
-function toKept(row: VariableRow, values: StoredValues) {
-  const variable = toVariable(row, values);
-  if (!variable.secret) return variable;
-  const kept = Object.fromEntries(
-    Object.entries(values).map(([environment, value]) => [
-      environment,
-      fingerprint(row.workspace_id, row.name, value),
-    ]),
-  );
-  return { ...variable, values: kept };
 }
 
 const notFound = () => new AppError('VARIABLE_NOT_FOUND');

@@ -146,6 +146,26 @@ export function createVariablesStore(db: Db, dialect: DialectName) {
       return new Map(rows.map((row) => [row.variable_name, row.value]));
     },
 
+    /** The workspace's variables with a value in the environment, by name (locked on PostgreSQL). */
+    async withValueIn(trx: Db, workspaceId: string, environment: string): Promise<VariableRow[]> {
+      const query = trx
+        .selectFrom('variables')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('variable_values as v')
+              .select('v.value')
+              .whereRef('v.workspace_id', '=', 'variables.workspace_id')
+              .whereRef('v.variable_name', '=', 'variables.name')
+              .where('v.environment_name', '=', environment),
+          ),
+        )
+        .orderBy('name');
+      return (dialect === 'postgres' ? query.forUpdate() : query).execute();
+    },
+
     /** The names among `names` the workspace has no environment of. */
     async missingEnvironments(trx: Db, workspaceId: string, names: string[]): Promise<string[]> {
       if (names.length === 0) return [];
