@@ -179,7 +179,7 @@ forEachDatabase((db) => {
         expect(JSON.stringify(answer.body)).not.toContain(NEW_SECRET);
       }
       // History tells versions apart by fingerprints: the new default's differs, staging's kept value not.
-      const [latest, first] = answers[4]?.body.data;
+      const [latest, first] = (answers[4] as (typeof answers)[number]).body.data;
       expect(first.object.values.default).toMatch(/^sha256:[0-9a-f]{16}$/);
       expect(latest.object.values.staging).toBe(first.object.values.staging);
       expect(latest.object.values.default).not.toBe(first.object.values.default);
