@@ -28,6 +28,11 @@ export interface World {
   theirWebhook: string;
   ourDelivery: string;
   theirDelivery: string;
+  /** An environment and a variable (with a value there) of each workspace, named apart. */
+  ourEnvironment: string;
+  theirEnvironment: string;
+  ourVariable: string;
+  theirVariable: string;
 }
 const MISSING_RULE = 'Cancel_zzzzz';
 const MISSING_GROUP = 'Group_zzzzz';
@@ -38,7 +43,7 @@ export const cancel = {
 const url = 'https://a.example/';
 
 /** Expected for a key of our workspace and for one of theirs: a success status, or a documented error. */
-export type Outcome = 200 | 201 | ErrorName;
+export type Outcome = 200 | 201 | 204 | ErrorName;
 export interface Row {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
   path: (w: World) => string;
@@ -74,6 +79,8 @@ const WNF = 'WEBHOOK_NOT_FOUND' as const;
 const DNF = 'DELIVERY_NOT_FOUND' as const;
 /** A documentation address (TEST-NET-3): public, written as such (no DNS asked), reaching nobody. */
 const hookUrl = 'https://203.0.113.10/hook';
+const ENF = 'ENVIRONMENT_NOT_FOUND' as const;
+const VNF = 'VARIABLE_NOT_FOUND' as const;
 const same = (outcome: Outcome): [Outcome, Outcome] => [outcome, outcome];
 const importFile = [{ objectType: 'rule', name: 'imported', ...cancel }];
 // biome-ignore format: the matrix reads best as a table
@@ -175,6 +182,8 @@ export const ROWS: Row[] = [
   // Anyone makes, lists and revokes their own keys (the service caps what they make): `read` is enough.
   { method: 'GET', title: '/keys', path: () => '/v1/keys', expect: same(200) },
   { method: 'POST', title: '/keys', path: () => '/v1/keys', body: () => ({ name: 'cell', scope: 'read' }), expect: same(201), needs: 'read' },
+  { method: 'POST', title: '/keys bound to default', path: () => '/v1/keys', body: () => ({ name: 'cell', scope: 'read', environment: 'default' }), expect: same(201), needs: 'read' },
+  { method: 'POST', title: '/keys bound to their environment', path: () => '/v1/keys', body: (w) => ({ name: 'cell', scope: 'read', environment: w.theirEnvironment }), expect: ['KEY_PAYLOAD_INVALID', 201], needs: 'read' },
   { method: 'POST', title: '/keys with an invalid body', path: () => '/v1/keys', body: () => ({ name: 'cell', scope: 'root' }), expect: same('KEY_PAYLOAD_INVALID'), needs: 'read' },
   { method: 'DELETE', title: '/keys/:ours', path: (w) => `/v1/keys/${w.ourKey}`, expect: [200, KNF], needs: 'read', except: notAdmins('teammate', 'reader', 'viewer', 'demotedAdmin') },
   { method: 'DELETE', title: '/keys/:theirs', path: (w) => `/v1/keys/${w.theirKey}`, expect: [KNF, 200], needs: 'read', except: notAdmins('outsideReader') },
@@ -224,6 +233,29 @@ export const ROWS: Row[] = [
   { method: 'POST', title: '/webhooks/:ours/deliveries/:ours/replay', path: (w) => `/v1/webhooks/${w.ourWebhook}/deliveries/${w.ourDelivery}/replay`, expect: [200, WNF], needs: 'admin' },
   { method: 'POST', title: '/webhooks/:theirs/deliveries/:theirs/replay', path: (w) => `/v1/webhooks/${w.theirWebhook}/deliveries/${w.theirDelivery}/replay`, expect: [WNF, 200], needs: 'admin' },
   { method: 'POST', title: '/webhooks/:ours/deliveries/:theirs/replay', path: (w) => `/v1/webhooks/${w.ourWebhook}/deliveries/${w.theirDelivery}/replay`, expect: [DNF, WNF], needs: 'admin' },
+  { method: 'GET', title: '/environments', path: () => '/v1/environments', expect: same(200) },
+  { method: 'POST', title: '/environments', path: () => '/v1/environments', body: (w) => ({ name: `new-${w.ourEnvironment}` }), expect: same(201) },
+  { method: 'POST', title: '/environments with an invalid body', path: () => '/v1/environments', body: () => ({ name: '-bad' }), expect: same('ENVIRONMENT_PAYLOAD_INVALID') },
+  { method: 'DELETE', title: '/environments/:ours', path: (w) => `/v1/environments/${w.ourEnvironment}`, expect: [204, ENF] },
+  { method: 'DELETE', title: '/environments/:theirs', path: (w) => `/v1/environments/${w.theirEnvironment}`, expect: [ENF, 204] },
+  { method: 'DELETE', title: '/environments/:missing', path: () => '/v1/environments/missing', expect: same(ENF) },
+  { method: 'DELETE', title: '/environments/default', path: () => '/v1/environments/default', expect: same('ENVIRONMENT_IN_USE') },
+  { method: 'GET', title: '/environments/:ours/values', path: (w) => `/v1/environments/${w.ourEnvironment}/values`, expect: [200, ENF] },
+  { method: 'GET', title: '/environments/:theirs/values', path: (w) => `/v1/environments/${w.theirEnvironment}/values`, expect: [ENF, 200] },
+  { method: 'GET', title: '/variables', path: () => '/v1/variables', expect: same(200) },
+  { method: 'POST', title: '/variables', path: () => '/v1/variables', body: (w) => ({ name: `NEW_${w.ourVariable}`, values: { default: 'v' } }), expect: same(201) },
+  { method: 'POST', title: '/variables with an invalid body', path: () => '/v1/variables', body: () => ({ name: '1bad' }), expect: same('VARIABLE_PAYLOAD_INVALID') },
+  { method: 'POST', title: '/variables with a value in their environment', path: () => '/v1/variables', body: (w) => ({ name: `NEW_${w.ourVariable}`, values: { [w.theirEnvironment]: 'v' } }), expect: ['VARIABLE_PAYLOAD_INVALID', 201] },
+  { method: 'GET', title: '/variables/:ours', path: (w) => `/v1/variables/${w.ourVariable}`, expect: [200, VNF] },
+  { method: 'GET', title: '/variables/:theirs', path: (w) => `/v1/variables/${w.theirVariable}`, expect: [VNF, 200] },
+  { method: 'GET', title: '/variables/:missing', path: () => '/v1/variables/MISSING', expect: same(VNF) },
+  { method: 'PUT', title: '/variables/:ours', path: (w) => `/v1/variables/${w.ourVariable}`, body: () => ({ description: 'changed' }), expect: [200, VNF] },
+  { method: 'PUT', title: '/variables/:theirs', path: (w) => `/v1/variables/${w.theirVariable}`, body: () => ({ description: 'changed' }), expect: [VNF, 200] },
+  { method: 'PUT', title: '/variables/:ours with an invalid body', path: (w) => `/v1/variables/${w.ourVariable}`, body: () => ({ values: { default: 'a\nb' } }), expect: ['VARIABLE_PAYLOAD_INVALID', VNF] },
+  { method: 'DELETE', title: '/variables/:ours', path: (w) => `/v1/variables/${w.ourVariable}`, expect: [200, VNF] },
+  { method: 'DELETE', title: '/variables/:theirs', path: (w) => `/v1/variables/${w.theirVariable}`, expect: [VNF, 200] },
+  { method: 'GET', title: '/variables/:ours/versions', path: (w) => `/v1/variables/${w.ourVariable}/versions`, expect: [200, VNF] },
+  { method: 'GET', title: '/variables/:theirs/versions', path: (w) => `/v1/variables/${w.theirVariable}/versions`, expect: [VNF, 200] },
   { method: 'GET', title: '/nowhere (no such route)', path: () => '/v1/nowhere', expect: same('ROUTE_NOT_FOUND') },
   { method: 'PATCH', title: '/rules (no such method)', path: () => '/v1/rules', expect: same('METHOD_NOT_ALLOWED') },
 ];

@@ -68,7 +68,10 @@ const needs = (row: Row) => row.needs ?? (reads(row) ? 'read' : 'write');
 
 forEachDatabase((db) => {
   // Every cell that writes suites makes two: room for all of them.
-  const t = useTestApp({ db, env: { MAX_TEST_SUITES: '100000' } });
+  const t = useTestApp({
+    db,
+    env: { MAX_TEST_SUITES: '100000', MAX_VARIABLES: '100000', MAX_ENVIRONMENTS: '1000' },
+  });
   const keys = {} as Record<Caller, string | null>;
   const userIds = {} as Record<Caller, string>;
   let expiredAt = 0;
@@ -126,7 +129,15 @@ forEachDatabase((db) => {
    * groups for a cell that writes them, members for one that changes members (the rest shared).
    */
   async function world(
-    fresh: 'all' | 'objects' | 'members' | 'keys' | 'suites' | 'changeRequests' | 'webhooks' = 'all',
+    fresh:
+      | 'all'
+      | 'objects'
+      | 'members'
+      | 'keys'
+      | 'suites'
+      | 'changeRequests'
+      | 'webhooks'
+      | 'variables' = 'all',
   ): Promise<World> {
     const make = async (path: string, key: string, body: object) => {
       const reply = await t.call('POST', path, { key, body });
@@ -141,7 +152,11 @@ forEachDatabase((db) => {
         operations: [{ op: 'update', kind: 'rule', id: rule, body: { name: 'proposed' } }],
       });
     const objects =
-      fresh === 'members' || fresh === 'keys' || fresh === 'suites' || fresh === 'webhooks'
+      fresh === 'members' ||
+      fresh === 'keys' ||
+      fresh === 'suites' ||
+      fresh === 'webhooks' ||
+      fresh === 'variables'
         ? shared
         : {
             ourRule: await make('/v1/rules', owner, { name: 'ours', ...cancel }),
@@ -154,7 +169,8 @@ forEachDatabase((db) => {
       fresh === 'keys' ||
       fresh === 'suites' ||
       fresh === 'changeRequests' ||
-      fresh === 'webhooks'
+      fresh === 'webhooks' ||
+      fresh === 'variables'
         ? shared
         : {
             ourMember: (await t.keysService.issue('acme', `our member ${cell}`)).userId,
@@ -168,7 +184,8 @@ forEachDatabase((db) => {
       fresh === 'members' ||
       fresh === 'suites' ||
       fresh === 'changeRequests' ||
-      fresh === 'webhooks'
+      fresh === 'webhooks' ||
+      fresh === 'variables'
         ? shared
         : { ourKey: await ownersKey('acme', 'alice'), theirKey: await ownersKey('other', 'carol') };
     const invite = async (workspaceId: string) => {
@@ -234,7 +251,30 @@ forEachDatabase((db) => {
       fresh === 'webhooks' || fresh === 'all'
         ? await webhook(t.outsider.workspaceId, 'b')
         : [shared.theirWebhook, shared.theirDelivery];
+    // An environment and a variable with a value there, of each workspace, named after the cell.
+    const variablesOf = async (key: string, side: 'a' | 'b') => {
+      const environment = `env-${cell}${side}`;
+      const variable = `VAR_${cell}${side.toUpperCase()}`;
+      const made = await t.call('POST', '/v1/environments', { key, body: { name: environment } });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const body = { name: variable, values: { default: 'd', [environment]: 'e' } };
+      const kept = await t.call('POST', '/v1/variables', { key, body });
+      expect(kept.status, JSON.stringify(kept.body)).toBe(201);
+      return [environment, variable] as const;
+    };
+    const [ourEnvironment, ourVariable] =
+      fresh === 'all' || fresh === 'variables'
+        ? await variablesOf(owner, 'a')
+        : [shared.ourEnvironment, shared.ourVariable];
+    const [theirEnvironment, theirVariable] =
+      fresh === 'all' || fresh === 'variables'
+        ? await variablesOf(outsider, 'b')
+        : [shared.theirEnvironment, shared.theirVariable];
     return {
+      ourEnvironment,
+      theirEnvironment,
+      ourVariable,
+      theirVariable,
       ourSuite: suites.ourSuite,
       theirSuite: suites.theirSuite,
       ourWebhook: ourWebhook as string,
@@ -284,6 +324,15 @@ forEachDatabase((db) => {
       ['/v1/change-requests?pageSize=1', ours],
       ['/v1/change-requests?pageSize=1', theirs],
       ['/v1/settings', ours],
+      [`/v1/variables/${w.ourVariable}`, ours],
+      [`/v1/variables/${w.theirVariable}`, theirs],
+      ['/v1/variables?pageSize=1', ours],
+      ['/v1/variables?pageSize=1', theirs],
+      ['/v1/environments', ours],
+      ['/v1/environments', theirs],
+      // Its revision is the workspace's: a refused write moves neither.
+      [`/v1/environments/${w.ourEnvironment}/values`, ours],
+      [`/v1/environments/${w.theirEnvironment}/values`, theirs],
     ];
     const webhooks = await t.database.db.selectFrom('webhooks').selectAll().orderBy('id').execute();
     const deliveries = await t.database.db
@@ -314,6 +363,31 @@ forEachDatabase((db) => {
       const ids = (body as { id: string }[]).map((record) => record.id);
       expect(ids).toContain(theirs ? w.theirRule : w.ourRule);
       expect(ids).not.toContain(theirs ? w.ourRule : w.theirRule);
+      return;
+    }
+    if (row.title.startsWith('/environments')) {
+      const [own, other] = mine([w.ourEnvironment, w.theirEnvironment]);
+      const workspaceKey = theirs ? t.outsider.key : t.owner.key;
+      const listed = async () =>
+        (
+          (await t.call('GET', '/v1/environments', { key: workspaceKey })).body.data as { name: string }[]
+        ).map((e) => e.name);
+      if (row.method === 'DELETE') {
+        expect(reply.body).toBeUndefined();
+        expect(await listed()).not.toContain(own);
+      } else if (row.title.endsWith('/values')) {
+        expect(body.data).toMatchObject({
+          environment: own,
+          values: { [mine([w.ourVariable, w.theirVariable])[0] as string]: 'e' },
+        });
+      } else if (row.method === 'POST') {
+        expect(body.data.name).toBe(`new-${w.ourEnvironment}`);
+        expect(await listed()).toContain(body.data.name);
+      } else {
+        const names = (body.data as { name: string }[]).map((e) => e.name);
+        expect(names).toContain(own);
+        expect(names).not.toContain(other);
+      }
       return;
     }
     expect(body.success).toBe(true);
@@ -364,6 +438,29 @@ forEachDatabase((db) => {
           key: theirs ? t.outsider.key : t.owner.key,
         });
         expect(left.body.data.map((k: { id: string }) => k.id)).toContain(own);
+      }
+      return;
+    }
+    if (row.title.startsWith('/variables')) {
+      const [own, other] = mine([w.ourVariable, w.theirVariable]);
+      if (row.method === 'GET' && row.title === '/variables') {
+        const names = (body.data as { name: string }[]).map((v) => v.name);
+        expect(names).toContain(own);
+        expect(names).not.toContain(other);
+      } else if (row.title.endsWith('/versions')) {
+        expect(body.data.map((v: { object: { name: string } }) => v.object.name)).toContain(own);
+      } else if (row.method === 'DELETE') {
+        expect(body).toStrictEqual({ success: true, message: 'Variable deleted' });
+        expect((await t.call('GET', `/v1/variables/${own}`, { key: keys[caller] })).status).toBe(404);
+      } else if (row.method === 'POST') {
+        expect(body.data.name).toBe(`NEW_${w.ourVariable}`);
+        // Kept in the caller's workspace: the other's key finds no such variable.
+        const path = `/v1/variables/${body.data.name}`;
+        expect((await t.call('GET', path, { key: theirs ? t.owner.key : t.outsider.key })).status).toBe(404);
+        expect((await t.call('GET', path, { key: keys[caller] })).body.data).toStrictEqual(body.data);
+      } else {
+        expect(body.data.name).toBe(own);
+        expect(body.data.description).toBe(row.method === 'PUT' ? 'changed' : '');
       }
       return;
     }
@@ -593,7 +690,9 @@ forEachDatabase((db) => {
                   ? 'suites'
                   : row.title.startsWith('/webhooks')
                     ? 'webhooks'
-                    : 'objects';
+                    : row.title.startsWith('/variables') || row.title.startsWith('/environments')
+                      ? 'variables'
+                      : 'objects';
           // A write that succeeds gets a world of its own; a refused one is tried on the shared world,
           // which it must leave as it was. Every cell of a webhook route, reads too, gets webhooks of
           // its own (see world).

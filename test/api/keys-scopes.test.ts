@@ -46,6 +46,7 @@ forEachDatabase((db) => {
             scope: 'read',
             expiresAt,
             createdAt: listed?.createdAt,
+            environment: null,
           },
           user: { id: reader.userId, name: 'rita', role: 'viewer' },
           workspace: { id: reader.workspaceId, name: 'acme' },
@@ -62,6 +63,7 @@ forEachDatabase((db) => {
           scope: 'write',
           expiresAt: null,
           createdAt: expect.any(Number),
+          environment: null,
         },
         user: { id: t.outsider.userId, name: 'carol', role: 'owner' },
         workspace: { id: t.outsider.workspaceId, name: 'other' },
@@ -193,8 +195,13 @@ describe('keys issued before scopes existed', () => {
         // As the service of that time wrote it (no scope, expiry or name columns yet).
         const hash = 'a'.repeat(64);
         await database.db.transaction().execute(async (trx) => {
+          // The rows as written then (today's ensureWorkspace also makes the workspace's environment).
           const userId = await keys.ensureUser(trx, 'old', 'usr_old', 1);
-          const workspaceId = (await keys.ensureWorkspace(trx, 'old', 'ws_old', userId, 1)).id;
+          const workspaceId = 'ws_old';
+          await trx
+            .insertInto('workspaces')
+            .values({ id: workspaceId, name: 'old', owner_user_id: userId, created_at: 1 })
+            .execute();
           await trx
             .insertInto('api_keys')
             .values({

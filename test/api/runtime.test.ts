@@ -176,6 +176,24 @@ describe('rulekeeper/runtime', () => {
     expect(changes.at(-1)).toMatchObject({ revision: one, reloaded: false });
   });
 
+  it('passes variable and environment changes by: the revision moves, the stream stays open', async () => {
+    const { runtime, changes } = follow();
+    await runtime.ready;
+    const streams = changes.length;
+    await write('POST', '/environments', { name: 'followed' });
+    await write('POST', '/variables', { name: 'FOLLOWED', values: { followed: 'x' } });
+    const gone = (await write('DELETE', '/environments/followed')).revision;
+    await runtime.reached(gone);
+    const seen = changes.slice(streams);
+    expect(seen.every((c) => !c.reloaded && c.changed.length === 0)).toBe(true);
+    // Still the same stream: a rule written next arrives as a change, not after a reconnection.
+    const one = (await write('POST', '/rules', rule('after-variables'))).revision;
+    await expectExact(runtime, one);
+    expect(changes.at(-1)).toMatchObject({ revision: one, reloaded: false });
+    expect(runtime.status()).toMatchObject({ state: 'live' });
+    expect(runtime.status().problem).toBeUndefined();
+  });
+
   it('stops with an error event, and no retry, when its key is revoked', async () => {
     const issued = await server.keysService.issue('revoked-ws', 'dave');
     const { runtime } = follow(issued.key);
