@@ -35,6 +35,13 @@ export const SCHEMAS_CANNOT_SAY: string[] = [
     'host resolves, when it is made and at every send, to public addresses only (no loopback, private, ' +
     'link-local, unique-local, multicast or unspecified address, nor an IPv4-mapped one of them) unless the ' +
     'operator sets `WEBHOOK_ALLOW_PRIVATE=true`; a workspace holds at most 20 webhooks (409).',
+  "Variables: each key of `values` names an environment, which must be one of the workspace's (400 at " +
+    '`/values/<name>`), ' +
+    'at most `MAX_ENVIRONMENTS` of them (default 20); a value is at most `MAX_VARIABLE_VALUE_CHARS` characters ' +
+    "(default 8192: the schema's maximum); `null` keeps a value set there already (400 where none is, and for " +
+    'a secret made plain, which needs its `values` given again). A workspace holds at most `MAX_VARIABLES` ' +
+    'variables (default 500) and `MAX_ENVIRONMENTS` environments (409); `default` and an environment a ' +
+    "working key is bound to are not deleted (409). A key's `environment` must be one of the workspace's (400).",
   '`X-Request-Id` takes any value; only one of the form `^[A-Za-z0-9._:-]{1,128}$` is echoed.',
 ];
 

@@ -348,5 +348,78 @@ export function exactCases(ids: { group: string; rule: string }): [string, Case]
         ],
       },
     ],
+    ...variableCases(),
+  ];
+}
+
+/** Environments, variables and their values, each constraint once (names unique per case). */
+function variableCases(): [string, Case][] {
+  const environment = (name: string, refused?: ErrorName): Case => ({
+    method: 'POST',
+    template: '/v1/environments',
+    url: () => '/v1/environments',
+    body: { name },
+    ...(refused ? { refused } : {}),
+  });
+  const variable = (body: Record<string, unknown>, refused?: ErrorName): Case => ({
+    method: 'POST',
+    template: '/v1/variables',
+    url: () => '/v1/variables',
+    body,
+    ...(refused ? { refused } : {}),
+  });
+  const bad = 'VARIABLE_PAYLOAD_INVALID' as const;
+  return [
+    ['an environment name of 64 characters', environment(`e${'x'.repeat(63)}`)],
+    [
+      'an environment name of 65 characters',
+      environment(`e${'x'.repeat(64)}`, 'ENVIRONMENT_PAYLOAD_INVALID'),
+    ],
+    ['an environment name with a dot and a dash', environment('qa.eu-1')],
+    ['an environment name starting with a dash', environment('-qa', 'ENVIRONMENT_PAYLOAD_INVALID')],
+    ['a variable name of 64 characters', variable({ name: `V${'X'.repeat(63)}` })],
+    ['a variable name of 65 characters', variable({ name: `V${'X'.repeat(64)}` }, bad)],
+    ['a variable name with a dash', variable({ name: 'A-B' }, bad)],
+    [
+      'a variable value of 8192 characters',
+      variable({ name: 'LONGEST', values: { default: 'v'.repeat(8192) } }),
+    ],
+    [
+      'a variable value of 8193 characters',
+      variable({ name: 'TOO_LONG', values: { default: 'v'.repeat(8193) } }, bad),
+    ],
+    [
+      'a variable value with a tab and a C1 character',
+      variable({ name: 'TABBED', values: { default: 'a\tb\u0085c' } }),
+    ],
+    ['a variable value with a line feed', variable({ name: 'LF', values: { default: 'a\nb' } }, bad)],
+    ['a variable value with DEL', variable({ name: 'DEL', values: { default: 'a\u007fb' } }, bad)],
+    [
+      'a variable description of 1024 characters',
+      variable({ name: 'DESCRIBED', description: 'd'.repeat(1024) }),
+    ],
+    [
+      'a variable description of 1025 characters',
+      variable({ name: 'OVER', description: 'd'.repeat(1025) }, bad),
+    ],
+    [
+      'a key bound to no environment name',
+      {
+        method: 'POST',
+        template: '/v1/keys',
+        url: () => '/v1/keys',
+        body: { name: 'bound', scope: 'read', environment: 'a b' },
+        refused: 'KEY_PAYLOAD_INVALID',
+      },
+    ],
+    [
+      'variables of page size 0',
+      {
+        method: 'GET',
+        template: '/v1/variables',
+        url: () => '/v1/variables?pageSize=0',
+        refused: 'INVALID_QUERY',
+      },
+    ],
   ];
 }

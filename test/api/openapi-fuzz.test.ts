@@ -54,6 +54,15 @@ const STATE_DEPENDENT = new Set([
   'CHANGE_REQUEST_NOT_FOUND',
   'CHANGE_REQUEST_STATE',
   'CHANGE_REQUEST_CONFLICT',
+  // A variable or environment deleted meanwhile, a name taken, a workspace full, default (or one a key
+  // is bound to) kept.
+  'ENVIRONMENT_NOT_FOUND',
+  'VARIABLE_NOT_FOUND',
+  'ENVIRONMENT_EXISTS',
+  'ENVIRONMENTS_FULL',
+  'ENVIRONMENT_IN_USE',
+  'VARIABLE_EXISTS',
+  'VARIABLES_FULL',
 ]);
 
 forEachDatabase((db) => {
@@ -69,6 +78,8 @@ forEachDatabase((db) => {
     suites: new Set(),
     webhooks: new Set(),
     deliveries: new Set(),
+    environments: new Set(['default']),
+    variables: new Set(),
   };
   /** The owner's admin key: every route is open to it (the first key of a user writes only). */
   let ownerKey = '';
@@ -103,6 +114,16 @@ forEachDatabase((db) => {
         { name: 'a case', request: { url: 'https://a.example/' }, expect: { cancelled: false } },
       ];
       pools.suites.add((await t.call('POST', '/v1/test-suites', { body: { name, cases } })).body.data.id);
+    }
+    pools.environments.add(
+      (await t.call('POST', '/v1/environments', { body: { name: 'staging' } })).body.data.name,
+    );
+    for (const [name, secret] of [
+      ['PLAIN', false],
+      ['SECRET', true],
+    ] as const) {
+      const body = { name, secret, values: { default: 'd', staging: 's' } };
+      pools.variables.add((await t.call('POST', '/v1/variables', { body })).body.data.name);
     }
     // An inactive webhook (never sent to) and a delivery of it.
     const hook = await t.call('POST', '/v1/webhooks', {
@@ -154,6 +175,9 @@ forEachDatabase((db) => {
 
   /** Objects created join the pools of ids the generators pick from. */
   function learn(request: FuzzRequest, status: number, body: any) {
+    if (status === 201 && request.operation.template === '/v1/environments')
+      pools.environments.add(body.data.name);
+    if (status === 201 && request.operation.template === '/v1/variables') pools.variables.add(body.data.name);
     if (status !== 201 || !body?.data?.id) return;
     if (request.operation.template === '/v1/rules') pools.rules.set(body.data.id, body.data.ruleType);
     if (request.operation.template === '/v1/groups') pools.groups.add(body.data.id);
@@ -172,6 +196,17 @@ forEachDatabase((db) => {
     if (body.ruleType !== undefined && body.ruleType !== stored) return true;
     const pairSchema = `/components/schemas/${stored}PairInput`;
     return (body.pairs ?? []).some((pair) => requests.problems(pairSchema, pair).length > 0);
+  }
+
+  /**
+   * A PUT making a variable plain (`secret: false`) without its values, or keeping (null) a value in an
+   * environment where it has none: whether it was a secret, and where it has values, is the state's.
+   */
+  function variableState(request: FuzzRequest, code: string): boolean {
+    if (code !== 'VARIABLE_PAYLOAD_INVALID' || !request.operation.template.startsWith('/v1/variables'))
+      return false;
+    const body = request.body as { secret?: boolean; values?: Record<string, unknown> };
+    return body.secret === false || Object.values(body.values ?? {}).includes(null);
   }
 
   const describe = (request: FuzzRequest, reply: { status: number; body: unknown }) =>
@@ -199,6 +234,7 @@ forEachDatabase((db) => {
           (reply.status === 304 && 'If-None-Match' in request.header) ||
           STATE_DEPENDENT.has(code) ||
           (code === 'PRECONDITION_FAILED' && 'If-Match' in request.header) ||
+          variableState(request, code) ||
           (['RULE_TYPE_UPDATE_NOT_ALLOWED', 'RULE_PAIRS_INVALID'].includes(code) &&
             otherTypeThanStored(request));
         expect(taken, describe(request, reply)).toBe(true);

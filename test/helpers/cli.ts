@@ -40,6 +40,8 @@ export interface IssuedCliKey {
   scope: 'read' | 'write' | 'admin';
   expiresAt: number | null;
   name: string | null;
+  /** The environment it is bound to (`--environment`); null: none. */
+  environment: string | null;
 }
 
 /**

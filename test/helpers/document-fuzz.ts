@@ -36,6 +36,9 @@ export interface Pools {
   /** Webhooks of the workspace, and deliveries of theirs (path parameters webhookId, deliveryId). */
   webhooks: Set<string>;
   deliveries: Set<string>;
+  /** Names of the workspace's environments and variables (path parameter name, `values`' keys). */
+  environments: Set<string>;
+  variables: Set<string>;
 }
 
 const URLS = [
@@ -101,6 +104,18 @@ function overrides(operation: Operation, pools: Pools): Override {
         schema,
       );
     }
+    // A variable's values in environments the workspace has (any other is 400, as the document says).
+    if (last === 'values' && operation.template.startsWith('/v1/variables')) {
+      const value = fc.string({ maxLength: 20 }).filter((v) => !/[\u0000-\u0008\u000a-\u001f\u007f]/.test(v));
+      return generated(
+        fc.dictionary(fc.constantFrom(...pools.environments), value, { maxKeys: 3 }),
+        path,
+        schema,
+      );
+    }
+    // A key bound to an environment the workspace has, or to none.
+    if (last === 'environment' && operation.template === '/v1/keys')
+      return generated(fc.constantFrom(null, ...pools.environments), path, schema);
     // The instance's MAX_DELAY_MS (the default) is below the schema's maximum.
     if (last === 'delay') return generated(fc.integer({ min: 0, max: 60_000 }), path, schema);
     return undefined;
@@ -157,6 +172,8 @@ function pathId(template: string, name: string, pools: Pools, n: number): string
   if (name === 'ruleId') return pick([...pools.rules.keys()], n);
   if (template.startsWith('/v1/keys/')) return pick([...pools.keys], n);
   if (name === 'suiteId') return pick([...pools.suites], n);
+  if (template.startsWith('/v1/variables/')) return pick([...pools.variables], n) ?? 'MISSING';
+  if (template.startsWith('/v1/environments/')) return pick([...pools.environments], n);
   // Removed by an earlier request, a pool may be empty: an id of the documented form then, not found.
   if (name === 'webhookId') return pick([...pools.webhooks], n) ?? 'whk_zzzzzzzzzzzz';
   if (name === 'deliveryId') return pick([...pools.deliveries], n) ?? 'dlv_zzzzzzzzzzzz';

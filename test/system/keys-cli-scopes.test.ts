@@ -106,6 +106,7 @@ describe.each(kinds)('keys with a scope, an expiry and a name (%s)', (kind) => {
           scope: 'read',
           expiresAt: proxy.expiresAt,
           createdAt: expect.any(Number),
+          environment: null,
         },
         // pat is the workspace's first user, so its owner; the key still only reads (its scope).
         user: { id: proxy.userId, name: 'pat', role: 'owner' },

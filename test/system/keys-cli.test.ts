@@ -56,6 +56,7 @@ it('creates, lists without the key, and revokes at once against the running serv
     scope: 'write',
     expiresAt: null,
     name: null,
+    environment: null,
   });
   const secrets = [alice.key, bob.key].flatMap((key) => [key, key.slice(3)]);
 
@@ -70,6 +71,7 @@ it('creates, lists without the key, and revokes at once against the running serv
   expect(rows.map((row) => Object.keys(row).sort())).toStrictEqual(
     Array(2).fill([
       'createdAt',
+      'environment',
       'expiresAt',
       'id',
       'name',
@@ -115,6 +117,30 @@ it('creates, lists without the key, and revokes at once against the running serv
   } finally {
     await service.stop();
   }
+});
+
+it('binds a key to an environment of its workspace, and refuses one the workspace does not have', {
+  timeout: 180_000,
+}, async () => {
+  const bound = await createKeyWithCli(database.url, 'acme', 'carl', ['--environment', 'default']);
+  expect(bound).toMatchObject({ environment: 'default', scope: 'write' });
+  const listed = await runCli(['keys', 'list'], env);
+  expect(listed.stdout).toMatch(new RegExp(`^${bound.keyId} .* environment default$`, 'm'));
+  const before = (await runCli(['keys', 'list', '--json'], env)).stdout;
+  const unknown = await runCli(
+    ['keys', 'create', '--workspace', 'acme', '--user', 'carl', '--environment', 'staging'],
+    env,
+  );
+  expect(unknown).toMatchObject({ code: 1, stdout: '' });
+  expect(unknown.stderr).toContain('workspace "acme" has no environment "staging"');
+  const malformed = await runCli(
+    ['keys', 'create', '--workspace', 'acme', '--user', 'carl', '--environment', 'not a name'],
+    env,
+  );
+  expect(malformed.code).toBe(1);
+  expect(malformed.stderr).toContain("option '--environment <name>' argument 'not a name' is invalid");
+  // Nothing made by either refusal.
+  expect((await runCli(['keys', 'list', '--json'], env)).stdout).toBe(before);
 });
 
 it('a key cached by the running service is refused within KEY_CACHE_TTL_MS of its revocation', {

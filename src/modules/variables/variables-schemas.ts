@@ -6,6 +6,9 @@ import { Timestamp } from '../../model/common.js';
 import { ENVIRONMENT_NAME_PATTERN, VARIABLE_NAME_PATTERN } from '../../model/environment-names.js';
 import { compile } from '../../validation.js';
 
+/** What a value may hold: no control character but the tab (nor NUL, which no database stores). */
+export const VALUE_PATTERN = '^[^\\u0000-\\u0008\\u000a-\\u001f\\u007f]*$';
+
 /** Characters of a variable's description. */
 export const MAX_DESCRIPTION_CHARS = 1024;
 
@@ -41,6 +44,7 @@ export const checkEnvironmentCreate = compile(
 
 export const EnvironmentParams = Type.Object({
   name: Type.String({
+    pattern: ENVIRONMENT_NAME_PATTERN.source,
     description: 'The environment name, as GET /v1/environments lists it; any other is not found.',
     examples: ['staging'],
   }),
@@ -63,6 +67,7 @@ export const Variable = Type.Object(
       Type.String({ pattern: ENVIRONMENT_NAME_PATTERN.source }),
       Type.Union([Type.String(), Type.Null()]),
       {
+        additionalProperties: false,
         description:
           'The value in each environment that has one, by environment name; null for each value of a secret.',
         examples: [{ default: 'localhost:3000', staging: 'staging.example.com' }],
@@ -80,8 +85,9 @@ export type Variable = Static<typeof Variable>;
 const valuesWritten = (maxChars: string) =>
   Type.Record(
     Type.String({ pattern: ENVIRONMENT_NAME_PATTERN.source }),
-    Type.Union([Type.String({ maxLength: 8192 }), Type.Null()]),
+    Type.Union([Type.String({ maxLength: 8192, pattern: VALUE_PATTERN }), Type.Null()]),
     {
+      additionalProperties: false,
       description:
         'The value in each environment named (which must exist), replacing every value the variable had; ' +
         `an environment left out has none. A value is at most ${maxChars} characters without CR, LF or ` +
@@ -111,7 +117,6 @@ export const VariableCreate = Type.Object(
 
 export const VariableUpdate = Type.Object(
   {
-    name: Type.Optional(variableName('The variable’s own name, if sent (a variable is not renamed).')),
     description: Type.Optional(description),
     secret: Type.Optional(
       Type.Boolean({
@@ -143,6 +148,7 @@ export const checkVariableWrite = compile(
 
 export const VariableParams = Type.Object({
   name: Type.String({
+    pattern: VARIABLE_NAME_PATTERN.source,
     description: 'The variable name, as GET /v1/variables lists it; any other is not found.',
     examples: ['API_HOST'],
   }),
@@ -155,6 +161,7 @@ export const EnvironmentValues = Type.Object(
       description: 'The workspace revision the values are at least as new as (read before them).',
     }),
     values: Type.Record(Type.String({ pattern: VARIABLE_NAME_PATTERN.source }), Type.String(), {
+      additionalProperties: false,
       description: 'Every variable with a value in the environment, secrets resolved, by name.',
       examples: [{ API_HOST: 'staging.example.com', API_TOKEN: 's3cr3t' }],
     }),
