@@ -199,12 +199,17 @@ forEachDatabase((db) => {
   }
 
   /**
-   * A PUT making a variable plain (`secret: false`) without its values, or keeping (null) a value in an
-   * environment where it has none: whether it was a secret, and where it has values, is the state's.
+   * A write refused for what the state decides: an environment it names (a variable's `values`, a key's
+   * `environment`) deleted meanwhile, a secret made plain (`secret: false`) without its values, or a
+   * value kept (null) in an environment where the variable has none.
    */
-  function variableState(request: FuzzRequest, code: string): boolean {
+  function variableState(request: FuzzRequest, reply: { body: unknown }): boolean {
+    const { code, details = [] } = (reply.body ?? {}) as { code?: string; details?: { message: string }[] };
+    const gone = (d: { message: string }) => d.message.startsWith('the workspace has no environment');
+    if (code === 'KEY_PAYLOAD_INVALID' && details.length > 0 && details.every(gone)) return true;
     if (code !== 'VARIABLE_PAYLOAD_INVALID' || !request.operation.template.startsWith('/v1/variables'))
       return false;
+    if (details.length > 0 && details.every(gone)) return true;
     const body = request.body as { secret?: boolean; values?: Record<string, unknown> };
     return body.secret === false || Object.values(body.values ?? {}).includes(null);
   }
@@ -234,7 +239,7 @@ forEachDatabase((db) => {
           (reply.status === 304 && 'If-None-Match' in request.header) ||
           STATE_DEPENDENT.has(code) ||
           (code === 'PRECONDITION_FAILED' && 'If-Match' in request.header) ||
-          variableState(request, code) ||
+          variableState(request, reply) ||
           (['RULE_TYPE_UPDATE_NOT_ALLOWED', 'RULE_PAIRS_INVALID'].includes(code) &&
             otherTypeThanStored(request));
         expect(taken, describe(request, reply)).toBe(true);
