@@ -13,8 +13,11 @@ export interface CompiledRule {
   rule: EngineRule;
   effect: RuleEffect<unknown>;
   pairs: CompiledPair[];
-  /** Why it never acts (its or its group's status), or undefined when it is active. */
-  inactive: 'inactive' | 'group_inactive' | undefined;
+  /**
+   * Why it never acts (its or its group's status, or its variables in this environment), or undefined
+   * when it is active.
+   */
+  inactive: 'inactive' | 'group_inactive' | 'invalid_in_environment' | undefined;
 }
 
 /** Compiles a rule once: its sources, filters and patterns; used for every request after. */
@@ -29,7 +32,13 @@ export function compileRule(rule: EngineRule, matchers?: MatcherCache): Compiled
       source: compileSource(pair.source as Record<string, unknown>, matchers),
     })),
     inactive:
-      rule.status !== 'Active' ? 'inactive' : rule.groupStatus === 'Inactive' ? 'group_inactive' : undefined,
+      rule.status !== 'Active'
+        ? 'inactive'
+        : rule.groupStatus === 'Inactive'
+          ? 'group_inactive'
+          : rule.environmentProblems?.length
+            ? 'invalid_in_environment'
+            : undefined,
   };
 }
 
@@ -137,6 +146,7 @@ class Evaluation {
       acted: reason === 'acted',
       reason,
       ...(reason === 'overridden' || reason === 'cancelled' ? { overriddenBy: blocked?.overriddenBy } : {}),
+      ...(reason === 'invalid_in_environment' ? { problems: rule.environmentProblems } : {}),
       pairs,
     };
   }
@@ -160,6 +170,7 @@ class Evaluation {
     for (const verdict of verdicts) {
       if (verdict.ruleId === cancelledBy || verdict.reason === 'inactive') continue;
       if (verdict.reason === 'group_inactive' || verdict.reason === 'no_pair_matched') continue;
+      if (verdict.reason === 'invalid_in_environment') continue;
       verdict.acted = false;
       verdict.reason = 'cancelled';
       verdict.overriddenBy = cancelledBy;
@@ -176,7 +187,8 @@ export interface TraceResult {
 
 /**
  * Every rule evaluated and explained, in list order. Inactive rules (of their own status or their
- * group's) are explained only with `includeInactive`, and never change the outcome.
+ * group's) are explained only with `includeInactive`, and never change the outcome. An active rule
+ * its variables make invalid in this environment is always explained: it would act elsewhere.
  */
 export function traceRules(
   rules: readonly CompiledRule[],
@@ -186,7 +198,7 @@ export function traceRules(
   const evaluation = new Evaluation(request, true);
   const verdicts: RuleVerdict[] = [];
   for (const rule of rules) {
-    if (rule.inactive && !includeInactive) continue;
+    if (rule.inactive && rule.inactive !== 'invalid_in_environment' && !includeInactive) continue;
     verdicts.push(evaluation.run(rule));
   }
   return { outcome: evaluation.finish(verdicts), rules: verdicts };

@@ -15,6 +15,11 @@ export interface EngineRule {
    * on is removed (absent is Requestly's default, true). Other types ignore it.
    */
   removeCSPHeader?: boolean;
+  /**
+   * Why the rule, resolved in the evaluation's environment, fails the checks a written rule passes
+   * (variables.ts): it does not act there. Absent or empty: it may act.
+   */
+  environmentProblems?: { path: string; message: string }[];
 }
 
 export interface Check {
@@ -40,7 +45,8 @@ export type Reason =
   | 'overridden'
   | 'cancelled'
   | 'after_redirect'
-  | 'no_change';
+  | 'no_change'
+  | 'invalid_in_environment';
 
 export interface RuleVerdict {
   ruleId: string;
@@ -49,6 +55,8 @@ export interface RuleVerdict {
   acted: boolean;
   reason: Reason;
   overriddenBy?: string;
+  /** With reason `invalid_in_environment`: what its variables broke (paths into the rule, no values). */
+  problems?: { path: string; message: string }[];
   pairs: PairVerdict[];
 }
 

@@ -13,6 +13,7 @@ export const FINDING_CODES = [
   'browser_unsupported',
   'code_needs_allow',
   'never_acted',
+  'undefined_variable',
 ] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 

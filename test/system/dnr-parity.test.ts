@@ -1,5 +1,6 @@
 /// <reference types="chrome" />
-// Browser parity: every case of the engine's tables (matching, filters, effects, precedence, fidelity)
+// Browser parity: every case of the engine's tables (matching, filters, effects, precedence, fidelity,
+// variables: rules resolved in an environment)
 // asked of Chromium itself. A minimal unpacked extension (declarativeNetRequest +
 // declarativeNetRequestFeedback) installs the compiled rules as dynamic rules and asks
 // `testMatchOutcome` for the table's request, then for each URL it is redirected to, as a browser would
@@ -31,7 +32,7 @@ import { CHROMIUM } from '../helpers/chromium.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const EXTENSION = resolve(ROOT, 'test/helpers/dnr-parity-extension');
-const TABLES = ['matching', 'filters', 'effects', 'precedence', 'fidelity'].map(
+const TABLES = ['matching', 'filters', 'effects', 'precedence', 'fidelity', 'variables'].map(
   (name) => `test/unit/${name}-table.test.ts`,
 );
 /** Redirects Chromium's side follows before a case stops (a loop ends here). */

@@ -11,6 +11,7 @@ import type {
   DnrRule,
 } from '../../model/browser-rule.js';
 import type { EngineRule } from '../types.js';
+import { describeProblems } from '../variables.js';
 import { cancelPair } from './cancel.js';
 import { headersPair } from './headers.js';
 import { interactionReasons, type WrittenRule } from './interactions.js';
@@ -142,9 +143,18 @@ export function createBrowserRuleCompiler() {
    * Answers the translation used, to keep (undefined when the rule was not translated: no room left).
    */
   function add(
-    rule: Pick<EngineRule, 'id' | 'ruleType' | 'pairs' | 'removeCSPHeader'>,
+    rule: Pick<EngineRule, 'id' | 'ruleType' | 'pairs' | 'removeCSPHeader' | 'environmentProblems'>,
     kept?: RuleTranslation,
   ): RuleTranslation | undefined {
+    if (rule.environmentProblems?.length) {
+      // Resolved in this environment it fails a written rule's checks: the engine never lets it act.
+      report.push({
+        ruleId: rule.id,
+        status: 'not_compiled',
+        reasons: [describeProblems(rule.environmentProblems)],
+      });
+      return undefined;
+    }
     if (written.length >= MAX_DYNAMIC_RULES && translatorOf(rule)) {
       // Full: the rest is reported without being checked (a workspace may hold 100,000 rules).
       report.push({
