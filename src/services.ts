@@ -47,7 +47,9 @@ import { createSessionsService, type SessionPrincipal } from './modules/sessions
 import { createSessionsStore } from './modules/sessions/sessions-store.js';
 import { createSettingsService } from './modules/settings/settings-service.js';
 import { createSettingsStore } from './modules/settings/settings-store.js';
+import { createEvaluationEnvironments } from './modules/shared/evaluation-environment.js';
 import { createListedRulesStore } from './modules/shared/listed-rules-store.js';
+import { createVariablesCatalogStore } from './modules/shared/variables-catalog-store.js';
 import { createTestSuitesService } from './modules/test-suites/test-suites-service.js';
 import { createTestSuitesStore } from './modules/test-suites/test-suites-store.js';
 import type { TraceJob, TraceOutcome } from './modules/trace/trace-job.js';
@@ -178,12 +180,21 @@ export function createServices(
     changes,
     config,
   });
+  // The environment of each evaluation and its values (decisions §20): traces, browser rules, the lint
+  // and exports resolve `{{NAME}}` with them.
+  const evaluationVariables = {
+    choose: createEvaluationEnvironments((workspaceId, environment) =>
+      variables.valuesFor(workspaceId, environment),
+    ),
+    catalog: createVariablesCatalogStore(db),
+  };
   const transferService = createTransferService({
     db,
     store: createTransferStore(),
     idempotency,
     changes,
     config,
+    variables: evaluationVariables,
   });
   // A kind without workers (its setting 0) has no pool: its service runs its jobs on this thread.
   const importPool = pools.of<ImportJob, ImportOutcome>('import');
@@ -197,6 +208,7 @@ export function createServices(
     changes,
     config,
     runner: pools.of<TraceJob, TraceOutcome>('trace'),
+    variables: evaluationVariables,
   });
   const testSuitesStore = createTestSuitesStore(db, dialect);
   const testSuites = createTestSuitesService({
@@ -215,11 +227,13 @@ export function createServices(
     listedRules,
     changes,
     runner: pools.of<LintJob, LintOutcome>('lint'),
+    variables: evaluationVariables,
   });
   const browserRulesService = createBrowserRulesService({
     listedRules,
     changes,
     runner: pools.of<BrowserRulesJob, BrowserRulesOutcome>('browserRules'),
+    variables: evaluationVariables,
   });
 
   // The security events every module records into, inside its own transactions.
@@ -347,6 +361,7 @@ export function createServices(
       // The workspace's stored suites, unless the caller (a test) gives its own.
       suites: suites ?? ((workspaceId) => testSuitesStore.all(db, workspaceId)),
       runner: pools.of<EvidenceJob, Evidence>('evidence'),
+      variables: evaluationVariables,
     }),
     // Each step queues its webhook deliveries in its own transaction (a summary: never the
     // operations' bodies nor the evidence), and tells the caller's listener (tests) too.

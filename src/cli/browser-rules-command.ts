@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import type { BrowserRuleReport, DnrRule } from '../model/browser-rule.js';
 import { createBrowserRulesService } from '../modules/browser-rules/browser-rules-service.js';
+import { evaluationVariablesOn } from '../modules/shared/evaluation-environment.js';
 import { createListedRulesStore } from '../modules/shared/listed-rules-store.js';
 import { UsageError, withLocalWorkspace } from './local-workspace.js';
 import { readFromServer } from './server-read.js';
@@ -29,6 +30,7 @@ function fromWorkspace(name: string): Promise<BrowserRulesData> {
     const service = createBrowserRulesService({
       listedRules: createListedRulesStore(database.db),
       changes,
+      variables: evaluationVariablesOn(database.db),
     });
     const json = (await service.browserRules(principal)).toString('utf8');
     return (JSON.parse(json) as { data: BrowserRulesData }).data;

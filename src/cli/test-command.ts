@@ -6,6 +6,7 @@ import { createClient, type paths } from '../client/index.js';
 import { AppError } from '../errors.js';
 import { createGroupsStore } from '../modules/groups/groups-store.js';
 import { createRulesStore } from '../modules/rules/rules-store.js';
+import { evaluationVariablesOn } from '../modules/shared/evaluation-environment.js';
 import { createListedRulesStore } from '../modules/shared/listed-rules-store.js';
 import { createTestSuitesStore } from '../modules/test-suites/test-suites-store.js';
 import { createTraceService } from '../modules/trace/trace-service.js';
@@ -57,6 +58,7 @@ function localTracer({ database, config, principal, changes }: LocalWorkspace): 
     groupsStore: createGroupsStore(db, dialect),
     changes,
     config,
+    variables: evaluationVariablesOn(db),
   });
   return async (request) => {
     try {

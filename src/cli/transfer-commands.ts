@@ -10,6 +10,7 @@ import { jsonArrayPieces } from '../http/replies.js';
 import { createIdempotencyService } from '../modules/idempotency/idempotency-service.js';
 import { createIdempotencyStore } from '../modules/idempotency/idempotency-store.js';
 import { lintOnThisThread } from '../modules/lint/lint-service.js';
+import { evaluationVariablesOn } from '../modules/shared/evaluation-environment.js';
 import { withFindings } from '../modules/transfer/import-warnings.js';
 import { readJsonArray, skimRecord } from '../modules/transfer/json-array-reader.js';
 import type { ImportResult } from '../modules/transfer/transfer-schemas.js';
@@ -29,7 +30,8 @@ interface ImportFlags {
 function transferService({ database, config, changes }: LocalWorkspace) {
   const { db } = database;
   const idempotency = createIdempotencyService({ db, store: createIdempotencyStore() });
-  return createTransferService({ db, store: createTransferStore(), idempotency, changes, config });
+  const variables = evaluationVariablesOn(db);
+  return createTransferService({ db, store: createTransferStore(), idempotency, changes, config, variables });
 }
 
 /** A progress bar on a terminal only: a pipe or a file gets the report alone. */
@@ -152,7 +154,11 @@ export function registerTransferCommands(program: Command): void {
       "rulekeeper (default: rules as the API returns them) or requestly (the shapes Requestly's app stores)",
       'rulekeeper',
     )
-    .action(async (flags: { workspace: string; output?: string; format: string }) => {
+    .option(
+      '--environment <name>',
+      'whose variables {{NAME}} takes (requestly: always, in this one, else default); secrets stay as written',
+    )
+    .action(async (flags: { workspace: string; output?: string; format: string; environment?: string }) => {
       try {
         if (flags.format !== 'rulekeeper' && flags.format !== 'requestly') {
           throw new UsageError(
@@ -161,7 +167,12 @@ export function registerTransferCommands(program: Command): void {
         }
         const format = flags.format;
         await withLocalWorkspace(flags.workspace, undefined, async (local) => {
-          const records = transferService(local).export(local.principal, undefined, format);
+          const transfer = transferService(local);
+          const query = flags.environment === undefined ? {} : { environment: flags.environment };
+          const environment = await transfer.exportEnvironment(local.principal, query, format);
+          if (environment)
+            process.stderr.write(`rulekeeper export: variables of the environment ${environment.name}\n`);
+          const records = transfer.export(local.principal, undefined, format, environment);
           const pieces = Readable.from(jsonArrayPieces(records));
           await pipeline(pieces, flags.output ? createWriteStream(flags.output) : process.stdout, {
             end: !!flags.output,

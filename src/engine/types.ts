@@ -57,6 +57,8 @@ export interface RuleVerdict {
   overriddenBy?: string;
   /** With reason `invalid_in_environment`: what its variables broke (paths into the rule, no values). */
   problems?: { path: string; message: string }[];
+  /** The variables whose values the rule took in this environment (set by the trace's caller). */
+  variables?: string[];
   pairs: PairVerdict[];
 }
 

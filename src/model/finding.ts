@@ -14,6 +14,7 @@ export const FINDING_CODES = [
   'code_needs_allow',
   'never_acted',
   'undefined_variable',
+  'invalid_in_environment',
 ] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 

@@ -24,7 +24,7 @@ import {
 
 export { CHROME_REGEX_BYTES, estimatedProgramBytes } from './rule-checks.js';
 export * from './types.js';
-export { type LintVariables, undefinedVariables } from './variables.js';
+export { invalidInEnvironment, type LintVariables, undefinedVariables } from './variables.js';
 
 /**
  * Every finding about `rules` (in list order) and their `groups`. Rules that act (active, in no group

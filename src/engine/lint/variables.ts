@@ -45,3 +45,25 @@ export function undefinedVariables(rule: LintRule, variables: LintVariables | un
   }
   return findings;
 }
+
+/**
+ * invalid_in_environment: resolved in the environment linted, the rule fails the checks a written rule
+ * passes (variables.ts), so it does not act there. The problems name paths, never a value.
+ */
+export function invalidInEnvironment(
+  rule: LintRule & { environmentProblems?: { path: string; message: string }[] },
+  environment: string,
+): Finding[] {
+  const problems = rule.environmentProblems;
+  if (!problems?.length) return [];
+  return [
+    {
+      code: 'invalid_in_environment',
+      severity: 'warning',
+      ruleIds: [rule.id],
+      pointers: problems.map((problem) => ({ ruleId: rule.id, path: problem.path })),
+      message: `"${rule.name}" does not act in the environment ${environment}: its variables make it invalid there (${problems.map((p) => `${p.path} ${p.message}`).join('; ')}).`,
+      hint: `Correct the values of its variables in ${environment}, or the rule's text around them.`,
+    },
+  ];
+}

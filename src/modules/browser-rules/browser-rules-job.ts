@@ -3,6 +3,7 @@
 // Chrome's rules and written as the answer's JSON, sent back as UTF-8 bytes (moved too). Compiling
 // 100,000 rules took 10–20 s of CPU on the event loop, in slices that every other request waited between.
 import { createBrowserRuleCompiler, type RuleTranslation } from '../../engine/dnr/index.js';
+import { resolveInEnvironment } from '../../engine/variables.js';
 import { decodePage } from '../../jobs/job-pages.js';
 import type { ListedRuleRow } from '../shared/listed-rules-store.js';
 
@@ -10,6 +11,8 @@ export interface BrowserRulesJob {
   workspaceId: string;
   /** Every rule of the workspace in list order, as pages of `{rules}` (job-pages.ts's rulePages). */
   pages: Uint8Array[];
+  /** The values of the environment the rules are compiled in (decisions §20), by name. */
+  values?: [string, string][];
 }
 
 /** The body of GET /v1/browser-rules, as UTF-8 JSON. */
@@ -57,7 +60,8 @@ export function createBrowserRulesJobs() {
     }
   }
 
-  return function run({ workspaceId, pages }: BrowserRulesJob): BrowserRulesOutcome {
+  return function run({ workspaceId, pages, values: sent }: BrowserRulesJob): BrowserRulesOutcome {
+    const values = new Map(sent ?? []);
     const before = translations.get(workspaceId);
     const made = new Map<string, RuleTranslation>();
     const compiler = createBrowserRuleCompiler();
@@ -65,14 +69,21 @@ export function createBrowserRulesJobs() {
       // Active rules whose group is not Inactive, as the engine takes them.
       if (row.status !== 'Active' || row.groupStatus === 'Inactive') continue;
       const { removeCSPHeader } = row;
-      const rule = {
+      const written = {
         id: row.id,
         ruleType: row.ruleType,
         pairs: JSON.parse(row.pairs),
         ...(removeCSPHeader === undefined ? {} : { removeCSPHeader }),
       };
-      // A translation depends on the type and pairs, and a Script's on its removeCSPHeader too.
-      const key = `${row.ruleType}${removeCSPHeader === false ? '-csp' : ''}\n${row.pairs}`;
+      // Resolved in the environment: a rule its variables make invalid there is reported, not written.
+      const { rule, used, problems } = resolveInEnvironment(written, values);
+      if (problems.length > 0) {
+        compiler.add({ ...rule, environmentProblems: problems });
+        continue;
+      }
+      // A translation depends on the type and pairs (as resolved), and a Script's on its removeCSPHeader too.
+      const pairs = used.length > 0 ? JSON.stringify(rule.pairs) : row.pairs;
+      const key = `${row.ruleType}${removeCSPHeader === false ? '-csp' : ''}\n${pairs}`;
       const translation = compiler.add(rule, before?.get(key) ?? made.get(key));
       if (translation) made.set(key, translation);
     }

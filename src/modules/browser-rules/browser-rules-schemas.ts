@@ -1,6 +1,14 @@
 // Schema of GET /v1/browser-rules: Chrome's rules and the report on each Rulekeeper rule.
 import { Type } from '@sinclair/typebox';
 import { BrowserRuleReport, DnrRule } from '../../model/browser-rule.js';
+import { compile } from '../../validation.js';
+import { EnvironmentParameter } from '../shared/environment-parameter.js';
+
+export const BrowserRulesQuery = Type.Object(
+  { environment: Type.Optional(EnvironmentParameter) },
+  { additionalProperties: false },
+);
+export const checkBrowserRulesQuery = compile(BrowserRulesQuery);
 
 export const BrowserRulesAnswer = Type.Object(
   {

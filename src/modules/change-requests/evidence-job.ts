@@ -5,6 +5,7 @@
 import { compileBrowserRules } from '../../engine/dnr/index.js';
 import { compileRuleSet, type EngineRule, type RuleSet, toEngineRequest } from '../../engine/index.js';
 import { type LintGroup, type LintRule, lint } from '../../engine/lint/index.js';
+import { inEnvironment } from '../../engine/variables.js';
 import { decodePage } from '../../jobs/job-pages.js';
 import { type CaseTrace, compareCase } from '../../rule-tests/compare-case.js';
 import type { RuleTestCase } from '../../rule-tests/rule-test-file.js';
@@ -25,6 +26,8 @@ export interface EvidenceJob {
   groups: LintGroup[];
   effects: Effect[];
   suites: Suite[];
+  /** The values of the environment both sides are traced and compiled in (decisions §20), by name. */
+  values?: [string, string][];
 }
 
 interface Rule {
@@ -76,9 +79,9 @@ function applied(
 }
 
 /** One side of the change: its rules as the engine and the lint take them. */
-function sideOf(rules: Rule[], groups: LintGroup[]) {
+function sideOf(rules: Rule[], groups: LintGroup[], values: Map<string, string>) {
   const status = new Map(groups.map((group) => [group.id, group.status]));
-  const engine: EngineRule[] = rules.map(({ groupId, pairs, removeCSPHeader, ...rule }) => {
+  const written: EngineRule[] = rules.map(({ groupId, pairs, removeCSPHeader, ...rule }) => {
     const groupStatus = groupId ? status.get(groupId) : undefined;
     return {
       ...rule,
@@ -87,6 +90,8 @@ function sideOf(rules: Rule[], groups: LintGroup[]) {
       ...(removeCSPHeader === undefined ? {} : { removeCSPHeader }),
     };
   });
+  // Traced, compiled and linted as the rules are in the environment (as GET /v1/lint of it lints them).
+  const engine = inEnvironment(written, values).rules;
   const linted: LintRule[] = rules.map((rule, i) => ({
     id: rule.id,
     name: rule.name,
@@ -124,8 +129,9 @@ function runCase(side: Side, testCase: RuleTestCase): { pass: boolean; trace: Ca
 export function runEvidence(job: EvidenceJob): Evidence {
   const rules = rulesOf(job.pages);
   const after = applied(rules, job.groups, job.effects);
-  const before = sideOf(rules, job.groups);
-  const then = sideOf(after.rules, after.groups);
+  const values = new Map(job.values ?? []);
+  const before = sideOf(rules, job.groups, values);
+  const then = sideOf(after.rules, after.groups, values);
 
   const key = (finding: unknown) => JSON.stringify(finding);
   const findingsBefore = before.findings();

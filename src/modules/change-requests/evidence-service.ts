@@ -7,6 +7,7 @@ import { rulePages, transferOf } from '../../jobs/job-pages.js';
 import { inProcessRunner, type JobRunner } from '../../jobs/worker-pool.js';
 import type { Principal } from '../../model/principal.js';
 import type { ChangesService } from '../changes/changes-service.js';
+import type { EvaluationVariables } from '../shared/evaluation-environment.js';
 import type { ListedRulesStore } from '../shared/listed-rules-store.js';
 import type { Effect } from './change-requests-input.js';
 import type { Evidence } from './change-requests-schemas.js';
@@ -26,6 +27,11 @@ export function createEvidence(deps: {
   suites?: SuitesOf;
   /** Where evidence is computed: a pool of worker threads (the service); by default this thread. */
   runner?: JobRunner<EvidenceJob, Evidence>;
+  /**
+   * The environment the sides are traced and compiled in: the requester key's, else `default`
+   * (decisions §20); none wired: no values, every `{{NAME}}` as written.
+   */
+  variables?: EvaluationVariables;
 }) {
   const runner = deps.runner ?? inProcessRunner(runEvidence);
   return async (principal: Principal, effects: Effect[]): Promise<Evidence> => {
@@ -41,7 +47,11 @@ export function createEvidence(deps: {
       };
     const pages = await rulePages(deps.listedRules, workspaceId);
     const groups = await deps.store.groups(workspaceId);
-    const job: EvidenceJob = { revision, pages, groups, effects, suites };
+    const environment = deps.variables
+      ? await deps.variables.choose(principal, undefined, { query: true })
+      : undefined;
+    const values = environment ? [...environment.values] : [];
+    const job: EvidenceJob = { revision, pages, groups, effects, suites, values };
     return runner.run(principal.keyId || workspaceId, job, { transfer: transferOf(pages) });
   };
 }

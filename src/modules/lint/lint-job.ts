@@ -5,13 +5,18 @@
 import { resourceLimits } from 'node:worker_threads';
 import {
   extendList,
+  FINDING_CODES,
   type Finding,
   findingsOf,
+  invalidInEnvironment,
   type LintGroup,
   type LintRule,
   lint,
   preparedLint,
+  SEVERITIES,
+  undefinedVariables,
 } from '../../engine/lint/index.js';
+import { inEnvironment } from '../../engine/variables.js';
 import { decodePage } from '../../jobs/job-pages.js';
 import type { ListedRuleRow } from '../shared/listed-rules-store.js';
 
@@ -30,6 +35,20 @@ export interface LintJob {
   whole?: Uint8Array[];
   /** What changed after `from`: the objects still there (pages), and the ids of those gone. */
   changes?: { from: number; pages: Uint8Array[]; gone: string[] };
+  /** The environment the whole lint is of (decisions §20); absent: the rules as written. */
+  environment?: LintEnvironment;
+}
+
+/** An environment's values (secrets resolved) and the workspace's variables by name, for one lint. */
+export interface LintEnvironment {
+  name: string;
+  values: [string, string][];
+  /** The names of the secret variables: their values never go into a finding. */
+  secrets: string[];
+  /** Every environment of the workspace. */
+  environments: string[];
+  /** Each variable with the environments that have a value of it. */
+  defined: [string, string[]][];
 }
 
 export interface NamedRule {
@@ -181,7 +200,9 @@ export function createLintJobs(
       }
       return { ok: true, findings: [...found.values()], complete, named: [] };
     }
-    const { findings, complete } = lint(ordered, groups);
+    const { findings, complete } = job.environment
+      ? lintIn(job.environment, ordered, groups)
+      : lint(ordered, groups);
     const named = new Set(findings.flatMap((finding) => finding.ruleIds));
     return {
       ok: true,
@@ -192,4 +213,88 @@ export function createLintJobs(
         .map(({ id, name, ruleType, status }) => ({ id, name, ruleType, status })),
     };
   };
+}
+
+/** The findings in list order as the lint orders them: errors first, then by code, then by rule. */
+function sorted(findings: Finding[], rules: readonly LintRule[]): Finding[] {
+  const position = new Map(rules.map((rule, index) => [rule.id, index]));
+  const order = (f: Finding) => [
+    SEVERITIES.indexOf(f.severity),
+    FINDING_CODES.indexOf(f.code),
+    position.get(f.ruleIds[0] as string) ?? 0,
+  ];
+  return findings
+    .map((finding, index) => ({ finding, index, key: order(finding) }))
+    .sort(
+      (a, b) =>
+        (a.key[0] as number) - (b.key[0] as number) ||
+        (a.key[1] as number) - (b.key[1] as number) ||
+        (a.key[2] as number) - (b.key[2] as number) ||
+        a.index - b.index,
+    )
+    .map(({ finding }) => finding);
+}
+
+/**
+ * A secret's value as a finding may show it: as written, and as a URL holds it (encoded, its host
+ * lower-cased). Each is replaced by the reference, so that no finding carries a secret.
+ */
+function secretForms(value: string): string[] {
+  const forms = new Set([
+    value,
+    encodeURIComponent(value),
+    encodeURI(value),
+    JSON.stringify(value).slice(1, -1),
+  ]);
+  for (const form of [...forms]) forms.add(form.toLowerCase());
+  return [...forms].filter((form) => form !== '').sort((a, b) => b.length - a.length);
+}
+
+function scrubbed(
+  findings: Finding[],
+  used: Map<string, string[]>,
+  secrets: Set<string>,
+  values: Map<string, string>,
+): Finding[] {
+  if (secrets.size === 0) return findings;
+  return findings.map((finding) => {
+    const names = new Set(finding.ruleIds.flatMap((id) => used.get(id) ?? []).filter((n) => secrets.has(n)));
+    if (names.size === 0) return finding;
+    let { message, hint } = finding;
+    for (const name of names) {
+      for (const form of secretForms(values.get(name) ?? '')) {
+        message = message.replaceAll(form, `{{${name}}}`);
+        hint = hint.replaceAll(form, `{{${name}}}`);
+      }
+    }
+    return { ...finding, message, hint };
+  });
+}
+
+/**
+ * The lint of the rules as they are in one environment: resolved (a rule its variables make invalid
+ * there is linted as written, and found invalid_in_environment), with undefined_variable found on the
+ * rules as written, and no secret's value in any finding.
+ */
+function lintIn(
+  environment: LintEnvironment,
+  ordered: ListedRule[],
+  groups: LintGroup[],
+): { findings: Finding[]; complete: boolean } {
+  const values = new Map(environment.values);
+  const { rules: resolved, used } = inEnvironment(ordered, values);
+  // No rule took a variable: the list itself, whose lint the kept work of earlier lints speeds up.
+  const linted =
+    used.size === 0 ? ordered : resolved.map((rule, i) => (rule.environmentProblems ? ordered[i] : rule));
+  const { findings, complete } = lint(linted as ListedRule[], groups);
+  const variables = {
+    environments: environment.environments,
+    defined: new Map(environment.defined.map(([name, where]) => [name, new Set(where)])),
+  };
+  const more = [
+    ...resolved.flatMap((rule) => invalidInEnvironment(rule, environment.name)),
+    ...ordered.flatMap((rule) => undefinedVariables(rule, variables)),
+  ];
+  const all = more.length > 0 ? sorted([...findings, ...more], ordered) : findings;
+  return { findings: scrubbed(all, used, new Set(environment.secrets), values), complete };
 }

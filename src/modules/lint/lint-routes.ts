@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ALWAYS, errorResponses, notModified, success } from '../../http/responses.js';
 import { IfNoneMatch } from '../../http/schemas.js';
-import { LintAnswer } from './lint-schemas.js';
+import { LintAnswer, LintQuery } from './lint-schemas.js';
 import type { LintService } from './lint-service.js';
 
 export function registerLintRoutes(app: FastifyInstance, lint: LintService): void {
@@ -10,7 +10,11 @@ export function registerLintRoutes(app: FastifyInstance, lint: LintService): voi
     '/lint',
     {
       // The never_acted findings change with time and reports, not with the revision: the ETag says so.
-      config: { scope: 'read', revisionEtag: true, etagAlso: (request) => lint.etagPart(request.principal) },
+      config: {
+        scope: 'read',
+        revisionEtag: true,
+        etagAlso: (request) => lint.etagPart(request.principal, request.query),
+      },
       schema: {
         tags: ['lint'],
         security: [{ apiKey: [] }],
@@ -23,17 +27,21 @@ export function registerLintRoutes(app: FastifyInstance, lint: LintService): voi
           'Nothing is stored; the answer changes with the revision, and `never_acted` also with the hour ' +
           'and the hit reports (the ETag follows both). ' +
           'A lint runs beside the service, for at most `LINT_TIME_LIMIT_MS` (default 60 s); past it, 503 ' +
-          '`Time limit exceeded`.',
+          '`Time limit exceeded`. The rules are linted as they are in one environment (`?environment=`, ' +
+          "else the key's, else `default`): `{{NAME}}` takes its values, a rule its variables make invalid there " +
+          'is `invalid_in_environment`, and `undefined_variable` names a reference in a destination or source ' +
+          'that some environment has no value for. No finding holds a secret value.',
+        querystring: LintQuery,
         headers: IfNoneMatch,
         response: {
           200: success('The findings, most serious first, and the rules they name.', LintAnswer, {
             etag: true,
           }),
           ...notModified,
-          ...errorResponses('TIME_LIMIT_EXCEEDED', ...ALWAYS),
+          ...errorResponses('INVALID_QUERY', 'ENVIRONMENT_NOT_FOUND', 'TIME_LIMIT_EXCEEDED', ...ALWAYS),
         },
       },
     },
-    async (request) => ({ success: true, data: await lint.lint(request.principal) }),
+    async (request) => ({ success: true, data: await lint.lint(request.principal, request.query) }),
   );
 }

@@ -3,6 +3,14 @@ import { type Static, Type } from '@sinclair/typebox';
 import { Status } from '../../model/common.js';
 import { Finding } from '../../model/finding.js';
 import { RuleTypeSchema } from '../../model/rule.js';
+import { compile } from '../../validation.js';
+import { EnvironmentParameter } from '../shared/environment-parameter.js';
+
+export const LintQuery = Type.Object(
+  { environment: Type.Optional(EnvironmentParameter) },
+  { additionalProperties: false },
+);
+export const checkLintQuery = compile(LintQuery);
 
 const NamedRule = Type.Object(
   { id: Type.String(), name: Type.String(), ruleType: RuleTypeSchema, status: Status },

@@ -10,10 +10,17 @@ import { inProcessRunner, type JobRunner } from '../../jobs/worker-pool.js';
 import type { Finding } from '../../model/finding.js';
 import type { Principal } from '../../model/principal.js';
 import type { RuleType } from '../../model/rule-types/index.js';
+import { schemaErrors } from '../../validation.js';
 import type { ChangesService } from '../changes/changes-service.js';
+import {
+  defaultEnvironmentOf,
+  type EvaluationVariables,
+  evaluationVariablesOn,
+  NO_VARIABLES,
+} from '../shared/evaluation-environment.js';
 import { createListedRulesStore, type ListedRulesStore } from '../shared/listed-rules-store.js';
-import { createLintJobs, type LintJob, type LintOutcome } from './lint-job.js';
-import type { LintData } from './lint-schemas.js';
+import { createLintJobs, type LintEnvironment, type LintJob, type LintOutcome } from './lint-job.js';
+import { checkLintQuery, type LintData } from './lint-schemas.js';
 import { createLintStore, type LintStore } from './lint-store.js';
 
 export type LintRunner = JobRunner<LintJob, LintOutcome>;
@@ -60,8 +67,11 @@ export function createLintService(deps: {
   neverActed?(workspaceId: string): Promise<NeverActed[]>;
   /** What the `never_acted` findings depend on besides the revision, named cheaply (for the ETag). */
   neverActedMark?(workspaceId: string): Promise<string>;
+  /** The environment of each lint and the workspace's variables (decisions §20); none: as written. */
+  variables?: EvaluationVariables;
 }) {
   const { lintStore, listedRules, changes } = deps;
+  const variables = deps.variables ?? NO_VARIABLES;
   const runner = deps.runner ?? inProcessRunner(createLintJobs());
   const kept = new Map<string, { version: number; data: LintData }>();
   /** The revision each workspace was last sent to a worker as (its worker holds it, most likely). */
@@ -127,8 +137,19 @@ export function createLintService(deps: {
    * The lint of the workspace as of `version` (or later), run where the runner runs it. The worker
    * says which revision it holds; it is sent what changed since, or everything when it holds nothing.
    */
-  async function run(key: string, workspaceId: string, version: number, focus?: string[]) {
-    const job: LintJob = { workspaceId, version, ...(focus === undefined ? {} : { focus }) };
+  async function run(
+    key: string,
+    workspaceId: string,
+    version: number,
+    focus?: string[],
+    environment?: LintEnvironment,
+  ) {
+    const job: LintJob = {
+      workspaceId,
+      version,
+      ...(focus === undefined ? {} : { focus }),
+      ...(environment === undefined ? {} : { environment }),
+    };
     const send = async (extra: Partial<LintJob>, pages: Uint8Array[] = []) => {
       const outcome = await runner.run(
         key,
@@ -206,9 +227,12 @@ export function createLintService(deps: {
    * stale: rebuilt on the next read, never served as current.
    */
   /** The kept lint, with the `never_acted` findings of now after the others (they are `info`, the last). */
-  async function lint(principal: Principal): Promise<LintData> {
+  async function lint(principal: Principal, query: unknown = {}): Promise<LintData> {
+    const details = schemaErrors(checkLintQuery, query);
+    if (details.length > 0) throw new AppError('INVALID_QUERY', details);
+    const explicit = (query as { environment?: string }).environment;
     const [data, neverActed] = await Promise.all([
-      lintOfRevision(principal),
+      lintOfRevision(principal, explicit),
       deps.neverActed?.(principal.workspaceId) ?? [],
     ]);
     if (neverActed.length === 0) return data;
@@ -226,16 +250,45 @@ export function createLintService(deps: {
     };
   }
 
-  async function lintOfRevision(principal: Principal): Promise<LintData> {
+  /** The lint kept per workspace and environment (a variable's change moves the revision too). */
+  const keptKey = (workspaceId: string, environment: string) => `${workspaceId}\n${environment}`;
+
+  /** The environment a lint is of, with what the job needs of the workspace's variables. */
+  async function lintEnvironment(
+    principal: Principal,
+    explicit: string | undefined,
+  ): Promise<LintEnvironment> {
+    const [environment, catalog] = await Promise.all([
+      variables.choose(principal, explicit, { query: true }),
+      variables.catalog.catalog(principal.workspaceId),
+    ]);
+    return {
+      name: environment.name,
+      values: [...environment.values],
+      secrets: [...catalog.secrets],
+      environments: catalog.environments,
+      defined: [...catalog.defined].map(([name, where]) => [name, [...where]]),
+    };
+  }
+
+  async function lintOfRevision(principal: Principal, explicit?: string): Promise<LintData> {
     const { workspaceId } = principal;
     const version = await changes.revision(workspaceId);
-    const hit = kept.get(workspaceId);
-    kept.delete(workspaceId);
+    const environment = await lintEnvironment(principal, explicit);
+    const key = keptKey(workspaceId, environment.name);
+    const hit = kept.get(key);
+    kept.delete(key);
     if (hit?.version === version) {
-      kept.set(workspaceId, hit);
+      kept.set(key, hit);
       return hit.data;
     }
-    const { findings, complete, named } = await run(principal.keyId, workspaceId, version);
+    const { findings, complete, named } = await run(
+      principal.keyId,
+      workspaceId,
+      version,
+      undefined,
+      environment,
+    );
     const counts = { error: 0, warning: 0, info: 0 };
     for (const finding of findings) counts[finding.severity]++;
     const data: LintData = {
@@ -249,7 +302,7 @@ export function createLintService(deps: {
       complete,
     };
     if (kept.size >= MAX_KEPT_WORKSPACES) kept.delete(kept.keys().next().value as string);
-    kept.set(workspaceId, { version, data });
+    kept.set(key, { version, data });
     return data;
   }
 
@@ -261,8 +314,12 @@ export function createLintService(deps: {
      * What the lint depends on besides the revision (the `never_acted` findings' hour and reports),
      * for its ETag; empty when nothing else.
      */
-    async etagPart(principal: Principal): Promise<string> {
-      return (await deps.neverActedMark?.(principal.workspaceId)) ?? '';
+    async etagPart(principal: Principal, query: unknown = {}): Promise<string> {
+      // The environment a key is bound to is not in the URL: the ETag names it.
+      const explicit = (query as { environment?: unknown }).environment;
+      const environment = typeof explicit === 'string' ? explicit : defaultEnvironmentOf(principal);
+      const mark = (await deps.neverActedMark?.(principal.workspaceId)) ?? '';
+      return `${environment}\n${mark}`;
     },
 
     /**
@@ -275,7 +332,8 @@ export function createLintService(deps: {
     async findingsOfRule(principal: Principal, ruleId: string, recorded?: number): Promise<Finding[]> {
       const { workspaceId } = principal;
       const version = recorded ?? (await changes.revision(workspaceId));
-      const hit = kept.get(workspaceId);
+      // The kept lint of the key's environment, when it is current.
+      const hit = kept.get(keptKey(workspaceId, defaultEnvironmentOf(principal)));
       if (hit?.version === version) return hit.data.findings.filter((f) => f.ruleIds.includes(ruleId));
       const { findings } = await focusBatch(principal.keyId, workspaceId, version, ruleId);
       return findings.filter((finding) => finding.ruleIds.includes(ruleId));
@@ -297,5 +355,6 @@ export function lintOnThisThread(
     lintStore: createLintStore(db),
     listedRules: createListedRulesStore(db),
     changes,
+    variables: evaluationVariablesOn(db),
   });
 }

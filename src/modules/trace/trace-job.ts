@@ -8,6 +8,7 @@ import {
   type RuleSet,
   type TraceResult,
 } from '../../engine/index.js';
+import { inEnvironment } from '../../engine/variables.js';
 import { AppError, type ErrorCode, type ErrorDetail } from '../../errors.js';
 import { isPlainObject } from '../../http/payload.js';
 import { decodePage } from '../../jobs/job-pages.js';
@@ -30,10 +31,21 @@ export interface TraceJob {
    * the key when the runner may hold them already (it answers `missing` when it does not).
    */
   saved?: { cacheKey?: string; pages?: Uint8Array[] };
+  /**
+   * The values of the environment the rules are resolved in (decisions §20), by name; sent with the
+   * rules (a kept set was resolved in the environment its cache key names).
+   */
+  values?: [string, string][];
+}
+
+/** The rules compiled in one environment, and the variables each took (by rule id). */
+interface Compiled {
+  set: RuleSet;
+  used: Map<string, string[]>;
 }
 
 export type TraceOutcome =
-  | { ok: true; result: TraceResult & { warnings?: ErrorDetail[] } }
+  | { ok: true; result: TraceResult & { warnings?: ErrorDetail[]; variables: string[] } }
   | { ok: false; code: ErrorCode; details: ErrorDetail[] }
   | { missing: true };
 
@@ -101,9 +113,17 @@ function engineRule(row: ListedRuleRow): EngineRule {
 
 /** Runs jobs, keeping the rule sets compiled under a cache key (the least recently used go first). */
 export function createTraceJobs(maxKept: number) {
-  const kept = new Map<string, RuleSet>();
+  const kept = new Map<string, Compiled>();
 
-  function savedSet({ cacheKey, pages }: NonNullable<TraceJob['saved']>): RuleSet | undefined {
+  function compiled(rules: EngineRule[], values: Map<string, string>): Compiled {
+    const resolved = inEnvironment(rules, values);
+    return { set: compileRuleSet(resolved.rules), used: resolved.used };
+  }
+
+  function savedSet(
+    { cacheKey, pages }: NonNullable<TraceJob['saved']>,
+    values: Map<string, string>,
+  ): Compiled | undefined {
     const hit = cacheKey === undefined ? undefined : kept.get(cacheKey);
     if (hit && cacheKey !== undefined) {
       kept.delete(cacheKey);
@@ -111,8 +131,9 @@ export function createTraceJobs(maxKept: number) {
       return hit;
     }
     if (!pages) return undefined;
-    const set = compileRuleSet(
+    const set = compiled(
       pages.flatMap((page) => decodePage<{ rules: ListedRuleRow[] }>(page).rules.map(engineRule)),
+      values,
     );
     if (cacheKey !== undefined) {
       if (kept.size >= maxKept) kept.delete(kept.keys().next().value as string);
@@ -124,16 +145,32 @@ export function createTraceJobs(maxKept: number) {
   return function run(job: TraceJob): TraceOutcome {
     try {
       const warnings: ErrorDetail[] = [];
-      const set = job.inline
-        ? compileRuleSet(inlineRules(job.inline, warnings))
-        : savedSet(job.saved ?? { pages: [] });
-      if (!set) return { missing: true };
-      const result =
+      const values = new Map(job.values ?? []);
+      const found = job.inline
+        ? compiled(inlineRules(job.inline, warnings), values)
+        : savedSet(job.saved ?? { pages: [] }, values);
+      if (!found) return { missing: true };
+      const { set, used } = found;
+      let actedIds: string[] = [];
+      const traced =
         job.explain === 'none'
-          ? { outcome: set.evaluate(job.request).outcome, rules: [] }
+          ? (() => {
+              const { outcome, acted } = set.evaluate(job.request);
+              actedIds = acted;
+              return { outcome, rules: [] };
+            })()
           : job.explain === 'acted'
             ? set.traceActed(job.request)
             : set.trace(job.request, job.includeInactive);
+      // Each verdict names the variables its rule took; the answer lists them once.
+      const rules = traced.rules.map((verdict) => {
+        const names = used.get(verdict.ruleId);
+        return names ? { ...verdict, variables: names } : verdict;
+      });
+      const variables = [
+        ...new Set([...rules.map((r) => r.ruleId), ...actedIds].flatMap((id) => used.get(id) ?? [])),
+      ];
+      const result = { outcome: traced.outcome, rules, variables };
       return { ok: true, result: warnings.length > 0 ? { ...result, warnings } : result };
     } catch (error) {
       if (!(error instanceof AppError)) throw error;

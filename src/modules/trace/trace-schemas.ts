@@ -66,6 +66,15 @@ export const TraceBody = Type.Object(
     includeInactive: Type.Optional(
       Type.Boolean({ description: 'Also explain rules that are inactive (or whose group is).' }),
     ),
+    environment: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$',
+        description:
+          "The environment whose variables `{{NAME}}` in the rules take (default: the key's, else `default`); " +
+          'one the workspace lacks is 400 Invalid trace request at /environment.',
+        examples: ['staging'],
+      }),
+    ),
     rules: Type.Optional(
       Type.Array(Type.Unknown(), {
         minItems: 1,
@@ -158,11 +167,35 @@ const RuleVerdict = Type.Object(
         'cancelled',
         'after_redirect',
         'no_change',
+        'invalid_in_environment',
       ],
-      {},
+      {
+        description:
+          '`invalid_in_environment`: resolved in this environment, the rule fails the checks a written rule ' +
+          'passes (`problems` says which), so it does not act here.',
+      },
     ),
     overriddenBy: Type.Optional(Type.String()),
+    problems: Type.Optional(
+      Type.Array(
+        Type.Object({ path: Type.String(), message: Type.String() }, { additionalProperties: false }),
+        { description: 'With `invalid_in_environment`: what its variables broke, pointing into the rule.' },
+      ),
+    ),
+    variables: Type.Optional(
+      Type.Array(Type.String(), { description: 'The variables whose values the rule took, by name.' }),
+    ),
     pairs: Type.Array(PairVerdict),
+  },
+  { additionalProperties: false },
+);
+
+const VariableUsed = Type.Object(
+  {
+    name: Type.String(),
+    environment: Type.String({ description: 'The environment the value came from.' }),
+    secret: Type.Boolean(),
+    value: Type.Optional(Type.String({ description: 'The value used; never given for a secret.' })),
   },
   { additionalProperties: false },
 );
@@ -196,6 +229,16 @@ export const TraceAnswer = Type.Object(
           },
           { additionalProperties: false },
         ),
+        environment: Type.String({
+          description:
+            "The environment whose variables the rules took: the body's, else the key's, else `default`.",
+          examples: ['staging'],
+        }),
+        variables: Type.Array(VariableUsed, {
+          description:
+            'The variables the rules listed took (with `explain=none`, the rules that acted), by name: ' +
+            'a secret one without its value.',
+        }),
         outcome: Outcome,
         rules: Type.Array(RuleVerdict, {
           description:

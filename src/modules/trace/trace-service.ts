@@ -18,6 +18,11 @@ import { schemaErrors } from '../../validation.js';
 import type { ChangesService } from '../changes/changes-service.js';
 import type { GroupsStore } from '../groups/groups-store.js';
 import type { RulesStore } from '../rules/rules-store.js';
+import {
+  type EvaluationEnvironment,
+  type EvaluationVariables,
+  NO_VARIABLES,
+} from '../shared/evaluation-environment.js';
 import type { ListedRulesStore } from '../shared/listed-rules-store.js';
 import { createTraceJobs, type GroupCheck, type TraceJob, type TraceOutcome } from './trace-job.js';
 import {
@@ -34,8 +39,19 @@ export type TraceRunner = JobRunner<TraceJob, TraceOutcome>;
 /** Workspaces whose compiled rules are kept; the least recently traced go first. */
 const MAX_KEPT_WORKSPACES = 256;
 
+/** A variable a trace's rules took: a secret one without its value. */
+export interface VariableUsed {
+  name: string;
+  environment: string;
+  secret: boolean;
+  value?: string;
+}
+
 export interface TraceData extends TraceResult {
   request: { url: string; method: string; resourceType?: string; pageUrl?: string };
+  /** The environment whose variables the rules took. */
+  environment: string;
+  variables: VariableUsed[];
   /** What was converted in unsaved rules, as an import converts it. */
   warnings?: ErrorDetail[];
 }
@@ -90,8 +106,11 @@ export function createTraceService(deps: {
   config: Pick<Config, 'maxDelayMs'>;
   /** Where traces run: a pool of worker threads (the service); by default this thread (the CLI). */
   runner?: TraceRunner;
+  /** The environment of each trace and its values (decisions §20); none wired: `default`, no values. */
+  variables?: EvaluationVariables;
 }) {
   const { db, listedRules, rulesStore, groupsStore, changes } = deps;
+  const variables = deps.variables ?? NO_VARIABLES;
   const runner = deps.runner ?? inProcessRunner(createTraceJobs(MAX_KEPT_WORKSPACES));
   /** `ruleIds` as the workspace's rules, in list order, encoded; 404 or 403 naming the first that is not one. */
   async function selected(principal: Principal, ruleIds: string[]): Promise<Uint8Array[]> {
@@ -132,29 +151,62 @@ export function createTraceService(deps: {
     principal: Principal,
     payload: TraceBody,
     request: EngineRequest,
+    environment: EvaluationEnvironment,
   ): Promise<TraceJob> {
     const includeInactive = payload.includeInactive ?? false;
+    const values = [...environment.values];
     if (payload.rules) {
       const groups = await groupChecks(principal, payload.rules);
       return {
         request,
         includeInactive,
+        values,
         inline: { bodies: payload.rules, groups, maxDelayMs: deps.config.maxDelayMs },
       };
     }
     if (payload.ruleIds) {
-      return { request, includeInactive, saved: { pages: await selected(principal, payload.ruleIds) } };
+      return {
+        request,
+        includeInactive,
+        values,
+        saved: { pages: await selected(principal, payload.ruleIds) },
+      };
     }
     // The revision first, as for ruleSet: rules read after it may be newer, never older than the key says.
+    // A variable's change moves the revision too, so a kept set resolved in an environment stays right
+    // until then; each environment's set is kept apart. Values go only with the rules (when not kept).
     const version = await changes.revision(principal.workspaceId);
-    return { request, includeInactive, saved: { cacheKey: `${principal.workspaceId}@${version}` } };
+    const cacheKey = `${principal.workspaceId}@${version}#${environment.name}`;
+    return { request, includeInactive, saved: { cacheKey } };
+  }
+
+  /** The variables the rules took, each with where its value came from; a secret's value never. */
+  async function variablesUsed(
+    principal: Principal,
+    environment: EvaluationEnvironment,
+    names: string[],
+  ): Promise<VariableUsed[]> {
+    const secrets = await variables.catalog.secretsAmong(principal.workspaceId, names);
+    return names.map((name) => {
+      const secret = secrets.has(name);
+      const value = environment.values.get(name);
+      return {
+        name,
+        environment: environment.name,
+        secret,
+        ...(secret || value === undefined ? {} : { value }),
+      };
+    });
   }
 
   return {
     async trace(principal: Principal, body: unknown, query: unknown = {}): Promise<TraceData> {
       const { payload, request } = readTraceBody(body);
       const explain = readTraceQuery(query);
-      const job = { ...(await traceJob(principal, payload, request)), explain };
+      const environment = await variables.choose(principal, payload.environment, {
+        body: { code: 'INVALID_TRACE_REQUEST', path: '/environment' },
+      });
+      const job = { ...(await traceJob(principal, payload, request, environment)), explain };
       // A workspace's traces go to the worker that compiled its rules last, when it is free.
       const affinity = principal.workspaceId;
       const pages = job.saved?.pages ?? [];
@@ -164,16 +216,19 @@ export function createTraceService(deps: {
         const saved = { cacheKey: job.saved.cacheKey, pages: whole };
         outcome = await runner.run(
           principal.keyId,
-          { ...job, saved },
+          { ...job, saved, values: [...environment.values] },
           { affinity, transfer: transferOf(whole) },
         );
       }
       if ('missing' in outcome) throw new AppError('INTERNAL');
       if (!outcome.ok) throw new AppError(outcome.code, outcome.details);
       const { url, method, resourceType, pageUrl } = request;
+      const { variables: names, ...result } = outcome.result;
       return {
         request: { url, method, ...(resourceType ? { resourceType } : {}), ...(pageUrl ? { pageUrl } : {}) },
-        ...outcome.result,
+        environment: environment.name,
+        variables: await variablesUsed(principal, environment, names),
+        ...result,
       };
     },
   };

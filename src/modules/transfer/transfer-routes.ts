@@ -126,18 +126,27 @@ function registerExportRoute(
         querystring: ExportQuery,
         response: {
           200: success("The workspace's groups, then its rules.", ExportFile, {
-            headers: { 'Content-Disposition': ATTACHMENT },
+            headers: {
+              'Content-Disposition': ATTACHMENT,
+              'Rulekeeper-Environment': responseHeader(
+                'The environment whose variables the rules took (absent: the rules as written).',
+                { pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$', examples: ['staging'] },
+              ),
+            },
           }),
-          ...errorResponses('INVALID_QUERY', ...ALWAYS),
+          ...errorResponses('INVALID_QUERY', 'ENVIRONMENT_NOT_FOUND', ...ALWAYS),
         },
       },
     },
     async (request, reply) => {
       const format = readExportFormat(request.query);
+      const environment = await transfer.exportEnvironment(request.principal, request.query, format);
+      if (environment) reply.header('rulekeeper-environment', environment.name);
+      const pages = transfer.export(request.principal, request.abandoned, format, environment);
       return reply
         .header('content-disposition', ATTACHMENT_VALUE)
         .type('application/json; charset=utf-8')
-        .send(Readable.from(jsonArrayPieces(transfer.export(request.principal, request.abandoned, format))));
+        .send(Readable.from(jsonArrayPieces(pages)));
     },
   );
 }

@@ -3,6 +3,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { Group, GroupCreateBody } from '../../model/group.js';
 import { Rule, RuleCreate } from '../../model/rule.js';
 import { compile } from '../../validation.js';
+import { EnvironmentParameter } from '../shared/environment-parameter.js';
 
 /** Records an import takes at most: beyond that, split the file. */
 export const MAX_IMPORT_RECORDS = 100_000;
@@ -41,6 +42,18 @@ export const ExportQuery = Type.Object(
           '`rulekeeper` (default): groups and rules as GET returns them. `requestly`: the shapes ' +
           "Requestly's app stores (Headers modifications as one object, Response and Request bodies " +
           'nested under `response`/`request`, `pageUrl` filters), for Requestly to take back.',
+      }),
+    ),
+    environment: Type.Optional(
+      Type.String({
+        ...EnvironmentParameter,
+        description:
+          'The environment whose variables `{{NAME}}` in the rules take. Requestly has no variables, so ' +
+          "`format=requestly` always resolves them (in this environment, else the key's, else `default`); " +
+          '`format=rulekeeper` keeps `{{NAME}}` as written unless this is given. Secret variables are never ' +
+          'written into a file: their references stay as written, as does a rule its variables would make ' +
+          'invalid. The environment used is named in the `Rulekeeper-Environment` header; one the workspace ' +
+          'lacks is 404 Environment not found.',
       }),
     ),
   },

@@ -1,6 +1,7 @@
 // Import and export of Requestly files: the API's routes and the CLI's commands call this.
 import type { Config } from '../../config.js';
 import type { Db, GroupRow, RuleRow } from '../../db/tables.js';
+import { resolveInEnvironment } from '../../engine/variables.js';
 import { AppError } from '../../errors.js';
 import { isPlainObject, MalformedBody } from '../../http/payload.js';
 import type { Created } from '../../http/replies.js';
@@ -8,10 +9,11 @@ import { nextSlice, SLICE_ITEMS } from '../../jobs/slices.js';
 import { toGroup } from '../../model/group.js';
 import type { Principal } from '../../model/principal.js';
 import { toRequestlyGroup, toRequestlyRule } from '../../model/requestly-format.js';
-import { toRule } from '../../model/rule.js';
+import { type Rule, toRule } from '../../model/rule.js';
 import { schemaErrors } from '../../validation.js';
 import type { ChangeInput, ChangesService } from '../changes/changes-service.js';
 import type { IdempotencyService } from '../idempotency/idempotency-service.js';
+import { type EvaluationVariables, NO_VARIABLES } from '../shared/evaluation-environment.js';
 import { ImportFile } from './import-body.js';
 import { createImportPlanner, type ImportMode, type ImportPlan } from './import-plan.js';
 import { type FailedRecord, type ReadRecord, readRecord, recordKind } from './import-records.js';
@@ -59,6 +61,13 @@ interface FirstPass {
 
 /** The query of POST /v1/import as options; unknown or malformed parameters are 400 Invalid query. */
 export type ExportFormat = 'rulekeeper' | 'requestly';
+
+/** The environment an export resolves `{{NAME}}` in: its values, secrets left out (named in `secrets`). */
+export interface ExportEnvironment {
+  name: string;
+  values: Map<string, string>;
+  secrets: Set<string>;
+}
 
 /** The export's query: `format` (default `rulekeeper`, our canonical form). */
 export function readExportFormat(query: unknown): ExportFormat {
@@ -110,8 +119,11 @@ export function createTransferService(deps: {
   idempotency: IdempotencyService;
   changes: Pick<ChangesService, 'recorder'>;
   config: Pick<Config, 'maxDelayMs'>;
+  /** The environments an export resolves `{{NAME}}` in (decisions §20); none: as written. */
+  variables?: EvaluationVariables;
 }) {
   const { db, store, idempotency, changes } = deps;
+  const variables = deps.variables ?? NO_VARIABLES;
   const read = (value: unknown, index: number) => readRecord(value, index, deps.config.maxDelayMs);
 
   /** Every object the import writes, as a change of this transaction (one revision for the whole import). */
@@ -278,10 +290,32 @@ export function createTransferService(deps: {
      * The workspace's groups, then its rules, a page at a time: as GET returns them, or with
      * `format: 'requestly'` in the shapes Requestly's app stores.
      */
+    /**
+     * The environment an export resolves its rules in, asked before the file starts (so that an unknown
+     * one is a 404, not a cut file): `format=requestly` always (Requestly has no variables), else only
+     * when `?environment=` names one; undefined when the rules go as written. Its values hold no secret:
+     * a file is read back by anyone who can read, so a secret's reference stays as written.
+     */
+    async exportEnvironment(
+      principal: Principal,
+      query: unknown,
+      format: ExportFormat,
+    ): Promise<ExportEnvironment | undefined> {
+      const explicit = (query as { environment?: string }).environment;
+      if (format !== 'requestly' && explicit === undefined) return undefined;
+      const environment = await variables.choose(principal, explicit, { query: true });
+      const secrets = await variables.catalog.secretsAmong(principal.workspaceId, [
+        ...environment.values.keys(),
+      ]);
+      const values = new Map([...environment.values].filter(([name]) => !secrets.has(name)));
+      return { name: environment.name, values, secrets };
+    },
+
     async *export(
       principal: Principal,
       abandoned?: AbortSignal,
       format: ExportFormat = 'rulekeeper',
+      environment?: ExportEnvironment,
     ): AsyncGenerator<unknown[]> {
       const requestly = format === 'requestly';
       for await (const rows of store.pages(db, 'groups', principal.workspaceId)) {
@@ -289,8 +323,14 @@ export function createTransferService(deps: {
         yield requestly ? groups.map(toRequestlyGroup) : groups;
         await nextSlice(abandoned);
       }
+      // A rule its variables would make invalid in the environment goes as written (a file of valid rules).
+      const resolved = (rule: Rule): Rule => {
+        if (!environment) return rule;
+        const { rule: inEnvironment, problems } = resolveInEnvironment(rule, environment.values);
+        return problems.length > 0 ? rule : inEnvironment;
+      };
       for await (const rows of store.pages(db, 'rules', principal.workspaceId)) {
-        const rules = rows.map((row) => toRule(row, principal));
+        const rules = rows.map((row) => resolved(toRule(row, principal)));
         yield requestly ? rules.map(toRequestlyRule) : rules;
         await nextSlice(abandoned);
       }
