@@ -47,6 +47,8 @@ interface Field {
   url?: boolean;
   /** Sent in a header line (a header's name or value, a user agent, a status text). */
   headerLine?: boolean;
+  /** A header's name: resolved, an HTTP token (a written one may hold `{{NAME}}`). */
+  headerName?: boolean;
 }
 
 /** What a field becomes: its text, and for a source its operator when that had to change. */
@@ -120,12 +122,9 @@ function mapPair(
         for (const target of ['Request', 'Response']) {
           const list = mapList(group[target], `${path}/${target}`, (item, itemPath) =>
             mapKeys(
-              item,
+              mapKeys(item, itemPath, [['header', 'text']], rewrite, { headerLine: true, headerName: true }),
               itemPath,
-              [
-                ['header', 'text'],
-                ['value', 'text'],
-              ],
+              [['value', 'text']],
               rewrite,
               { headerLine: true },
             ),
@@ -368,6 +367,8 @@ export function resolveRule<R extends ResolvableRule>(rule: R, values: VariableV
 }
 
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
+/** An HTTP token: what a header name must be once resolved. */
+const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const WEB_SCHEMES = new Set(['http', 'https', 'ws', 'wss']);
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters a header line cannot hold.
 const LINE_BREAK = /[\r\n\u0000]/;
@@ -382,6 +383,13 @@ function resolvedProblems(written: ResolvableRule, resolved: ResolvableRule): Er
   eachField(written, (field) => before.set(field.path, field));
   const problems: ErrorDetail[] = [];
   eachField(resolved, (field) => {
+    // A header name still holding a reference (a variable this environment lacks) is no name at all.
+    if (field.headerName && !HTTP_TOKEN.test(field.value)) {
+      problems.push({
+        path: field.path,
+        message: 'is not an HTTP header name in this environment: a {{NAME}} in it has no value here',
+      });
+    }
     const was = before.get(field.path);
     if (!was || was.value === field.value) return;
     if (field.kind === 'source' && field.value === '' && was.value !== '') {
@@ -428,7 +436,11 @@ export function resolveInEnvironment<R extends ResolvableRule>(
   values: VariableValues,
 ): ResolvedRule<R> {
   const used = variablesUsed(rule, values);
-  if (used.length === 0) return { rule, used, problems: [] };
+  if (used.length === 0) {
+    // Nothing replaced: only a header name left with a reference can be wrong (it is no name).
+    const problems = rule.ruleType === 'Headers' ? resolvedProblems(rule, rule) : [];
+    return { rule, used, problems };
+  }
   const resolved = resolveRule(rule, values);
   const problems = resolvedProblems(rule, resolved);
   const type = rule.ruleType as Parameters<typeof checkPairs>[0];
@@ -467,8 +479,8 @@ export function inEnvironment<R extends ResolvableRule & { id: string }>(
   const used = new Map<string, string[]>();
   const resolved = rules.map((rule) => {
     const result = resolveInEnvironment(rule, values);
-    if (result.used.length === 0) return rule;
-    used.set(rule.id, result.used);
+    if (result.used.length > 0) used.set(rule.id, result.used);
+    else if (result.problems.length === 0) return rule;
     return result.problems.length > 0
       ? { ...result.rule, environmentProblems: result.problems }
       : result.rule;

@@ -184,8 +184,14 @@ describe('checkPairs', () => {
     expect(checkPairs('Headers', [pair], ctx).details).toEqual([
       {
         path: '/pairs/0/modifications/Request/0/header',
-        message: "must be an HTTP header name: letters, digits and !#$%&'*+-.^_`|~ only",
+        message:
+          "must be an HTTP header name: letters, digits and !#$%&'*+-.^_`|~ only, or {{NAME}} of a variable",
       },
     ]);
+    // A variable may stand in a name (decisions §20); braces that are not a reference may not.
+    const named = (header: string) => ({ source, modifications: { Request: [{ header, type: 'Remove' }] } });
+    expect(checkPairs('Headers', [named('X-{{TENANT}}-Id')], ctx).details).toEqual([]);
+    expect(checkPairs('Headers', [named('X-{{ TENANT }}')], ctx).details).toHaveLength(1);
+    expect(checkPairs('Headers', [named('X-{TENANT}')], ctx).details).toHaveLength(1);
   });
 });

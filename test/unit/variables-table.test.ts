@@ -255,6 +255,12 @@ describe('a rule its variables make invalid does not act in that environment', (
       '/pairs/0/modifications/0/Request/0/value',
     ],
     [
+      'a header name whose variable has no value here (it is no name)',
+      headers('h', ANY, [{ header: 'X-{{NOPE}}', type: 'Add', value: '1' }]),
+      { OTHER: 'x' },
+      '/pairs/0/modifications/0/Request/0/header',
+    ],
+    [
       'a replacement pattern that no longer compiles',
       replace('p', ANY, '/(?<{{N}}>a)/', 'b'),
       { N: 'x-y' },

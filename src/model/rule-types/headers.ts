@@ -15,7 +15,10 @@ const RANDOM_CALL = /rq_rand\((\d*)\)/g;
 const HeaderModification = Type.Object(
   {
     id: ModificationId,
-    header: patternString('httpToken', { description: 'Header name.', examples: ['X-Debug'] }),
+    header: patternString('headerName', {
+      description: 'Header name; `{{NAME}}` stands for a variable (decisions §20).',
+      examples: ['X-Debug'],
+    }),
     type: oneOf(['Add', 'Remove', 'Modify'], {
       description: 'What to do with the header.',
       examples: ['Add'],

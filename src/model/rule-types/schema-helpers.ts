@@ -26,6 +26,15 @@ export const patterns = {
     pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
     message: "must be an HTTP header name: letters, digits and !#$%&'*+-.^_`|~ only",
   },
+  /**
+   * A header name as a rule writes it: an HTTP token, in which `{{NAME}}` may stand for a variable
+   * (decisions §20); resolved, it must be a token (engine/variables.ts checks it per environment).
+   */
+  headerName: {
+    pattern: "^(?:[!#$%&'*+.^_`|~0-9A-Za-z-]|\\{\\{[A-Za-z_][A-Za-z0-9_]{0,63}\\}\\})+$",
+    message:
+      "must be an HTTP header name: letters, digits and !#$%&'*+-.^_`|~ only, or {{NAME}} of a variable",
+  },
 } as const;
 
 export function patternString(name: keyof typeof patterns, options: SchemaOptions = {}): TString {
