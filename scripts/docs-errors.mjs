@@ -75,7 +75,7 @@ const when = {
   DELIVERY_NOT_FOUND:
     "A delivery id the webhook does not have (unknown, another webhook's or another workspace's).",
   ENVIRONMENT_NOT_FOUND:
-    "An environment name (`/v1/environments/:name`, `keys create --environment`) the workspace does not have (unknown, or another workspace's).",
+    "An environment name (`/v1/environments/:name`, `keys create --environment`, `?environment=` of browser rules, the lint and exports) the workspace does not have (unknown, or another workspace's).",
   VARIABLE_NOT_FOUND:
     "A variable name (`/v1/variables/:name`) the workspace does not have (unknown, or another workspace's); for its versions, one it never had.",
   ROUTE_NOT_FOUND: 'Unknown path.',
