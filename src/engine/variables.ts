@@ -487,3 +487,29 @@ export function inEnvironment<R extends ResolvableRule & { id: string }>(
   });
   return { rules: resolved, used };
 }
+
+/**
+ * `text` (a finding's message, a check's detail) with each of `hidden`'s values shown as its reference
+ * instead: as written, as a URL holds it (encoded, lower-cased), as a JSON string holds it, and cut
+ * short where a detail cuts long text (`…`). For secrets: what explains a rule never shows one.
+ */
+export function hideValues(text: string, hidden: readonly (readonly [string, string])[]): string {
+  let out = text;
+  for (const [name, value] of hidden) {
+    if (value === '') continue;
+    const forms = new Set([
+      value,
+      encodeURIComponent(value),
+      encodeURI(value),
+      JSON.stringify(value).slice(1, -1),
+    ]);
+    for (const form of [...forms]) forms.add(form.toLowerCase());
+    for (const form of [...forms].sort((a, b) => b.length - a.length))
+      out = out.replaceAll(form, `{{${name}}}`);
+    // A long text cut short ends with part of the value, then `…`.
+    for (let n = value.length - 1; n >= 4 && out.includes('…'); n--) {
+      out = out.replaceAll(`${value.slice(0, n)}…`, `{{${name}}}…`);
+    }
+  }
+  return out;
+}

@@ -20,6 +20,9 @@ export const SCHEMAS_CANNOT_SAY: string[] = [
     'a `value` when it adds or modifies; a QueryParam modification needs `param` unless it removes all, ' +
     "and `value` when it adds; `delay` is at most the instance's `MAX_DELAY_MS` (default 60000; the " +
     "schema's maximum is the largest any instance takes).",
+  'Variables (decisions §20): a Headers `header` holds braces only as `{{NAME}}` references (the pattern ' +
+    'lets any brace through); an `environment` (a trace body field, `?environment=` of browser rules, the ' +
+    "lint and exports) must be one of the workspace's: else 404, and in a trace body 400 at `/environment`.",
   "Ids that are of the documented form but name nothing are 404; another workspace's are 403. A rule's " +
     "`groupId` must name a group of the workspace (404 or 403), as must a trace's `ruleIds`.",
   'Trace: `request.url` is parsed as a browser parses it (WHATWG URL: surrounding spaces and control ' +

@@ -139,6 +139,25 @@ forEachDatabase((db) => {
       expect(verdict.problems[0].path).toBe('/pairs/0/modifications/0/Request/0/header');
     });
 
+    it("a check's detail shows a secret as its reference; the outcome acts with it", async () => {
+      const reply = await trace({
+        request: { url: `https://x.example.com/?t=${SECRET}` },
+        environment: 'staging',
+        rules: [
+          {
+            name: 'secret source',
+            ruleType: 'Cancel',
+            status: 'Active',
+            pairs: [{ source: { key: 'Url', operator: 'Contains', value: '{{TOKEN}}' } }],
+          },
+        ],
+      });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+      expect(reply.body.data.outcome.cancelled).toBe(true);
+      expect(JSON.stringify(reply.body.data.rules)).not.toContain(SECRET);
+      expect(reply.body.data.rules[0].pairs[0].checks[0].detail).toContain('{{TOKEN}}');
+    });
+
     it('an environment the workspace lacks, or a malformed name, is refused at /environment', async () => {
       for (const environment of ['prod', 'no such']) {
         const reply = await trace({ request: { url: 'https://x.example.com/' }, environment });

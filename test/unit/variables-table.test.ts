@@ -7,6 +7,7 @@ import { compileBrowserRules } from '../../src/engine/dnr/index.js';
 import { type LintRule, undefinedVariables } from '../../src/engine/lint/index.js';
 import type { EngineRule } from '../../src/engine/types.js';
 import {
+  hideValues,
   inEnvironment,
   resolveInEnvironment,
   resolveRule,
@@ -345,5 +346,16 @@ describe('lint: undefined_variable', () => {
       lintOf(rule('b', 'Response', [{ source: ANY, type: 'static', value: '{{name}}', statusCode: 200 }])),
     ).toEqual([]);
     expect(undefinedVariables(redirect('r', ANY, 'https://{{NOPE}}/'), undefined)).toEqual([]);
+  });
+});
+
+describe('hideValues', () => {
+  it('shows a value as its reference, as written, encoded, lower-cased and cut short', () => {
+    const hidden = [['TOKEN', 'Ab Cd/é'] as const];
+    expect(hideValues('x Ab Cd/é y', hidden)).toBe('x {{TOKEN}} y');
+    expect(hideValues('https://h/Ab%20Cd%2F%C3%A9', hidden)).toBe('https://h/{{TOKEN}}');
+    expect(hideValues('ab cd/é', hidden)).toBe('{{TOKEN}}');
+    expect(hideValues('"…Ab Cd…"', hidden)).toBe('"…{{TOKEN}}…"');
+    expect(hideValues('nothing here', [['E', '']])).toBe('nothing here');
   });
 });

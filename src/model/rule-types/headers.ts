@@ -6,7 +6,7 @@ import { sourceInvalidExamples, sourceVariants } from './example-helpers.js';
 import { MAX_RANDOM_DIGITS } from './header-functions.js';
 import { checkPairSource, pairNormaliser, pairSchema } from './pair-helpers.js';
 import type { RuleTypeDefinition } from './rule-type.js';
-import { isRecord, ModificationId, oneOf, patternString } from './schema-helpers.js';
+import { isRecord, ModificationId, oneOf, patternString, patterns } from './schema-helpers.js';
 
 const MAX_MODIFICATIONS = 100;
 
@@ -56,6 +56,9 @@ export const HeadersPair = pairSchema(
 /** A Headers pair as stored and returned. */
 export type HeadersPair = Static<typeof HeadersPair>;
 
+/** `{{NAME}}`: a variable's reference, the only braces a header name may hold. */
+const VARIABLE_REFERENCE = /\{\{[A-Za-z_][A-Za-z0-9_]{0,63}\}\}/g;
+
 /** The schema cannot say "value when Add or Modify" clearly, nor count changes across sets. */
 function checkHeaders(pair: Record<string, unknown>): ErrorDetail[] {
   const { modifications } = pair as HeadersPair;
@@ -65,6 +68,13 @@ function checkHeaders(pair: Record<string, unknown>): ErrorDetail[] {
     for (const target of ['Request', 'Response'] as const) {
       set[target]?.forEach((modification, position) => {
         count += 1;
+        // Braces only as a variable's reference: `{{NAME}}` (the schema's class lets any brace through).
+        if (/[{}]/.test(modification.header.replace(VARIABLE_REFERENCE, ''))) {
+          details.push({
+            path: `/modifications/${index}/${target}/${position}/header`,
+            message: patterns.headerName.message,
+          });
+        }
         const path = `/modifications/${index}/${target}/${position}/value`;
         if (modification.type !== 'Remove' && modification.value === undefined) {
           details.push({ path, message: `required field missing when type is ${modification.type}` });

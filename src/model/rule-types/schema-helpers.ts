@@ -28,10 +28,12 @@ export const patterns = {
   },
   /**
    * A header name as a rule writes it: an HTTP token, in which `{{NAME}}` may stand for a variable
-   * (decisions §20); resolved, it must be a token (engine/variables.ts checks it per environment).
+   * (decisions §20). The pattern lets braces through (a generator reads a class fast, not a group);
+   * checkHeaders refuses braces that are not a reference; resolved, a name must be a token
+   * (engine/variables.ts checks it per environment).
    */
   headerName: {
-    pattern: "^(?:[!#$%&'*+.^_`|~0-9A-Za-z-]|\\{\\{[A-Za-z_][A-Za-z0-9_]{0,63}\\}\\})+$",
+    pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z{}-]+$",
     message:
       "must be an HTTP header name: letters, digits and !#$%&'*+-.^_`|~ only, or {{NAME}} of a variable",
   },

@@ -16,7 +16,7 @@ import {
   SEVERITIES,
   undefinedVariables,
 } from '../../engine/lint/index.js';
-import { inEnvironment } from '../../engine/variables.js';
+import { hideValues, inEnvironment } from '../../engine/variables.js';
 import { decodePage } from '../../jobs/job-pages.js';
 import type { ListedRuleRow } from '../shared/listed-rules-store.js';
 
@@ -235,21 +235,7 @@ function sorted(findings: Finding[], rules: readonly LintRule[]): Finding[] {
     .map(({ finding }) => finding);
 }
 
-/**
- * A secret's value as a finding may show it: as written, and as a URL holds it (encoded, its host
- * lower-cased). Each is replaced by the reference, so that no finding carries a secret.
- */
-function secretForms(value: string): string[] {
-  const forms = new Set([
-    value,
-    encodeURIComponent(value),
-    encodeURI(value),
-    JSON.stringify(value).slice(1, -1),
-  ]);
-  for (const form of [...forms]) forms.add(form.toLowerCase());
-  return [...forms].filter((form) => form !== '').sort((a, b) => b.length - a.length);
-}
-
+/** The findings about rules that took a secret, with its value shown as its reference. */
 function scrubbed(
   findings: Finding[],
   used: Map<string, string[]>,
@@ -260,14 +246,12 @@ function scrubbed(
   return findings.map((finding) => {
     const names = new Set(finding.ruleIds.flatMap((id) => used.get(id) ?? []).filter((n) => secrets.has(n)));
     if (names.size === 0) return finding;
-    let { message, hint } = finding;
-    for (const name of names) {
-      for (const form of secretForms(values.get(name) ?? '')) {
-        message = message.replaceAll(form, `{{${name}}}`);
-        hint = hint.replaceAll(form, `{{${name}}}`);
-      }
-    }
-    return { ...finding, message, hint };
+    const hidden = [...names].map((name) => [name, values.get(name) ?? ''] as const);
+    return {
+      ...finding,
+      message: hideValues(finding.message, hidden),
+      hint: hideValues(finding.hint, hidden),
+    };
   });
 }
 

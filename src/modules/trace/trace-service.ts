@@ -8,6 +8,7 @@ import {
   type TraceResult,
   toEngineRequest,
 } from '../../engine/index.js';
+import { hideValues } from '../../engine/variables.js';
 import { AppError, type ErrorDetail } from '../../errors.js';
 import { referenced } from '../../http/checks.js';
 import { isPlainObject, readPayload } from '../../http/payload.js';
@@ -95,6 +96,32 @@ function readTraceBody(body: unknown): { payload: TraceBody; request: EngineRequ
   }
   if (details.length > 0 || 'details' in request) throw new AppError('INVALID_TRACE_REQUEST', details);
   return { payload, request };
+}
+
+/**
+ * The verdicts with a secret's value shown as its reference in their checks' details: the outcome and
+ * the effects act with it (decisions §20), the explanations need not show it.
+ */
+function withoutSecrets(
+  rules: TraceResult['rules'],
+  used: VariableUsed[],
+  environment: EvaluationEnvironment,
+): TraceResult['rules'] {
+  const secrets = used.filter((variable) => variable.secret).map((variable) => variable.name);
+  if (secrets.length === 0) return rules;
+  return rules.map((verdict) => {
+    const hidden = (verdict.variables ?? [])
+      .filter((name) => secrets.includes(name))
+      .map((name) => [name, environment.values.get(name) ?? ''] as const);
+    if (hidden.length === 0) return verdict;
+    return {
+      ...verdict,
+      pairs: verdict.pairs.map((pair) => ({
+        ...pair,
+        checks: pair.checks.map((check) => ({ ...check, detail: hideValues(check.detail, hidden) })),
+      })),
+    };
+  });
 }
 
 export function createTraceService(deps: {
@@ -224,11 +251,13 @@ export function createTraceService(deps: {
       if (!outcome.ok) throw new AppError(outcome.code, outcome.details);
       const { url, method, resourceType, pageUrl } = request;
       const { variables: names, ...result } = outcome.result;
+      const used = await variablesUsed(principal, environment, names);
       return {
         request: { url, method, ...(resourceType ? { resourceType } : {}), ...(pageUrl ? { pageUrl } : {}) },
         environment: environment.name,
-        variables: await variablesUsed(principal, environment, names),
+        variables: used,
         ...result,
+        rules: withoutSecrets(result.rules, used, environment),
       };
     },
   };
