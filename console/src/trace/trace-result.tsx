@@ -17,6 +17,7 @@ const REASONS: Record<Verdict['reason'], string> = {
   cancelled: 'Did not act: a Cancel rule cancelled the request.',
   after_redirect: 'Did not act: an earlier rule redirected the request.',
   no_change: 'Did not act: it matched, but would change nothing.',
+  invalid_in_environment: "Did not act: its variables make it invalid in this trace's environment.",
 };
 
 /** How a reason is counted in the folded list's heading ("3 did not match, 1 inactive"). */
@@ -29,6 +30,7 @@ const REASON_COUNTS: Record<Verdict['reason'], string> = {
   cancelled: 'cancelled with the request',
   after_redirect: 'after a redirect',
   no_change: 'would change nothing',
+  invalid_in_environment: 'invalid in this environment',
 };
 
 /** The id prefix of an unsaved rule tried from the editor (`inline:0`): it has no page to link to. */
