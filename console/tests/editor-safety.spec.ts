@@ -109,6 +109,7 @@ test('choices show labels, the JSON view the wire values; the delay hint names n
   ]);
   await src.getByRole('button', { name: 'Add filter' }).click();
   const filter = src.getByRole('group', { name: 'Filter 1' });
+  await filter.getByRole('button', { name: 'Add resource type' }).click();
   await expect(filter.getByLabel('XHR and fetch')).toBeVisible();
   await filter.getByRole('button', { name: 'Add page URL' }).click();
   await expect(filter.getByRole('group', { name: 'Page URL' })).toBeVisible();

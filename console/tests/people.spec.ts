@@ -234,6 +234,7 @@ test('a viewer sees no edit controls on any page, and is refused nothing since n
     'Status',
     'Type',
     'Group',
+    'Pinned',
     'Sort by',
   ]);
   expect(await seriousViolations(page), 'rules as viewer').toEqual([]);

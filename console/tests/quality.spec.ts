@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { seriousViolations } from './axe.js';
 import { chooseImportFile, expect, ok, signIn, test, type Workspace } from './fixtures.js';
+import { expectReadsOnPhone } from './phone.js';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 
@@ -146,6 +147,8 @@ for (const width of [1280, 390]) {
     await visitScreens(page, async (screen) => {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, `${screen} scrolls sideways by ${overflow} px`).toBeLessThanOrEqual(0);
+      // Every table reads at phone width: as cards, nothing scrolling within, no word split.
+      if (width === 390) await expectReadsOnPhone(page.locator('main table'), screen);
       if (width === 390 && screen === 'rules') {
         await page.screenshot({ path: test.info().outputPath('rules-390.png'), fullPage: true });
       }

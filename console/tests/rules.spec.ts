@@ -13,12 +13,12 @@ const RECIPES: Record<
       await pair.getByLabel('Destination', { exact: true }).fill('https://staging.example.com');
     },
     stored: { destinationType: 'url', destination: 'https://staging.example.com' },
-    says: 'When the host contains example.com, redirect to https://staging.example.com.',
+    says: 'When the URL contains example.com, redirect to https://staging.example.com.',
   },
   Cancel: {
     fill: (pair) => source(pair, 'ads.example.com'),
     stored: {},
-    says: 'When the host contains ads.example.com, cancel the request.',
+    says: 'When the URL contains ads.example.com, cancel the request.',
   },
   Replace: {
     fill: async (pair) => {
@@ -27,7 +27,7 @@ const RECIPES: Record<
       await pair.getByLabel('To', { exact: true }).fill('staging');
     },
     stored: { from: 'prod', to: 'staging' },
-    says: 'When the host contains example.com, replace prod with staging in the URL.',
+    says: 'When the URL contains example.com, replace prod with staging in the URL.',
   },
   Headers: {
     fill: async (pair) => {
@@ -39,7 +39,7 @@ const RECIPES: Record<
       await header.getByLabel('Value').fill('1');
     },
     stored: { modifications: [{ Request: [{ header: 'X-Test', type: 'Add', value: '1' }] }] },
-    says: 'When the host contains example.com, add the request header X-Test: 1.',
+    says: 'When the URL contains example.com, add the request header X-Test: 1.',
   },
   UserAgent: {
     fill: async (pair) => {
@@ -47,17 +47,20 @@ const RECIPES: Record<
       await pair.getByLabel('User agent').fill('Mozilla/5.0 (Rulekeeper test)');
     },
     stored: { userAgent: 'Mozilla/5.0 (Rulekeeper test)' },
-    says: 'When the host contains example.com, send the user agent Mozilla/5.0 (Rulekeeper test).',
+    says: 'When the URL contains example.com, send the user agent Mozilla/5.0 (Rulekeeper test).',
   },
   Script: {
     fill: async (pair) => {
       await source(pair, 'example.com');
-      await pair.getByRole('group', { name: 'Script 1' }).getByLabel('Value').fill('console.log("hi")');
+      await pair
+        .getByRole('group', { name: 'Script 1' })
+        .getByLabel('Code', { exact: true })
+        .fill('console.log("hi")');
     },
     stored: {
       scripts: [{ type: 'code', codeType: 'js', loadTime: 'afterPageLoad', value: 'console.log("hi")' }],
     },
-    says: 'When the host contains example.com, add JavaScript code to the page after it loads.',
+    says: 'When the URL contains example.com, add JavaScript code to the page after it loads.',
   },
   QueryParam: {
     fill: async (pair) => {
@@ -67,24 +70,24 @@ const RECIPES: Record<
       await modification.getByLabel('Value').fill('1');
     },
     stored: { modifications: [{ type: 'Add', param: 'debug', value: '1' }] },
-    says: 'When the host contains example.com, set the parameter debug=1.',
+    says: 'When the URL contains example.com, set the parameter debug=1.',
   },
   Response: {
     fill: async (pair) => {
       await source(pair, '/api/user');
-      await pair.getByLabel('Value', { exact: true }).last().fill('{"mock":true}');
+      await pair.getByLabel('Body', { exact: true }).fill('{"mock":true}');
       await pair.getByLabel('Status code').fill('201');
     },
     stored: { type: 'static', value: '{"mock":true}', statusCode: 201 },
-    says: 'When the host contains /api/user, answer 201 with {"mock":true} instead of the server’s body.',
+    says: 'When the URL contains /api/user, answer 201 with {"mock":true} instead of the server’s body.',
   },
   Request: {
     fill: async (pair) => {
       await source(pair, '/api/order');
-      await pair.getByLabel('Value', { exact: true }).last().fill('{"qty":2}');
+      await pair.getByLabel('Body', { exact: true }).fill('{"qty":2}');
     },
     stored: { type: 'static', value: '{"qty":2}' },
-    says: 'When the host contains /api/order, send the body {"qty":2}.',
+    says: 'When the URL contains /api/order, send the body {"qty":2}.',
   },
   Delay: {
     fill: async (pair) => {
@@ -92,7 +95,7 @@ const RECIPES: Record<
       await pair.getByLabel('Delay').fill('500');
     },
     stored: { delay: 500 },
-    says: 'When the host contains example.com, delay the request by 500 ms.',
+    says: 'When the URL contains example.com, delay the request by 500 ms.',
   },
 };
 
@@ -147,13 +150,23 @@ test('a filter with every field reaches the service, and the JSON view stays in 
   const src = pair.getByRole('group', { name: 'Source' });
   await src.getByRole('button', { name: 'Add filter' }).click();
   const filter = src.getByRole('group', { name: 'Filter 1' });
+  // A filter's conditions are chips, each added by its plain name.
+  await expect(filter.locator('.chip-add')).toHaveText([
+    '+ Add request method',
+    '+ Add resource type',
+    '+ Add page URL',
+    '+ Add page domains',
+    '+ Add request body',
+  ]);
+  await filter.getByRole('button', { name: 'Add request method' }).click();
   await filter.getByLabel('POST').check();
+  await filter.getByRole('button', { name: 'Add resource type' }).click();
   await filter.getByLabel('XHR and fetch').check();
   await filter.getByRole('button', { name: 'Add page URL' }).click();
   await filter.getByRole('group', { name: 'Page URL' }).getByLabel('Value').fill('shop');
   // Its first paragraph (the next says a new rule is inactive).
   await expect(page.getByRole('region', { name: 'What this rule does' }).locator('p').first()).toHaveText(
-    "When the host contains tracker and the method is POST and it is a xmlhttprequest request and the page's URL contains shop, cancel the request.",
+    "When the URL contains tracker and the method is POST and it is a xmlhttprequest request and the page's URL contains shop, cancel the request.",
   );
 
   await page.getByRole('button', { name: 'JSON' }).click();
@@ -413,7 +426,7 @@ test("header changes are rows: three fit on a screen, with hints for Requestly's
   await pair.getByRole('button', { name: 'Remove header change 3' }).click();
   await expect(pair.getByRole('group', { name: /^Header change \d/ })).toHaveCount(3);
   await expect(page.getByRole('region', { name: 'What this rule does' }).locator('p').first()).toHaveText(
-    'When the host contains api.example.com, add the request header X-Debug: 1, remove the request header ' +
+    'When the URL contains api.example.com, add the request header X-Debug: 1, remove the request header ' +
       'Cookie and add the response header Access-Control-Allow-Origin: rq_request_initiator_origin().',
   );
   // Three changes take a few lines (a fieldset per change made a 3,469 px page), the hint included.

@@ -78,6 +78,8 @@ forEachDatabase((db) => {
   let cells = 0;
   let base = '';
   let shared: World;
+  /** The shared world's state after a refusal, and the count of worlds made when it was read. */
+  let unchangedSince: { at: number; state: unknown[] } | undefined;
 
   beforeAll(async () => {
     const issue = async (caller: Caller, expiresAt: number | null = null) => {
@@ -691,16 +693,23 @@ forEachDatabase((db) => {
                     : row.title.startsWith('/variables') || row.title.startsWith('/environments')
                       ? 'variables'
                       : 'objects';
-          // Every cell of a webhook route, reads too, gets webhooks of its own (see world).
-          const w = writes || fresh === 'webhooks' ? await world(fresh) : shared;
+          // A write that succeeds gets a world of its own; a refused one is tried on the shared world,
+          // which it must leave as it was. Every cell of a webhook route, reads too, gets webhooks of
+          // its own (see world).
+          const succeeds = typeof outcome === 'number';
+          const w = (writes && succeeds) || fresh === 'webhooks' ? await world(fresh) : shared;
           if (row.title === '/changes/stream' && outcome === 200) return expectStreamOpens(caller);
           const state = async () => (writes ? await observe(w) : []);
-          const before = await state();
+          // What the last refusal left is what the next one starts from, unless a world was made or a
+          // request succeeded since (either may change what observe reads).
+          const before =
+            writes && w === shared && unchangedSince?.at === cells ? unchangedSince.state : await state();
           const reply = await t.call(row.method, row.path(w), {
             key: keys[caller],
             ...(row.body ? { body: row.body(w) } : {}),
           });
-          if (typeof outcome === 'number') {
+          if (succeeds) {
+            unchangedSince = undefined;
             expect(reply.status, JSON.stringify(reply.body)).toBe(outcome);
             await expectSuccess(row, caller, w, reply);
             return;
@@ -723,6 +732,7 @@ forEachDatabase((db) => {
             if (reply.status === 401) expect(reply.body.details).toBeUndefined();
           }
           expect(await state()).toStrictEqual(before);
+          if (writes && w === shared) unchangedSince = { at: cells, state: before };
         });
       }
     });

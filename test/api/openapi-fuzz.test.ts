@@ -55,7 +55,7 @@ const STATE_DEPENDENT = new Set([
   'CHANGE_REQUEST_STATE',
   'CHANGE_REQUEST_CONFLICT',
   // A variable or environment deleted meanwhile, a name taken, a workspace full, default (or one a key
-  // is bound to) kept.
+  // is bound to) kept; an environment named (a query's, a trace's) that the workspace does not have.
   'ENVIRONMENT_NOT_FOUND',
   'VARIABLE_NOT_FOUND',
   'ENVIRONMENT_EXISTS',
@@ -214,12 +214,17 @@ forEachDatabase((db) => {
   }
 
   /**
-   * A PUT making a variable plain (`secret: false`) without its values, or keeping (null) a value in an
-   * environment where it has none: whether it was a secret, and where it has values, is the state's.
+   * A write refused for what the state decides: an environment it names (a variable's `values`, a key's
+   * `environment`) deleted meanwhile, a secret made plain (`secret: false`) without its values, or a
+   * value kept (null) in an environment where the variable has none.
    */
-  function variableState(request: FuzzRequest, code: string): boolean {
+  function variableState(request: FuzzRequest, reply: { body: unknown }): boolean {
+    const { code, details = [] } = (reply.body ?? {}) as { code?: string; details?: { message: string }[] };
+    const gone = (d: { message: string }) => d.message.startsWith('the workspace has no environment');
+    if (code === 'KEY_PAYLOAD_INVALID' && details.length > 0 && details.every(gone)) return true;
     if (code !== 'VARIABLE_PAYLOAD_INVALID' || !request.operation.template.startsWith('/v1/variables'))
       return false;
+    if (details.length > 0 && details.every(gone)) return true;
     const body = request.body as { secret?: boolean; values?: Record<string, unknown> };
     return body.secret === false || Object.values(body.values ?? {}).includes(null);
   }
@@ -249,7 +254,7 @@ forEachDatabase((db) => {
           (reply.status === 304 && 'If-None-Match' in request.header) ||
           STATE_DEPENDENT.has(code) ||
           (code === 'PRECONDITION_FAILED' && 'If-Match' in request.header) ||
-          variableState(request, code) ||
+          variableState(request, reply) ||
           variablesRefusal(code, reply.body) ||
           (['RULE_TYPE_UPDATE_NOT_ALLOWED', 'RULE_PAIRS_INVALID'].includes(code) &&
             otherTypeThanStored(request));
@@ -335,55 +340,62 @@ forEachDatabase((db) => {
     expect(checked).toBeGreaterThan(50);
   });
 
-  // Pure generation, but thousands of samples: on a loaded 2-core machine it has taken over 30 s.
-  it('generates requests for every operation, valid ones and broken ones', { timeout }, () => {
-    const kinds = new Set<string>();
-    const broke = new Set<string>();
-    const ruleTypesSent = new Set<unknown>();
-    for (const operation of operations) {
-      // Enough bodies of POST /v1/rules that each of the ten rule types comes up, and of traces that
-      // each exclusive member (ruleIds, rules) does.
-      const numRuns =
-        operation.method !== 'POST'
-          ? 20
-          : operation.template === '/v1/rules'
-            ? 300
-            : operation.template === '/v1/trace'
-              ? 60
-              : 20;
-      for (const request of fc.sample(requestArbitrary(document, operation, pools), { seed, numRuns })) {
-        if (operation.template === '/v1/rules' && operation.method === 'POST')
-          ruleTypesSent.add((request.body as { ruleType?: unknown }).ruleType);
-        for (let choice = 0; choice < mutationCount(request); choice += 1) {
-          const broken = mutated(request, choice);
-          if (!broken) continue;
-          kinds.add(broken.what.split(' at ')[0] as string);
-          broke.add(`${operation.method} ${operation.template} ${broken.what.replace(/\/[0-9]+\//g, '/N/')}`);
+  // Pure generation, but thousands of samples: on a loaded 2-core machine it has taken over 70 s. The
+  // document is one for both databases, so it is sampled once, beside SQLite.
+  it.runIf(db === 'sqlite')(
+    'generates requests for every operation, valid ones and broken ones',
+    { timeout },
+    () => {
+      const kinds = new Set<string>();
+      const broke = new Set<string>();
+      const ruleTypesSent = new Set<unknown>();
+      for (const operation of operations) {
+        // Enough bodies of POST /v1/rules that each of the ten rule types comes up, and of traces that
+        // each exclusive member (ruleIds, rules) does.
+        const numRuns =
+          operation.method !== 'POST'
+            ? 20
+            : operation.template === '/v1/rules'
+              ? 300
+              : operation.template === '/v1/trace'
+                ? 60
+                : 20;
+        for (const request of fc.sample(requestArbitrary(document, operation, pools), { seed, numRuns })) {
+          if (operation.template === '/v1/rules' && operation.method === 'POST')
+            ruleTypesSent.add((request.body as { ruleType?: unknown }).ruleType);
+          for (let choice = 0; choice < mutationCount(request); choice += 1) {
+            const broken = mutated(request, choice);
+            if (!broken) continue;
+            kinds.add(broken.what.split(' at ')[0] as string);
+            broke.add(
+              `${operation.method} ${operation.template} ${broken.what.replace(/\/[0-9]+\//g, '/N/')}`,
+            );
+          }
         }
       }
-    }
-    expect([...kinds].sort()).toEqual(
-      expect.arrayContaining([
-        'drop required',
-        'enum',
-        'exclusive members',
-        'maxLength',
-        'pattern',
-        'type',
-        'unknown field',
-      ]),
-    );
-    // Every branch of a union: a body of each rule type.
-    expect([...ruleTypesSent].sort()).toStrictEqual([...RULE_TYPES].sort());
-    // The constraints Schemathesis found looser in the document than in the service, each broken.
-    expect([...broke]).toEqual(
-      expect.arrayContaining([
-        'POST /v1/trace exclusive members at body /',
-        'GET /v1/rules pattern at query /groupId',
-        'POST /v1/groups pattern at header /Idempotency-Key',
-        'POST /v1/groups drop required at body /name',
-        'POST /v1/trace drop required at body /rules/N/name',
-      ]),
-    );
-  });
+      expect([...kinds].sort()).toEqual(
+        expect.arrayContaining([
+          'drop required',
+          'enum',
+          'exclusive members',
+          'maxLength',
+          'pattern',
+          'type',
+          'unknown field',
+        ]),
+      );
+      // Every branch of a union: a body of each rule type.
+      expect([...ruleTypesSent].sort()).toStrictEqual([...RULE_TYPES].sort());
+      // The constraints Schemathesis found looser in the document than in the service, each broken.
+      expect([...broke]).toEqual(
+        expect.arrayContaining([
+          'POST /v1/trace exclusive members at body /',
+          'GET /v1/rules pattern at query /groupId',
+          'POST /v1/groups pattern at header /Idempotency-Key',
+          'POST /v1/groups drop required at body /name',
+          'POST /v1/trace drop required at body /rules/N/name',
+        ]),
+      );
+    },
+  );
 });

@@ -39,6 +39,8 @@ interface Load {
   killed: boolean;
   inFlight: number;
   acks: number;
+  /** Called after each answer (the test waits for a number of acknowledged writes before it kills). */
+  onAnswer?: () => void;
   /** Anything but a 2xx before the kill, or a network error before the kill: the run fails with these. */
   unexpected: string[];
 }
@@ -79,6 +81,7 @@ async function writer(
       return;
     } finally {
       load.inFlight -= 1;
+      load.onAnswer?.();
     }
   }
 }
@@ -109,7 +112,16 @@ function crashSuite(kind: ScratchKind) {
         const writers = Array.from({ length: IN_FLIGHT }, (_, w) =>
           writer(service.url, key, cycle, load, `k${kill}w${w}`, randomFrom(r.int(0, 2 ** 30))),
         );
-        await delay(r.int(300, 2000));
+        // The moment is drawn in writes acknowledged, then a few milliseconds more, not in time alone:
+        // on a loaded machine two seconds may see no write answered, and such a kill proves nothing.
+        const acksBeforeKill = r.int(1, 40);
+        await new Promise<void>((resolve) => {
+          // An unexpected answer ends the wait too: the run fails with it below.
+          load.onAnswer = () => {
+            if (load.acks >= acksBeforeKill || load.unexpected.length > 0) resolve();
+          };
+        });
+        await delay(r.int(0, 100));
         load.killed = true;
         figures.inFlightAtKill += load.inFlight;
         service.child.kill('SIGKILL');

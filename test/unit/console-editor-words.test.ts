@@ -2,6 +2,7 @@
 // (from 1, no JSON pointer); wire values labelled; and which drafts would act on every request, said
 // as the confirmation says it.
 import { describe, expect, it } from 'vitest';
+import { guessBodyKind, prettyJson } from '../../console/src/forms/body-kind.js';
 import {
   detailWords,
   fieldHint,
@@ -28,6 +29,17 @@ describe('the editor in words', () => {
     expect(pointerWords('/pairs/0/modifications/Request/1/header')).toBe(
       'Pair 1 · Modifications · Request header 2 · Header',
     );
+    // A filter's conditions by their plain names; a Response or Request pair's value is its body.
+    expect(pointerWords('/pairs/0/source/filters/0/requestMethod')).toBe(
+      'Pair 1 · Source · Filter 1 · Request method',
+    );
+    expect(pointerWords('/pairs/0/source/filters/0/requestPayload/key')).toBe(
+      'Pair 1 · Source · Filter 1 · Request body · Key',
+    );
+    expect(pointerWords('/pairs/0/source/filters/0/pageDomains/1')).toBe(
+      'Pair 1 · Source · Filter 1 · Page domain 2',
+    );
+    expect(pointerWords('/pairs/1/value')).toBe('Pair 2 · Body');
     expect(pointerWords('/name')).toBe('Name');
     expect(pointerWords('')).toBe('The rule');
     expect(pointerWords('/pairs/0/destinationType')).not.toMatch(/\//);
@@ -97,5 +109,26 @@ describe('what the editor asks before saving', () => {
     expect(unsafePairs({ ruleType: 'Headers', pairs: [pair({ operator: 'Contains', value: '' })] })).toEqual(
       [],
     );
+  });
+});
+
+describe("a body's colours and its pretty-printing", () => {
+  it('reads a static body as JSON, HTML or plain text', () => {
+    expect(guessBodyKind('{"ok":true}')).toBe('json');
+    expect(guessBodyKind('  [1, 2]')).toBe('json');
+    expect(guessBodyKind('"just a string"')).toBe('json');
+    expect(guessBodyKind('42')).toBe('json');
+    expect(guessBodyKind('<p>Down</p>')).toBe('html');
+    expect(guessBodyKind('<!doctype html>')).toBe('html');
+    expect(guessBodyKind('OK')).toBe('text');
+    expect(guessBodyKind('12 apples')).toBe('text');
+    expect(guessBodyKind('')).toBe('text');
+  });
+
+  it('lays out JSON with two spaces, and leaves what does not parse', () => {
+    expect(prettyJson('{"a":[1,{"b":null}]}')).toBe(
+      '{\n  "a": [\n    1,\n    {\n      "b": null\n    }\n  ]\n}',
+    );
+    expect(prettyJson('{"a":')).toBeNull();
   });
 });

@@ -100,7 +100,7 @@ export function ChangeRequestsPage() {
       ) : null}
       {items?.length ? (
         <div class="table-wrap">
-          <table class="change-requests">
+          <table class="change-requests cards">
             <caption class="visually-hidden">
               Change requests ({total} {filter === 'all' ? 'in all' : STATE_WORDS[filter].toLowerCase()})
             </caption>
@@ -122,14 +122,14 @@ export function ChangeRequestsPage() {
                       {item.operationCount} {item.operationCount === 1 ? 'operation' : 'operations'}
                     </small>
                   </th>
-                  <td>
+                  <td data-label="Author">
                     {item.authorName ?? 'someone no longer here'}
                     {item.author === userId ? <span class="tag">you</span> : null}
                   </td>
-                  <td>
+                  <td data-label="State">
                     <span class={`tag state-${item.state}`}>{STATE_WORDS[item.state]}</span>
                   </td>
-                  <td>
+                  <td data-label="Updated">
                     <RelativeTime at={item.updatedAt} />
                   </td>
                 </tr>

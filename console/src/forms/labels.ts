@@ -22,6 +22,10 @@ export function inSentence(label: string): string {
 const FIELD_LABELS: [RegExp, string][] = [
   // A filter's URL is the page's (the request's own URL is the source's key).
   [/\/filters\/\d+\/URL$/, 'Page URL'],
+  [/\/filters\/\d+\/requestMethod$/, 'Request method'],
+  [/\/filters\/\d+\/requestPayload$/, 'Request body'],
+  // A Response or Request pair's value is the body it serves or sends.
+  [/^\/pairs\/\d+\/value$/, 'Body'],
   [/\/isCompressed$/, 'Stored compressed (from Requestly)'],
   [/\/delay$/, 'Delay (milliseconds)'],
 ];
@@ -102,6 +106,7 @@ export const ITEM_NAMES: Record<string, string> = {
   Request: 'Request header',
   Response: 'Response header',
   requestMethod: 'Method',
+  pageDomains: 'Page domain',
   resourceType: 'Resource type',
   // A test suite's cases, and a change request's operations.
   cases: 'Case',

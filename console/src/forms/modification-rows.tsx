@@ -28,7 +28,7 @@ const QUERY_TYPES = ['Add', 'Remove', 'Remove All'];
 const FUNCTIONS_LIST = 'rq-functions';
 
 /** One control of a row: labelled for assistive technology, its error (if any) under it. */
-function Cell({
+export function Cell({
   pointer,
   label,
   children,

@@ -3,11 +3,13 @@
 // optional object an "Add …" button until it is wanted. Every control is labelled, its description is
 // its hint, and the API's error for its pointer is shown under it.
 import type { ComponentChildren } from 'preact';
+import { BodyField, isCode } from './body-field.js';
 import { fieldId, useFieldErrors } from './field-errors.js';
 import { FieldFindings, useFieldFindings } from './field-findings.js';
 import { fieldHint, fieldLabel, ITEM_NAMES, inSentence, labelFor, valueLabel } from './labels.js';
 import { HeaderRows, QueryParamRows } from './modification-rows.js';
 import { choices, emptyValue, type JsonSchema } from './schema.js';
+import { ConditionField, FilterField, isCondition, isFilter } from './source-field.js';
 import { DocText } from './text.js';
 
 export interface FieldProps {
@@ -20,10 +22,9 @@ export interface FieldProps {
   required: boolean;
   /** `undefined` removes an optional property. */
   onChange: (value: unknown) => void;
+  /** The object the field is a property of: a body's language follows its pair's `type`. */
+  siblings?: Record<string, unknown>;
 }
-
-// Bodies and code are written over several lines.
-const MULTILINE = [/^\/pairs\/\d+\/value$/, /\/scripts\/\d+\/value$/];
 
 /** Ids of pairs and modifications are kept as they came but not edited: the service makes them. */
 const HIDDEN = /\/id$/;
@@ -34,6 +35,11 @@ export function SchemaField(props: FieldProps) {
   // Header and query-parameter changes: one row a change (their schemas say which is which).
   if (props.name === 'modifications' && schema.items?.properties?.Request) return <HeaderRows {...props} />;
   if (props.name === 'modifications' && schema.items?.properties?.param) return <QueryParamRows {...props} />;
+  // The source as a sentence ("If URL contains …"), a filter's conditions as chips, bodies and code
+  // in a code editor.
+  if (isCondition(props)) return <ConditionField {...props} />;
+  if (isFilter(props)) return <FilterField {...props} />;
+  if (schema.type === 'string' && isCode(props.pointer, props.siblings)) return <BodyField {...props} />;
   if (choices(schema)) return <ChoiceField {...props} />;
   if (schema.type === 'object') return <ObjectField {...props} />;
   if (schema.type === 'array') {
@@ -118,11 +124,7 @@ function TextField(props: FieldProps) {
   };
   return (
     <Control props={props}>
-      {MULTILINE.some((pattern) => pattern.test(props.pointer)) ? (
-        <textarea rows={6} spellcheck={false} {...common} />
-      ) : (
-        <input type={numeric ? 'number' : 'text'} spellcheck={false} autocomplete="off" {...common} />
-      )}
+      <input type={numeric ? 'number' : 'text'} spellcheck={false} autocomplete="off" {...common} />
     </Control>
   );
 }
@@ -291,6 +293,7 @@ function ObjectField(props: FieldProps) {
           value={value[name]}
           pointer={`${props.pointer}/${name}`}
           required={required.has(name)}
+          siblings={value}
           onChange={(next) => {
             const copy = { ...value };
             if (next === undefined) delete copy[name];

@@ -62,6 +62,8 @@ export function emptyValue(schema: JsonSchema): unknown {
         const property = schema.properties?.[name];
         if (property) value[name] = emptyValue(property);
       }
+      // A new source compares the whole URL, as Requestly's does (the document's example is a host).
+      if (choices(schema.properties?.key ?? {})?.includes('Url') && 'operator' in value) value.key = 'Url';
       return value;
     }
     case 'array':

@@ -118,7 +118,7 @@ export function KeysPage() {
       {keys?.length === 0 ? <p class="empty">No keys{state ? ` ${state}` : ''}.</p> : null}
       {keys?.length ? (
         <div class="table-wrap">
-          <table class="keys">
+          <table class="keys cards">
             <caption class="visually-hidden">
               {session.canAdmin ? 'Keys of the workspace' : 'Your keys'}, oldest first
             </caption>
@@ -194,10 +194,10 @@ function KeyRow({
         {name}
         {inUse ? <span class="tag">this console</span> : null}
       </th>
-      <td>{item.scope}</td>
-      <td>{item.service ? 'machine (workspace key)' : mine ? 'you' : item.user.name}</td>
-      <td>{item.expiresAt === null ? 'never' : <RelativeTime at={item.expiresAt} />}</td>
-      <td>
+      <td data-label="Scope">{item.scope}</td>
+      <td data-label="Owner">{item.service ? 'machine (workspace key)' : mine ? 'you' : item.user.name}</td>
+      <td data-label="Expires">{item.expiresAt === null ? 'never' : <RelativeTime at={item.expiresAt} />}</td>
+      <td data-label="State">
         {state === 'revoked' && item.revokedAt !== null ? (
           <RelativeTime at={item.revokedAt} prefix="revoked " />
         ) : (

@@ -103,7 +103,7 @@ export function InvitesPanel({ onInvited }: { onInvited: () => void }) {
       ) : null}
       {invites?.length ? (
         <div class="table-wrap">
-          <table>
+          <table class="cards">
             <caption>Invites not yet accepted</caption>
             <thead>
               <tr>
@@ -119,8 +119,8 @@ export function InvitesPanel({ onInvited }: { onInvited: () => void }) {
               {invites.map((invite) => (
                 <tr key={invite.id}>
                   <th scope="row">{invite.email ?? 'the setup link (first owner)'}</th>
-                  <td>{invite.role}</td>
-                  <td>
+                  <td data-label="Role">{invite.role}</td>
+                  <td data-label="Expires">
                     <RelativeTime at={invite.expiresAt} />
                   </td>
                   <td>

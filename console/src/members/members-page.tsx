@@ -118,7 +118,7 @@ export function MembersPage() {
       {members === null ? <p>Loading…</p> : null}
       {members?.length ? (
         <div class="table-wrap">
-          <table class="members">
+          <table class="members cards">
             <caption class="visually-hidden">Members of the workspace</caption>
             <thead>
               <tr>
@@ -143,7 +143,7 @@ export function MembersPage() {
                       {member.userId === session.userId ? <span class="tag">you</span> : null}
                       {isMachine(member.userId) ? <span class="tag">machine (workspace key)</span> : null}
                     </th>
-                    <td>
+                    <td data-label="Role">
                       {roles.length ? (
                         <>
                           <label for={id} class="visually-hidden">
@@ -169,7 +169,7 @@ export function MembersPage() {
                         member.role
                       )}
                     </td>
-                    <td>
+                    <td data-label="Member since">
                       <RelativeTime at={member.since} />
                     </td>
                     {session.canAdmin ? (

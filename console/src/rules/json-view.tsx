@@ -4,13 +4,13 @@
 // under the editor in words, for whoever does not see the marks. The same value as the form.
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { json, jsonParseLinter } from '@codemirror/lang-json';
-import { bracketMatching, HighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { bracketMatching, syntaxHighlighting } from '@codemirror/language';
 import { type Diagnostic, forceLinting, linter, lintGutter } from '@codemirror/lint';
 import { EditorState, StateEffect } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers } from '@codemirror/view';
-import { tags } from '@lezer/highlight';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ErrorDetail } from '../api.js';
+import { CODE_HIGHLIGHT, CODE_THEME } from '../ui/code-theme.js';
 import { pointerRange } from './json-pointer-range.js';
 
 interface JsonViewProps {
@@ -49,46 +49,12 @@ function place(state: EditorState, problems: readonly ErrorDetail[]): Placed[] {
   });
 }
 
-/**
- * The editor lives in a shadow root: CodeMirror writes its styles into a <style> element in a
- * document, which the console's Content-Security-Policy (style-src 'self') refuses, and into
- * adopted style sheets in a shadow root, which it does not govern. The console's colour variables
- * reach in (custom properties inherit), so light and dark follow the page.
- */
-const THEME = EditorView.theme({
-  '&': {
-    color: 'var(--ink)',
-    backgroundColor: 'var(--paper)',
-    border: '1px solid var(--control-line)',
-    borderRadius: '4px',
-    maxHeight: '70vh',
-    fontSize: '0.9rem',
-  },
-  '&.cm-focused': { outline: '3px solid var(--focus)', outlineOffset: '2px' },
-  '.cm-scroller': {
-    fontFamily: 'ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace',
-    minHeight: '12rem',
-  },
-  '.cm-content': { caretColor: 'var(--ink)' },
-  '.cm-gutters': {
-    backgroundColor: 'var(--wash)',
-    color: 'var(--muted)',
-    borderRight: '1px solid var(--line)',
-  },
-  '.cm-tooltip': { backgroundColor: 'var(--paper)', color: 'var(--ink)', border: '1px solid var(--line)' },
-});
+// The editor lives in a shadow root: CodeMirror writes its styles into a <style> element in a
+// document, which the console's Content-Security-Policy (style-src 'self') refuses, and into adopted
+// style sheets in a shadow root, which it does not govern (ui/code-theme.ts has its looks).
 
 /** The service's problems changed: the linter runs again though the text did not. */
 const problemsChanged = StateEffect.define<null>();
-
-/** JSON's parts in the console's colours, each readable on its paper in both schemes. */
-const HIGHLIGHT = HighlightStyle.define([
-  { tag: tags.propertyName, color: 'var(--accent)' },
-  { tag: tags.string, color: 'var(--ok)' },
-  { tag: tags.number, color: 'var(--warn-ink)' },
-  { tag: [tags.bool, tags.null], color: 'var(--danger)' },
-  { tag: [tags.brace, tags.squareBracket, tags.separator], color: 'var(--muted)' },
-]);
 
 export function JsonView({ value, onChange, problems, readOnly = false, what = RULE }: JsonViewProps) {
   const host = useRef<HTMLDivElement>(null);
@@ -113,8 +79,8 @@ export function JsonView({ value, onChange, problems, readOnly = false, what = R
           history(),
           bracketMatching(),
           json(),
-          syntaxHighlighting(HIGHLIGHT),
-          THEME,
+          syntaxHighlighting(CODE_HIGHLIGHT),
+          CODE_THEME,
           lintGutter(),
           linter(
             (v): Diagnostic[] => {

@@ -9,6 +9,8 @@ export interface RuleDraft {
   status: 'Active' | 'Inactive';
   ruleType: RuleType;
   groupId: string;
+  /** Pinned (Requestly's favourite). */
+  isFavourite?: boolean;
   pairs: unknown[];
   [other: string]: unknown;
 }
@@ -26,8 +28,16 @@ export function newDraft(ruleType: RuleType, groupId = ''): RuleDraft {
 }
 
 export function draftOf(rule: Rule): RuleDraft {
-  const { name, description, status, ruleType, groupId, pairs } = rule;
-  return { name, description, status, ruleType, groupId, pairs: structuredClone(pairs) as unknown[] };
+  const { name, description, status, ruleType, groupId, isFavourite, pairs } = rule;
+  return {
+    name,
+    description,
+    status,
+    ruleType,
+    groupId,
+    isFavourite,
+    pairs: structuredClone(pairs) as unknown[],
+  };
 }
 
 /** A new type starts from its own empty pair: pairs of one type mean nothing to another. */

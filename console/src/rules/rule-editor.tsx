@@ -49,6 +49,10 @@ import { RuleSummary } from './rule-summary.js';
 
 const NAME: JsonSchema = { type: 'string', description: 'Shown in lists; need not be unique.' };
 const DESCRIPTION: JsonSchema = { type: 'string' };
+const PINNED: JsonSchema = {
+  type: 'boolean',
+  description: 'Pinned rules can be listed alone (Pinned only, in the rules list).',
+};
 const STATUS: JsonSchema = {
   enum: ['Active', 'Inactive'],
   description: 'Only active rules act. A new rule starts Inactive: switch it on when it is ready.',
@@ -448,6 +452,16 @@ function Editor({
                     </select>
                   </div>
                 </div>
+                <SchemaField
+                  name="isFavourite"
+                  label="Pinned"
+                  schema={PINNED}
+                  value={draft.isFavourite}
+                  pointer="/isFavourite"
+                  // Unticked is sent as false: left out, a PUT would keep the rule pinned.
+                  required
+                  onChange={set('isFavourite')}
+                />
                 <SchemaField
                   name="pairs"
                   schema={pairsSchema}

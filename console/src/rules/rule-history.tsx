@@ -118,7 +118,7 @@ function Diff({ changes, version }: { changes: FieldChange[]; version: number })
   if (changes.length === 0) return <p class="diff-none">No change to the rule itself.</p>;
   return (
     <div class="table-wrap">
-      <table class="diff">
+      <table class="diff cards">
         <caption class="visually-hidden">What version {version} changed</caption>
         <thead>
           <tr>
@@ -131,8 +131,12 @@ function Diff({ changes, version }: { changes: FieldChange[]; version: number })
           {changes.map(({ field, before, after }) => (
             <tr key={field}>
               <th scope="row">{field}</th>
-              <td>{before === undefined ? <span class="absent">(not set)</span> : <del>{before}</del>}</td>
-              <td>{after === undefined ? <span class="absent">(removed)</span> : <ins>{after}</ins>}</td>
+              <td data-label="Was">
+                {before === undefined ? <span class="absent">(not set)</span> : <del>{before}</del>}
+              </td>
+              <td data-label="Now">
+                {after === undefined ? <span class="absent">(removed)</span> : <ins>{after}</ins>}
+              </td>
             </tr>
           ))}
         </tbody>

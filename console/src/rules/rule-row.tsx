@@ -1,5 +1,5 @@
-// One rule in the list: a box to select it, its name (to open it), its type, what it matches in
-// short, when it last changed, its lint findings and its switch (its status in words, to someone who
+// One rule in the list: a box to select it, its pin (Requestly's favourite), its name (to open it),
+// its type, what it matches in short, when it last changed, its lint findings and its switch (its status in words, to someone who
 // may only read); in a list sorted across groups, its group too (an inactive group's rules do not act).
 import type { Group, Rule } from '../api.js';
 import { RelativeTime } from '../ui/relative-time.js';
@@ -13,6 +13,7 @@ export function RuleRow({
   selected,
   onSelect,
   onSwitch,
+  onPin,
   group,
   lastHitAt,
 }: {
@@ -24,6 +25,8 @@ export function RuleRow({
   /** Null for someone who may only read: nothing to select, no switch, the status as text. */
   onSelect: ((on: boolean) => void) | null;
   onSwitch: (() => void) | null;
+  /** Null for someone who may only read: a pinned rule says so, with nothing to press. */
+  onPin: (() => void) | null;
   /** When the list is sorted by last hit: when it last acted (null: not in the kept 90 days). */
   lastHitAt?: number | null | undefined;
 }) {
@@ -39,6 +42,23 @@ export function RuleRow({
           aria-label={`Select ${name}`}
           onChange={(event) => onSelect(event.currentTarget.checked)}
         />
+      ) : null}
+      {onPin ? (
+        <button
+          type="button"
+          class={rule.isFavourite ? 'pin pinned' : 'pin'}
+          aria-pressed={rule.isFavourite}
+          aria-label={`Pin ${name}`}
+          title={rule.isFavourite ? 'Pinned: press to unpin' : 'Pin it'}
+          onClick={onPin}
+        >
+          <span aria-hidden="true">{rule.isFavourite ? '★' : '☆'}</span>
+        </button>
+      ) : rule.isFavourite ? (
+        <span class="pin pinned" title="Pinned">
+          <span aria-hidden="true">★</span>
+          <span class="visually-hidden">Pinned</span>
+        </span>
       ) : null}
       <div class="rule-main">
         <a class="rule-name" href={href}>

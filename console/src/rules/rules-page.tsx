@@ -31,6 +31,8 @@ interface Filters {
   ruleType: string;
   /** `*` for every group, `""` for ungrouped, else a group id. */
   groupId: string;
+  /** `true`: pinned rules only; `false`: the others; `""`: every rule. */
+  pinned: '' | 'true' | 'false';
   search: string;
   sort: RuleSort;
 }
@@ -71,6 +73,7 @@ export function RulesPage() {
     status: '',
     ruleType: '',
     groupId: '*',
+    pinned: '',
     search: '',
     sort: 'creationDate',
   });
@@ -139,6 +142,7 @@ export function RulesPage() {
       ...(filters.status ? { status: filters.status as Rule['status'] } : {}),
       ...(filters.ruleType ? { ruleType: filters.ruleType as Rule['ruleType'] } : {}),
       ...(filters.groupId !== '*' ? { groupId: filters.groupId } : {}),
+      ...(filters.pinned ? { isFavourite: filters.pinned } : {}),
       ...(filters.search ? { search: filters.search } : {}),
       ...(filters.sort !== 'creationDate' ? { sort: filters.sort as Exclude<RuleSort, 'lastHit'> } : {}),
     };
@@ -184,6 +188,34 @@ export function RulesPage() {
         // Said in the dialog that offers to propose it.
         setProposal({ ...proposed, why: REVIEW_NOW_REQUIRED });
       } else setError(`“${rule.name}” was not switched: ${describeError(failure)}`);
+    }
+  }
+
+  /** Pins or unpins a rule (Requestly's favourite); proposed where review is required. */
+  async function pinRule(rule: Rule) {
+    const isFavourite = !rule.isFavourite;
+    const proposed: Proposal = {
+      operations: [{ op: 'update', kind: 'rule', id: rule.id, body: { isFavourite } }],
+      title: `${isFavourite ? 'Pin' : 'Unpin'} the rule “${rule.name}”`,
+      why: 'This workspace requires review: your change is applied once someone else approves it.',
+    };
+    if (proposing) {
+      setProposal(proposed);
+      return;
+    }
+    try {
+      await api((client) =>
+        client.PUT('/v1/rules/{ruleId}', { params: { path: { ruleId: rule.id } }, body: { isFavourite } }),
+      );
+      setPage(
+        (old) =>
+          old && { ...old, rules: old.rules.map((r) => (r.id === rule.id ? { ...r, isFavourite } : r)) },
+      );
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.code === 'REVIEW_REQUIRED') {
+        setProposal({ ...proposed, why: REVIEW_NOW_REQUIRED });
+      } else
+        setError(`“${rule.name}” was not ${isFavourite ? 'pinned' : 'unpinned'}: ${describeError(failure)}`);
     }
   }
 
@@ -288,6 +320,19 @@ export function RulesPage() {
           </select>
         </div>
         <div class="field">
+          <label for="filter-pinned">Pinned</label>
+          <select
+            id="filter-pinned"
+            value={filters.pinned}
+            onChange={filter('pinned')}
+            disabled={filters.sort === 'lastHit'}
+          >
+            <option value="">Any</option>
+            <option value="true">Pinned only</option>
+            <option value="false">Not pinned</option>
+          </select>
+        </div>
+        <div class="field">
           <label for="filter-sort">Sort by</label>
           <select id="filter-sort" value={filters.sort} onChange={filter('sort')}>
             {SORTS.map(({ sort, label }) => (
@@ -329,6 +374,7 @@ export function RulesPage() {
           selected={selected}
           onSelect={canWrite ? select : null}
           onSwitch={canWrite ? switchRule : null}
+          onPin={canWrite ? pinRule : null}
         />
       ) : (
         <p>Loading…</p>
@@ -369,6 +415,7 @@ function RuleSections({
   selected,
   onSelect,
   onSwitch,
+  onPin,
 }: {
   page: Page;
   /** The sort chosen, when it is not the default: one list in its order instead of group headings. */
@@ -379,6 +426,7 @@ function RuleSections({
   /** Null for someone who may only read. */
   onSelect: ((rules: Rule[], on: boolean) => void) | null;
   onSwitch: ((rule: Rule) => void) | null;
+  onPin: ((rule: Rule) => void) | null;
 }) {
   if (page.rules.length === 0) {
     return onSwitch ? (
@@ -400,6 +448,7 @@ function RuleSections({
       selected={selected.has(rule.id)}
       onSelect={onSelect && ((on) => onSelect([rule], on))}
       onSwitch={onSwitch && (() => onSwitch(rule))}
+      onPin={onPin && (() => onPin(rule))}
     />
   );
   if (sortLabel) {

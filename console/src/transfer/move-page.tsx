@@ -2,8 +2,9 @@
 // report says what becomes of each record, and imported only when confirmed; the workspace exports
 // to a Requestly-compatible file. Importing writes (a dry run too needs the write scope), so someone
 // who may only read is offered the export alone.
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type paths } from '../api.js';
+import { detailWords } from '../forms/labels.js';
 import { describeError, useApi, useSession } from '../session.js';
 import { ErrorSummary } from '../ui/error-summary.js';
 import { ReadOnlyNote } from '../ui/read-only-note.js';
@@ -232,25 +233,81 @@ interface ReportProps {
   onConfirm: () => void;
 }
 
+/** A record's problem in the form's words: "Pair 1 · Destination: must not be empty". */
+function problemWords(detail: { path: string; message: string }): string {
+  // The file's pointers start with the record's place, which the card already names.
+  const inRecord = detail.path.replace(/^\/\d+/, '');
+  return inRecord ? detailWords({ path: inRecord, message: detail.message }) : detail.message;
+}
+
+const OUTCOME_WORDS = { created: 'Created', updated: 'Updated', failed: 'Failed' } as const;
+const DRY_OUTCOME_WORDS = { created: 'To create', updated: 'To update', failed: 'Fails' } as const;
+
+/** The id a record has here; in a dry run, an id drawn afresh is only an example of the form. */
+function IdHere({ item, dryRun }: { item: Report['items'][number]; dryRun: boolean }) {
+  if (item.id === null) return <>—</>;
+  if (dryRun && item.id !== item.sourceId) return <>a new id, given when imported</>;
+  return <code>{item.id}</code>;
+}
+
 function ImportReport({ report, fileName, busy, blocked, onConfirm }: ReportProps) {
   const verb = report.dryRun ? 'would be' : 'were';
+  const words = report.dryRun ? DRY_OUTCOME_WORDS : OUTCOME_WORDS;
+  const failures = report.items.filter((item) => item.outcome === 'failed');
+  // A new report is read from its heading: on a phone it would start below the options.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.focus();
+    heading.current?.scrollIntoView({ block: 'start' });
+  }, [report]);
+  const fresh = report.dryRun && report.items.some((item) => item.id !== null && item.id !== item.sourceId);
   return (
     <section class="import-report" aria-labelledby="report-title" aria-busy={busy}>
-      <h3 id="report-title">
+      <h3 id="report-title" tabIndex={-1} ref={heading}>
         {report.dryRun ? `Checked ${fileName}: nothing imported yet` : `Imported ${fileName}`}
       </h3>
       <p role="status">
         {report.created} {verb} created, {report.updated} {verb} updated, {report.failed} failed.
       </p>
+      {fresh ? (
+        <p class="hint">
+          Records that need a new id get it when they are imported: the check does not reserve one.
+        </p>
+      ) : null}
+      {failures.length ? (
+        // Read first: on a phone, the failures of a long file would be far down its table.
+        <section class="import-failures" aria-labelledby="failures-title">
+          <h4 id="failures-title">
+            {failures.length === 1 ? 'The record that fails' : `The ${failures.length} records that fail`}
+          </h4>
+          <ul>
+            {failures.map((item) => (
+              <li key={item.index}>
+                <strong>
+                  Record {item.index + 1}
+                  {item.name ? ` “${item.name}”` : ''}
+                </strong>
+                : {item.message}
+                <ul>
+                  {(item.details ?? []).map((detail) => (
+                    <li key={detail.path + detail.message}>{problemWords(detail)}</li>
+                  ))}
+                </ul>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <div class="table-wrap">
-        <table>
+        <table class="cards">
           <caption class="visually-hidden">What becomes of each record of the file</caption>
           <thead>
             <tr>
-              <th scope="col">Record (from 0, as in the paths)</th>
+              <th scope="col">Record</th>
               <th scope="col">Kind</th>
               <th scope="col">Name</th>
-              <th scope="col">Id in the file → here</th>
+              <th scope="col">Id in the file</th>
+              <th scope="col">Id here</th>
               <th scope="col">Outcome</th>
               <th scope="col">Notes</th>
             </tr>
@@ -258,25 +315,28 @@ function ImportReport({ report, fileName, busy, blocked, onConfirm }: ReportProp
           <tbody>
             {report.items.map((item) => (
               <tr key={item.index} class={item.outcome}>
-                <td>{item.index}</td>
-                <td>{item.objectType ?? '?'}</td>
-                <td>{item.name ?? '(none)'}</td>
-                <td>
-                  {item.sourceId ?? '(none)'} → {item.id ?? '—'}
+                <td data-label="Record">{item.index + 1}</td>
+                <td data-label="Kind">{item.objectType ?? 'neither rule nor group'}</td>
+                <th scope="row" data-label="Name">
+                  {item.name ?? '(no name)'}
+                </th>
+                <td data-label="Id in the file">{item.sourceId ? <code>{item.sourceId}</code> : '(none)'}</td>
+                <td data-label="Id here">
+                  <IdHere item={item} dryRun={report.dryRun} />
                 </td>
-                <td>{item.outcome}</td>
-                <td>
+                <td data-label="Outcome">{words[item.outcome]}</td>
+                <td data-label="Notes" class={item.warnings.length || item.message ? '' : 'empty-cell'}>
                   {item.message ? <strong>{item.message}</strong> : null}
-                  <ul>
-                    {(item.details ?? []).map((detail) => (
-                      <li key={detail.path}>
-                        <code>{detail.path}</code>: {detail.message}
-                      </li>
-                    ))}
-                    {item.warnings.map((warning) => (
-                      <li key={warning}>{warning}</li>
-                    ))}
-                  </ul>
+                  {(item.details ?? []).length + item.warnings.length ? (
+                    <ul>
+                      {(item.details ?? []).map((detail) => (
+                        <li key={detail.path + detail.message}>{problemWords(detail)}</li>
+                      ))}
+                      {item.warnings.map((warning) => (
+                        <li key={warning}>{warning}</li>
+                      ))}
+                    </ul>
+                  ) : null}
                 </td>
               </tr>
             ))}

@@ -133,7 +133,7 @@ export function WebhooksPage() {
       {hooks?.length === 0 ? <p class="empty">No webhooks yet.</p> : null}
       {hooks?.length ? (
         <div class="table-wrap">
-          <table class="keys">
+          <table class="keys cards">
             <caption class="visually-hidden">Webhooks of the workspace, oldest first</caption>
             <thead>
               <tr>
@@ -152,8 +152,8 @@ export function WebhooksPage() {
                     {hook.url}
                     {hook.description ? <span class="hint"> {hook.description}</span> : null}
                   </th>
-                  <td>{eventsLabel(hook.events)}</td>
-                  <td>{hook.active ? 'on' : 'off'}</td>
+                  <td data-label="Events">{eventsLabel(hook.events)}</td>
+                  <td data-label="State">{hook.active ? 'on' : 'off'}</td>
                   <td class="actions">
                     <button
                       type="button"

@@ -282,7 +282,7 @@ export const checkChangeRequestListQuery = compile(listQuery(true));
 
 export const ChangeRequestParams = Type.Object({
   id: Type.String({
-    maxLength: 128,
+    pattern: '^cr_[0-9a-z]{1,64}$',
     description: 'Any other id is not found.',
     examples: ['cr_k3v9x0p2f8w0'],
   }),

@@ -76,7 +76,9 @@ export const ImportItem = Type.Object(
     }),
     sourceId: Type.Union([Type.String(), Type.Null()], { description: 'The id the record had in the file.' }),
     id: Type.Union([Type.String(), Type.Null()], {
-      description: 'Its id here (the one it would get, in a dry run); null when it failed.',
+      description:
+        'Its id here; null when it failed. In a dry run, an id kept or replaced is the one it will have; a new id ' +
+        'is only an example of its form (a dry run reserves none: the import draws its own).',
     }),
     outcome: Type.Union([Type.Literal('created'), Type.Literal('updated'), Type.Literal('failed')]),
     warnings: Type.Array(Type.String(), {

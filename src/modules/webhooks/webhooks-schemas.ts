@@ -135,6 +135,8 @@ export type WebhookUpdate = Static<typeof WebhookUpdate>;
 
 export const WebhookParams = Type.Object({
   webhookId: Type.String({
+    // Documented with its form, so that no client (nor the fuzz) takes an empty id for one.
+    pattern: '^whk_[0-9a-z]{1,64}$',
     description: "The webhook's id, as GET /v1/webhooks lists it; any other is not found.",
     examples: ['whk_3k9x0b2m7q1z'],
   }),
@@ -143,6 +145,7 @@ export const WebhookParams = Type.Object({
 export const DeliveryParams = Type.Object({
   webhookId: WebhookParams.properties.webhookId,
   deliveryId: Type.String({
+    pattern: '^dlv_[0-9a-z_]{1,160}$',
     description: "The delivery's id, as the webhook's deliveries list it; any other is not found.",
     examples: ['dlv_r42_3k9x0b2m7q1z'],
   }),
