@@ -65,14 +65,38 @@ export async function whoami(settings: Settings): Promise<Identity> {
   const { key, user, workspace } = answer.data.data;
   // Asked with a key, whoami always describes it (null is a person's session's answer).
   if (!key) throw refusalOf(401, undefined);
+  // A server older than environments names none.
+  const bound = (key as { environment?: string | null }).environment;
   return {
     workspace: workspace.name,
     user: user.name,
     scope: key.scope,
     keyName: key.name ?? undefined,
     expiresAt: key.expiresAt ?? null,
+    ...(bound === undefined ? {} : { environment: bound }),
   };
 }
+
+/** The workspace's environments' names (none from a server without environments). */
+export async function environments(settings: Settings): Promise<string[]> {
+  let response: Response;
+  try {
+    response = await fetch(`${settings.serverUrl}/v1/environments`, {
+      headers: { 'x-api-key': settings.key },
+      cache: 'no-store',
+    });
+  } catch (error) {
+    throw unreachable(settings, error);
+  }
+  if (response.status === 404) return [];
+  if (!response.ok) throw await refusal(response);
+  const body = (await response.json()) as { data: { name: string }[] };
+  return body.data.map((environment) => environment.name);
+}
+
+/** `?environment=` when the person chose one; else the server uses the key's own. */
+const inEnvironment = (settings: Settings) =>
+  settings.environment ? `?environment=${encodeURIComponent(settings.environment)}` : '';
 
 /**
  * The workspace's rules compiled for Chrome, or `'unchanged'` when `etag` still holds (304): the ETag
@@ -85,7 +109,7 @@ export async function browserRules(
 ): Promise<{ rules: BrowserRules; etag: string | undefined } | 'unchanged'> {
   let response: Response;
   try {
-    response = await fetch(`${settings.serverUrl}/v1/browser-rules`, {
+    response = await fetch(`${settings.serverUrl}/v1/browser-rules${inEnvironment(settings)}`, {
       headers: { 'x-api-key': settings.key, ...(etag ? { 'if-none-match': etag } : {}) },
       cache: 'no-store',
     });
@@ -120,7 +144,11 @@ export async function explain(settings: Settings, request: TraceRequest, ruleId:
     response = await fetch(`${settings.serverUrl}/v1/trace`, {
       method: 'POST',
       headers: { 'x-api-key': settings.key, 'content-type': 'application/json' },
-      body: JSON.stringify({ request, ruleIds: [ruleId] }),
+      body: JSON.stringify({
+        request,
+        ruleIds: [ruleId],
+        ...(settings.environment ? { environment: settings.environment } : {}),
+      }),
     });
   } catch (error) {
     throw unreachable(settings, error);

@@ -93,7 +93,7 @@ async function start(): Promise<Session | undefined> {
   });
   feed.onState((state) => {
     if (state.connected) {
-      void publish(current, { state: 'following', error: undefined });
+      void publish(current, { state: 'following', error: undefined, environment: state.environment });
       void checkKey(current);
       void installer.request();
     } else void checkKey(current);

@@ -15,10 +15,13 @@ export interface Installed {
   notInstalled: BrowserRules['report'];
 }
 
-/** The ETag of what is installed, for this server and key only (another sign-in reads again). */
+/** Whose compiled rules an ETag is of: the server and the environment (the ETag is per environment). */
+const etagFor = (settings: Settings) => `${settings.serverUrl} ${settings.environment ?? ''}`;
+
+/** The ETag of what is installed, for this server and environment only (another sign-in reads again). */
 async function storedEtag(settings: Settings): Promise<string | undefined> {
   const stored = (await chrome.storage.local.get(ETAG))[ETAG] as { for: string; etag: string } | undefined;
-  return stored?.for === settings.serverUrl ? stored.etag : undefined;
+  return stored?.for === etagFor(settings) ? stored.etag : undefined;
 }
 
 /** Replaces all dynamic rules with `rules` (none: removes them all), in one call. */
@@ -56,7 +59,7 @@ async function installOnce(settings: Settings): Promise<Installed | 'unchanged'>
     for (const pair of entry.pairs ?? [])
       for (const id of pair.browserRuleIds ?? []) owners[id] = entry.ruleId;
   await chrome.storage.local.set({ [OWNERS]: owners });
-  if (answer.etag) await chrome.storage.local.set({ [ETAG]: { for: settings.serverUrl, etag: answer.etag } });
+  if (answer.etag) await chrome.storage.local.set({ [ETAG]: { for: etagFor(settings), etag: answer.etag } });
   else await chrome.storage.local.remove(ETAG);
   return {
     installed: answer.rules.rules.length,

@@ -6,6 +6,11 @@ export interface Settings {
   /** e.g. http://127.0.0.1:8080, without a trailing slash. */
   serverUrl: string;
   key: string;
+  /**
+   * The environment whose variables' values the rules act with (`{{API}}`), chosen on the options
+   * page; absent: the key's own (the one it is bound to, else `default`).
+   */
+  environment?: string;
 }
 
 export interface Identity {
@@ -14,6 +19,8 @@ export interface Identity {
   scope: string;
   keyName?: string;
   expiresAt?: number | null;
+  /** The environment the key is bound to (null: none, so `default`); absent from a server without environments. */
+  environment?: string | null;
 }
 
 /** The worker's state, as the popup and options page show it. */
@@ -22,6 +29,8 @@ export interface Status {
   /** What went wrong, as the server said it (`Invalid API key: expired at …`). */
   error?: string;
   identity?: Identity;
+  /** The environment the rules act in, once the worker follows (absent from a server without environments). */
+  environment?: string;
   /** Dynamic rules installed from the last compile, and the report of rules that did not compile whole. */
   installed?: number;
   notInstalled?: { ruleId: string; status: string; reasons: string[] }[];

@@ -12,7 +12,8 @@ export function describeState(status: Status): string {
       return 'Connecting…';
     case 'following': {
       const installed = status.installed === undefined ? '' : `; ${status.installed} browser rules installed`;
-      return `Following ${who}${installed}.`;
+      const environment = status.environment === undefined ? '' : ` in environment ${status.environment}`;
+      return `Following ${who}${environment}${installed}.`;
     }
     case 'unreachable':
       return 'The server cannot be reached; the last rules stay in force.';

@@ -7,7 +7,8 @@ import { toEngineRequest } from '../../src/engine/index.js';
 import { createRuntime } from '../../src/runtime/index.js';
 import type { Settings } from './settings.js';
 
-export type FeedState = { connected: true } | { connected: false; problem: string };
+/** Connected: following, with the environment whose values the rules act with (when the server has them). */
+export type FeedState = { connected: true; environment?: string } | { connected: false; problem: string };
 
 export interface WorkspaceFeed {
   /** What the rules do to a request, once the first copy was tried; undefined for a URL the engine cannot read. */
@@ -26,6 +27,7 @@ export function followWorkspace(settings: Settings): WorkspaceFeed {
   const runtime = createRuntime({
     server: settings.serverUrl,
     key: settings.key,
+    ...(settings.environment ? { environment: settings.environment } : {}),
     maxRetryMs: 5_000,
     reportHits: false,
   });
@@ -53,8 +55,8 @@ export function followWorkspace(settings: Settings): WorkspaceFeed {
     },
     onState: (listener) => {
       // The messages carry the server's words and the URL, never the key.
-      runtime.on('status', ({ state, problem }) => {
-        if (state === 'live') listener({ connected: true });
+      runtime.on('status', ({ state, problem, environment }) => {
+        if (state === 'live') listener({ connected: true, ...(environment ? { environment } : {}) });
         else if (problem !== undefined) listener({ connected: false, problem });
       });
     },

@@ -2,6 +2,7 @@
 // `rulekeeper proxy ca`: the certificate to trust for HTTPS.
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { ENVIRONMENT_NAME_PATTERN } from '../model/environment-names.js';
 import { ensureCa } from '../proxy/ca.js';
 import { startProxy } from '../proxy/proxy-server.js';
 import { createRuleFeed } from '../proxy/rule-feed.js';
@@ -12,6 +13,7 @@ interface ProxyFlags {
   server: string;
   key?: string;
   keyFile?: string;
+  environment?: string;
   port: string;
   caDir: string;
   allowCode?: boolean;
@@ -47,6 +49,10 @@ export function registerProxyCommand(program: Command): void {
     .option('--server <url>', 'the Rulekeeper server to read rules from', 'http://127.0.0.1:8080')
     .option('--key-file <file>', 'read the API key of the workspace from this file (default: RULEKEEPER_KEY)')
     .option('--key <key>', 'the API key itself (visible to other users of the machine: prefer the above)')
+    .option(
+      '--environment <name>',
+      "the environment whose variables' values the rules act with (default: the key's, else default)",
+    )
     .option('--port <port>', 'port to listen on', '8888')
     .option('--ca-dir <dir>', 'where the HTTPS certificate authority is kept', 'data/proxy-ca')
     .option(
@@ -76,10 +82,18 @@ export function registerProxyCommand(program: Command): void {
       const maxBodyBytes = integer(flags.maxBodyBytes, '--max-body-bytes', 0, 1024 * 1024 * 1024);
       const upstreamTimeoutMs = integer(flags.upstreamTimeoutMs, '--upstream-timeout-ms', 1, 3_600_000);
       const hitsIntervalMs = integer(flags.hitsIntervalMs, '--hits-interval-ms', 1, 10_000);
+      const { environment } = flags;
+      if (environment !== undefined && !ENVIRONMENT_NAME_PATTERN.test(environment))
+        usage('--environment must be an environment name (letters, digits, _ . -; at most 64)');
       const ca = await ensureCa(flags.caDir);
       if (ca.created)
         log(`created a certificate authority in ${flags.caDir}: trust ${ca.certPath} for HTTPS`);
-      const feed = createRuleFeed({ server: flags.server, key, log });
+      const feed = createRuleFeed({
+        server: flags.server,
+        key,
+        log,
+        ...(environment === undefined ? {} : { environment }),
+      });
       await feed.firstAttempt;
       const hits = flags.hits
         ? createHitReporter({ server: flags.server, key, source: 'proxy', intervalMs: hitsIntervalMs, log })

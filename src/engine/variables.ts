@@ -3,13 +3,20 @@
 // field it lands in, it means what it says, never syntax of that field (a wildcard's star, a regular
 // expression, a capture `$1`); what the same text typed into the rule would mean in that place is the
 // most it can do. A rule resolved is checked again as a written rule is: one that fails does not act
-// in that environment, and says why. Pure: no I/O; the services give the values.
+// in that environment, and says why. Pure: no I/O; the services give the values. It loads no schema
+// compiler (rulekeeper/runtime runs it in a browser service worker, which forbids compiling code): the
+// rule types' own checks are given to it (variables-check.ts holds them for the server).
 import type { ErrorDetail } from '../errors.js';
 import { isPatternLiteral, parsePattern } from '../model/patterns.js';
-import { checkPairs } from '../model/rule-types/index.js';
 
 /** A workspace's variables in one environment, by name (secrets resolved). */
 export type VariableValues = ReadonlyMap<string, string>;
+
+/**
+ * The checks a written rule's pairs pass, run again on a resolved rule's (variables-check.ts: the rule
+ * types' own); their problems, with paths into the rule.
+ */
+export type PairsCheck = (ruleType: string, pairs: unknown[]) => ErrorDetail[];
 
 /** A variable's name, as the variables' routes take it. */
 export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
@@ -434,6 +441,7 @@ export interface ResolvedRule<R> {
 export function resolveInEnvironment<R extends ResolvableRule>(
   rule: R,
   values: VariableValues,
+  check: PairsCheck,
 ): ResolvedRule<R> {
   const used = variablesUsed(rule, values);
   if (used.length === 0) {
@@ -443,10 +451,7 @@ export function resolveInEnvironment<R extends ResolvableRule>(
   }
   const resolved = resolveRule(rule, values);
   const problems = resolvedProblems(rule, resolved);
-  const type = rule.ruleType as Parameters<typeof checkPairs>[0];
-  // A Delay is never resolved (no field of it is listed): its configured maximum does not apply here.
-  const checked = checkPairs(type, [...resolved.pairs], { maxDelayMs: Number.POSITIVE_INFINITY });
-  problems.push(...checked.details);
+  problems.push(...check(rule.ruleType, [...resolved.pairs]));
   return { rule: resolved, used, problems: dedupe(problems) };
 }
 
@@ -475,10 +480,11 @@ export function describeProblems(problems: readonly ErrorDetail[]): string {
 export function inEnvironment<R extends ResolvableRule & { id: string }>(
   rules: readonly R[],
   values: VariableValues,
+  check: PairsCheck,
 ): { rules: (R & { environmentProblems?: ErrorDetail[] })[]; used: Map<string, string[]> } {
   const used = new Map<string, string[]>();
   const resolved = rules.map((rule) => {
-    const result = resolveInEnvironment(rule, values);
+    const result = resolveInEnvironment(rule, values, check);
     if (result.used.length > 0) used.set(rule.id, result.used);
     else if (result.problems.length === 0) return rule;
     return result.problems.length > 0

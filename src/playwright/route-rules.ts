@@ -3,6 +3,7 @@
 // POST /v1/trace. Playwright is the caller's: only its types are used.
 import type { BrowserContext, Request, Route } from '@playwright/test';
 import type { RequestInput } from '../engine/index.js';
+import { checkResolvedPairs } from '../engine/variables-check.js';
 import { engineInput } from '../proxy/effects.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../runtime/index.js';
 import { act, type Exchange, type SentRequest, type UpstreamAnswer } from './act.js';
@@ -69,7 +70,12 @@ export async function routeRules(
 ): Promise<AppliedRules> {
   const { url = '**/*', ...runtimeOptions } = options;
   // Its hits are reported as the fixture's (`reportHits: false` stops them); sent on close too.
-  const runtime = createRuntime({ hitsSource: 'playwright', ...runtimeOptions });
+  // A rule its variables make invalid in the environment does not act, as the server's trace says.
+  const runtime = createRuntime({
+    hitsSource: 'playwright',
+    pairsCheck: checkResolvedPairs,
+    ...runtimeOptions,
+  });
   try {
     await runtime.ready;
   } catch (error) {

@@ -1,11 +1,15 @@
 // The proxy's copy of a workspace's rules: rulekeeper/runtime (the codebase's one follower of the
 // change stream), with the proxy's log lines. While the server is away the last rules stay in force;
-// a refused key stops the following, and the proxy goes on with the rules it had.
+// a refused key (or an environment the workspace does not have) stops the following, and the proxy
+// goes on with the rules it had.
+import { checkResolvedPairs } from '../engine/variables-check.js';
 import { createRuntime, type RuleSet } from '../runtime/index.js';
 
 export interface RuleFeedOptions {
   server: string;
   key: string;
+  /** The environment whose variables the rules act with (`--environment`); default the key's, else `default`. */
+  environment?: string;
   log: (message: string) => void;
   /** Backoff after a failure: from `minRetryMs`, doubling to `maxRetryMs`. */
   minRetryMs?: number;
@@ -31,6 +35,9 @@ export function createRuleFeed(options: RuleFeedOptions): RuleFeed {
     key: options.key,
     // The proxy counts the rules it carries out itself (proxy-command.ts), as `proxy`.
     reportHits: false,
+    // A rule its variables make invalid here does not act, as the server's trace says.
+    pairsCheck: checkResolvedPairs,
+    ...(options.environment === undefined ? {} : { environment: options.environment }),
     ...(options.minRetryMs === undefined ? {} : { minRetryMs: options.minRetryMs }),
     ...(options.maxRetryMs === undefined ? {} : { maxRetryMs: options.maxRetryMs }),
   });
@@ -45,9 +52,10 @@ export function createRuleFeed(options: RuleFeedOptions): RuleFeed {
     return revision < 0 ? 'no rules yet' : `keeping the ${rules} rules it had`;
   };
 
-  runtime.on('status', ({ state, rules, problem }) => {
+  runtime.on('status', ({ state, rules, problem, environment }) => {
     markFirst();
-    if (state === 'live' && !followed) log(`following ${server}: ${rules} rules`);
+    const where = environment === undefined ? '' : ` (environment ${environment})`;
+    if (state === 'live' && !followed) log(`following ${server}${where}: ${rules} rules`);
     else if (state === 'live' && lost) log(`connected to ${server} again: ${rules} rules`);
     else if (state !== 'live' && state !== 'stopped' && !lost)
       log(`cannot reach ${server} (${problem}): ${kept()}; retrying`);

@@ -1,6 +1,9 @@
-// What the runtime reads from the server besides the stream: the lists whole, and one changed object.
-// A refused key ends the runtime (KeyRefusedError); any other failure is one more reason to retry.
+// What the runtime reads from the server besides the stream: the lists whole, one changed object, and
+// the variables' values of its environment. A refused key ends the runtime (KeyRefusedError), and so
+// does an environment the workspace does not have (EnvironmentNotFoundError); any other failure is
+// one more reason to retry.
 import type { RulekeeperClient, Schemas } from '../client/index.js';
+import { DEFAULT_ENVIRONMENT } from '../model/environment-names.js';
 
 export type RuntimeRule = Schemas['Rule'];
 /** A group as `GET /v1/groups/{id}` answers it (the list's rule counts are not part of the copy). */
@@ -12,6 +15,21 @@ export class KeyRefusedError extends Error {
   constructor(readonly status: number) {
     super(`the server refused the key (${status}): it was revoked, expired or cannot read`);
   }
+}
+
+/** The environment the runtime was told to act in is not one of the workspace's (or was deleted). */
+export class EnvironmentNotFoundError extends Error {
+  readonly code = 'ENVIRONMENT_NOT_FOUND';
+  readonly status = 404;
+  constructor(readonly environment: string) {
+    super(`the workspace has no environment "${environment}"`);
+  }
+}
+
+/** The variables' values of one environment, secrets included, as the runtime acts with them. */
+export interface EnvironmentValues {
+  environment: string;
+  values: ReadonlyMap<string, string>;
 }
 
 interface Answer<T> {
@@ -97,6 +115,41 @@ export function serverReads(client: RulekeeperClient, signal: AbortSignal) {
     async group(id: string): Promise<RuntimeGroup | undefined> {
       const answer = await client.GET('/v1/groups/{id}', { params: { path: { id } }, signal });
       return answered(`GET /v1/groups/${id}`, answer)?.data;
+    },
+
+    /**
+     * The environment the key is bound to (`default` when none); undefined from a server that has no
+     * environments (older than them: its whoami names none), whose rules then act without values.
+     */
+    async keyEnvironment(): Promise<string | undefined> {
+      const answer = await client.GET('/v1/whoami', { signal });
+      const key = answered('GET /v1/whoami', answer)?.data.key as
+        | { environment?: unknown }
+        | null
+        | undefined;
+      if (!key || !('environment' in key)) return undefined;
+      if (key.environment === null) return DEFAULT_ENVIRONMENT;
+      if (typeof key.environment !== 'string') throw new Error('GET /v1/whoami answered a bad environment');
+      return key.environment;
+    },
+
+    /** The values of `environment`'s variables (EnvironmentNotFoundError when it is none of the workspace's). */
+    async values(environment: string): Promise<EnvironmentValues> {
+      const what = `GET /v1/environments/${environment}/values`;
+      const answer = await client.GET('/v1/environments/{name}/values', {
+        params: { path: { name: environment } },
+        signal,
+      });
+      const found = answered(what, answer);
+      if (!found) throw new EnvironmentNotFoundError(environment);
+      const values = new Map<string, string>();
+      const given: unknown = found.data?.values;
+      if (typeof given !== 'object' || given === null) throw new Error(`${what} answered no values`);
+      for (const [name, value] of Object.entries(given)) {
+        if (typeof value !== 'string') throw new Error(`${what} answered a value that is not text`);
+        values.set(name, value);
+      }
+      return { environment, values };
     },
 
     /** The change stream's answer, resuming after `revision` (else from now; 401/403: KeyRefusedError). */

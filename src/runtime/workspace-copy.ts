@@ -1,7 +1,9 @@
 // A workspace's rules and groups, kept exactly as the server has them: the lists read once, then the
 // change stream followed from their revision, resuming after the last revision applied whenever the
 // connection is lost (no change missed, none read twice), reading the lists again on `reset` and
-// `bulk`, waiting with backoff while the server is away, and ending on a refused key. This is the
+// `bulk`, waiting with backoff while the server is away, and ending on a refused key. With a key, the
+// values of one environment's variables are kept beside them (the rules' `{{NAME}}` act with them),
+// read with the lists and again after each change of a variable or an environment. This is the
 // codebase's one reader of the change stream: the proxy, the console and the browser extension all
 // follow a workspace through it. It uses fetch streams only, so it runs in Node and in a browser
 // service worker alike.
@@ -13,9 +15,11 @@ import {
   type SessionCredentials,
   type StreamEvent,
 } from '../client/index.js';
+import { ENVIRONMENT_NAME_PATTERN } from '../model/environment-names.js';
 import { type Backoff, backoffDelay, pause } from './backoff.js';
 import { boundedFetch, MAX_ANSWER_BYTES } from './bounded-fetch.js';
 import {
+  EnvironmentNotFoundError,
   KeyRefusedError,
   type RuntimeGroup,
   type RuntimeRule,
@@ -37,6 +41,12 @@ export type FollowOptions = FollowSettings &
 export interface FollowSettings {
   /** The service, e.g. `http://127.0.0.1:8080`. */
   server: string;
+  /**
+   * The environment whose variables' values the rules act with (`{{API}}` in a destination): default,
+   * the one the key is bound to, else `default`. One the workspace does not have stops the runtime
+   * (an `error` event, `ready` rejects). Read with a key only; a session keeps no values.
+   */
+  environment?: string;
   /** Another fetch (a test's, a proxy-aware one); default the global fetch. */
   fetch?: typeof fetch;
   /** The wait after a failure (default 250 ms), doubling with each failure up to `maxRetryMs` (30 s). */
@@ -69,6 +79,8 @@ export interface RuntimeStatus {
   state: RuntimeState;
   /** The revision the copy is of (-1 before the first copy). */
   revision: number;
+  /** The environment whose values the copy holds, once known (absent from a server without environments). */
+  environment?: string;
   rules: number;
   groups: number;
   /** Why the last attempt failed, while connecting or reconnecting. */
@@ -79,8 +91,11 @@ export interface RuntimeStatus {
 export interface RuntimeChange {
   revision: number;
   reloaded: boolean;
-  /** The objects that changed (when not reloaded): created, updated or deleted. */
-  changed: { objectType: 'rule' | 'group'; id: string }[];
+  /**
+   * The objects that changed (when not reloaded): created, updated or deleted. A variable or an
+   * environment (its name as id) means the values were read again.
+   */
+  changed: { objectType: 'rule' | 'group' | 'variable' | 'environment'; id: string }[];
 }
 
 export interface RuntimeEvents {
@@ -88,8 +103,11 @@ export interface RuntimeEvents {
   change: (change: RuntimeChange) => void;
   /** The state changed, or an attempt failed (`problem`). */
   status: (status: RuntimeStatus) => void;
-  /** The server refused the key: the runtime stopped and will not retry. */
-  error: (error: KeyRefusedError) => void;
+  /**
+   * The server refused the key, or the workspace has no such environment (any more): the runtime
+   * stopped and will not retry.
+   */
+  error: (error: KeyRefusedError | EnvironmentNotFoundError) => void;
 }
 
 export interface WorkspaceCopy {
@@ -102,6 +120,12 @@ export interface WorkspaceCopy {
   /** The rules in list order (creation date, then id), inactive ones too. */
   rules(): readonly RuntimeRule[];
   groups(): readonly RuntimeGroup[];
+  /**
+   * The values of the environment's variables (`status().environment`), secrets included: what the
+   * rules' `{{NAME}}` stand for. Empty before the first copy, without a key, or from a server without
+   * environments.
+   */
+  values(): ReadonlyMap<string, string>;
   /** Settles once the copy is of `revision` or a later one; rejects if the runtime stops first. */
   reached(revision: number): Promise<void>;
   /** Calls `listener` on each event of that name; answers a function that stops it. */
@@ -115,17 +139,15 @@ const RELOAD_AFTER_CHANGES = 100;
 /** Change events held waiting for their revision's id; past it the server is not one to trust. */
 const MAX_PENDING = 1000;
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
+const OBJECT_TYPES = new Set<unknown>(['rule', 'group', 'variable', 'environment']);
 
 /** The stream sent what the service never sends: dropped, and followed again from the copy's revision. */
 class ProtocolError extends Error {}
 
 type Changed = RuntimeChange['changed'][number];
 
-/**
- * The rule or group a change event names; null for a change of a variable or an environment (decisions
- * §20), which leaves the rules and groups as they are (the revision still moves).
- */
-function changeOf(event: StreamEvent): Changed | null {
+/** The object a change event names: a rule, a group, a variable or an environment (by name). */
+function changeOf(event: StreamEvent): Changed {
   let item: unknown;
   try {
     item = JSON.parse(event.data);
@@ -133,10 +155,13 @@ function changeOf(event: StreamEvent): Changed | null {
     throw new ProtocolError('the change stream sent an event that is not JSON');
   }
   const { objectType, id } = (item ?? {}) as Record<string, unknown>;
-  if (objectType === 'variable' || objectType === 'environment') return null;
-  if ((objectType !== 'rule' && objectType !== 'group') || typeof id !== 'string' || !ID.test(id))
+  if (
+    !OBJECT_TYPES.has(objectType) ||
+    typeof id !== 'string' ||
+    !(objectType === 'environment' ? ENVIRONMENT_NAME_PATTERN : ID).test(id)
+  )
     throw new ProtocolError('the change stream sent a change without an object type and id');
-  return { objectType, id };
+  return { objectType, id } as Changed;
 }
 
 function revisionOf(event: StreamEvent): number {
@@ -197,6 +222,12 @@ export function followWorkspace(options: FollowOptions): WorkspaceCopy {
 
   const rules = new Map<string, RuntimeRule>();
   const groups = new Map<string, RuntimeGroup>();
+  // Values are read with a key only: a person's session is refused them (the console never holds a secret).
+  const withValues = keepCopy && options.key !== undefined;
+  /** The environment to read values of: the one asked for, else the key's (asked once); undefined: none. */
+  let environment = options.environment;
+  let environmentKnown = environment !== undefined;
+  let values: ReadonlyMap<string, string> = new Map();
   let ordered: RuntimeRule[] | undefined = [];
   let revision = -1;
   let state: RuntimeState = 'connecting';
@@ -230,6 +261,7 @@ export function followWorkspace(options: FollowOptions): WorkspaceCopy {
     revision,
     rules: rules.size,
     groups: groups.size,
+    ...(environment === undefined ? {} : { environment }),
     ...(problem === undefined ? {} : { problem }),
   });
 
@@ -262,21 +294,43 @@ export function followWorkspace(options: FollowOptions): WorkspaceCopy {
       return reach(at, { reloaded: true, changed: [] });
     }
     const lists = await reads.lists();
+    // After the lists: a variable changed between the two reads is replayed by the stream, read again.
+    const read = await readValues();
     rules.clear();
     groups.clear();
     for (const rule of lists.rules) rules.set(rule.id, rule);
     for (const group of lists.groups) groups.set(group.id, group);
+    if (read) values = read;
     if (reset) revision = lists.revision;
     reach(lists.revision, { reloaded: true, changed: [] });
+  }
+
+  /**
+   * The values of the environment's variables as they are now; undefined without a key or from a
+   * server without environments (its whoami names none).
+   */
+  async function readValues(): Promise<ReadonlyMap<string, string> | undefined> {
+    if (!withValues) return undefined;
+    if (!environmentKnown) {
+      environment = await reads.keyEnvironment();
+      environmentKnown = true;
+    }
+    return environment === undefined ? undefined : (await reads.values(environment)).values;
   }
 
   /** The current content of each changed object, fetched before any is applied (all or nothing). */
   async function apply(changed: Changed[], to: number): Promise<void> {
     if (!keepCopy) return reach(to, { reloaded: false, changed });
-    const found = await Promise.all(
-      changed.map(({ objectType, id }) => (objectType === 'rule' ? reads.rule(id) : reads.group(id))),
-    );
-    changed.forEach(({ objectType, id }, i) => {
+    const objects = changed.filter(({ objectType }) => objectType === 'rule' || objectType === 'group');
+    const valuesChanged = objects.length < changed.length;
+    const [found, read] = await Promise.all([
+      Promise.all(
+        objects.map(({ objectType, id }) => (objectType === 'rule' ? reads.rule(id) : reads.group(id))),
+      ),
+      valuesChanged ? readValues() : undefined,
+    ]);
+    if (read) values = read;
+    objects.forEach(({ objectType, id }, i) => {
       const object = found[i];
       const map = (objectType === 'rule' ? rules : groups) as Map<string, typeof object>;
       if (object) map.set(id, object);
@@ -304,8 +358,7 @@ export function followWorkspace(options: FollowOptions): WorkspaceCopy {
         if (event.event === 'message' && event.id !== undefined && revision < 0 && !keepCopy)
           reach(revisionOf(event), { reloaded: true, changed: [] });
         if (event.event !== 'change') continue; // or an event of a later version
-        const named = changeOf(event);
-        if (named) pending.push(named);
+        pending.push(changeOf(event));
         if (pending.length > MAX_PENDING)
           throw new ProtocolError('the change stream sent a revision without end');
         // `id:` marks a revision's last event: its changes are applied together.
@@ -341,7 +394,7 @@ export function followWorkspace(options: FollowOptions): WorkspaceCopy {
         setState('reconnecting', new Error('the change stream ended'));
       } catch (error) {
         if (signal.aborted) return;
-        if (error instanceof KeyRefusedError) return stop(error);
+        if (error instanceof KeyRefusedError || error instanceof EnvironmentNotFoundError) return stop(error);
         untrusted = error instanceof ProtocolError || error instanceof EventTooLargeError;
         setState(revision < 0 ? 'connecting' : 'reconnecting', error as Error);
       }
@@ -349,7 +402,7 @@ export function followWorkspace(options: FollowOptions): WorkspaceCopy {
     }
   }
 
-  function stop(error?: KeyRefusedError): void {
+  function stop(error?: KeyRefusedError | EnvironmentNotFoundError): void {
     if (state === 'stopped') return;
     failure = error ?? new Error('the runtime was closed');
     stopping.abort();
@@ -409,6 +462,7 @@ export function followWorkspace(options: FollowOptions): WorkspaceCopy {
       return ordered;
     },
     groups: () => [...groups.values()],
+    values: () => values,
     reached(wanted) {
       if (wanted <= revision) return Promise.resolve();
       if (failure) return Promise.reject(failure);

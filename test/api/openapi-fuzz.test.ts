@@ -54,9 +54,8 @@ const STATE_DEPENDENT = new Set([
   'CHANGE_REQUEST_NOT_FOUND',
   'CHANGE_REQUEST_STATE',
   'CHANGE_REQUEST_CONFLICT',
-  // An environment named (a query's, a trace's) that the workspace does not have; a variable or
-  // environment deleted meanwhile, a name taken, a workspace full, default (or one a key
-  // is bound to) kept.
+  // A variable or environment deleted meanwhile, a name taken, a workspace full, default (or one a key
+  // is bound to) kept; an environment named (a query's, a trace's) that the workspace does not have.
   'ENVIRONMENT_NOT_FOUND',
   'VARIABLE_NOT_FOUND',
   'ENVIRONMENT_EXISTS',
@@ -215,12 +214,17 @@ forEachDatabase((db) => {
   }
 
   /**
-   * A PUT making a variable plain (`secret: false`) without its values, or keeping (null) a value in an
-   * environment where it has none: whether it was a secret, and where it has values, is the state's.
+   * A write refused for what the state decides: an environment it names (a variable's `values`, a key's
+   * `environment`) deleted meanwhile, a secret made plain (`secret: false`) without its values, or a
+   * value kept (null) in an environment where the variable has none.
    */
-  function variableState(request: FuzzRequest, code: string): boolean {
+  function variableState(request: FuzzRequest, reply: { body: unknown }): boolean {
+    const { code, details = [] } = (reply.body ?? {}) as { code?: string; details?: { message: string }[] };
+    const gone = (d: { message: string }) => d.message.startsWith('the workspace has no environment');
+    if (code === 'KEY_PAYLOAD_INVALID' && details.length > 0 && details.every(gone)) return true;
     if (code !== 'VARIABLE_PAYLOAD_INVALID' || !request.operation.template.startsWith('/v1/variables'))
       return false;
+    if (details.length > 0 && details.every(gone)) return true;
     const body = request.body as { secret?: boolean; values?: Record<string, unknown> };
     return body.secret === false || Object.values(body.values ?? {}).includes(null);
   }
@@ -250,7 +254,7 @@ forEachDatabase((db) => {
           (reply.status === 304 && 'If-None-Match' in request.header) ||
           STATE_DEPENDENT.has(code) ||
           (code === 'PRECONDITION_FAILED' && 'If-Match' in request.header) ||
-          variableState(request, code) ||
+          variableState(request, reply) ||
           variablesRefusal(code, reply.body) ||
           (['RULE_TYPE_UPDATE_NOT_ALLOWED', 'RULE_PAIRS_INVALID'].includes(code) &&
             otherTypeThanStored(request));

@@ -176,7 +176,7 @@ describe('rulekeeper/runtime', () => {
     expect(changes.at(-1)).toMatchObject({ revision: one, reloaded: false });
   });
 
-  it('passes variable and environment changes by: the revision moves, the stream stays open', async () => {
+  it('follows variable and environment changes on the same stream: told as changes, the stream stays open', async () => {
     const { runtime, changes } = follow();
     await runtime.ready;
     const streams = changes.length;
@@ -185,7 +185,12 @@ describe('rulekeeper/runtime', () => {
     const gone = (await write('DELETE', '/environments/followed')).revision;
     await runtime.reached(gone);
     const seen = changes.slice(streams);
-    expect(seen.every((c) => !c.reloaded && c.changed.length === 0)).toBe(true);
+    // Revisions that arrive together are applied together: what changed, not how it was chunked.
+    expect(seen.every((c) => !c.reloaded)).toBe(true);
+    const named = new Set(seen.flatMap((c) => c.changed.map((x) => `${x.objectType} ${x.id}`)));
+    expect([...named].sort()).toEqual(['environment followed', 'variable FOLLOWED']);
+    // The runtime acts in `default`, where FOLLOWED never had a value.
+    expect(runtime.values().size).toBe(0);
     // Still the same stream: a rule written next arrives as a change, not after a reconnection.
     const one = (await write('POST', '/rules', rule('after-variables'))).revision;
     await expectExact(runtime, one);
@@ -198,7 +203,7 @@ describe('rulekeeper/runtime', () => {
     const issued = await server.keysService.issue('revoked-ws', 'dave');
     const { runtime } = follow(issued.key);
     await runtime.ready;
-    const errors: KeyRefusedError[] = [];
+    const errors: Error[] = [];
     const ended = new Promise<void>((resolve) =>
       runtime.on('error', (error) => {
         errors.push(error);
@@ -209,7 +214,7 @@ describe('rulekeeper/runtime', () => {
     await ended;
     expect(errors).toHaveLength(1);
     expect(errors[0]).toBeInstanceOf(KeyRefusedError);
-    expect(errors[0]?.status).toBe(401);
+    expect((errors[0] as KeyRefusedError).status).toBe(401);
     expect(runtime.status().state).toBe('stopped');
     await expect(runtime.reached(1_000_000)).rejects.toBe(errors[0]);
   });
@@ -313,11 +318,14 @@ describe('rulekeeper/runtime', () => {
     for (const request of requests) {
       for (const explain of ['all', 'acted', 'none'] as const) {
         const traced = await write('POST', `/trace?explain=${explain}`, { request }, issued.key);
-        const { request: _echo, ...expected } = traced.body.data;
+        // The trace also says its environment: the key's, `default`, as the runtime's.
+        const { request: _echo, environment, variables, ...expected } = traced.body.data;
+        expect(environment).toBe(runtime.status().environment);
+        expect(variables).toEqual([]);
         expect(runtime.evaluate(request, { explain }), `${request.url} ${explain}`).toEqual(expected);
       }
       const inactive = await write('POST', '/trace', { request, includeInactive: true }, issued.key);
-      const { request: _echo, ...expected } = inactive.body.data;
+      const { request: _echo, environment: _default, variables: _none, ...expected } = inactive.body.data;
       expect(runtime.evaluate(request, { includeInactive: true })).toEqual(expected);
     }
     expect(() => runtime.evaluate({ url: '/relative' })).toThrow(/request\/url must be an absolute/);

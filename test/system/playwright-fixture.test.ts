@@ -432,6 +432,55 @@ describe.skipIf(!CHROMIUM)('applyRules(context): the rules in a real browser', (
     expect((await hitsOf()).total7Days).toBe(2);
   });
 
+  it("acts in the environment it is given: {{API}} as dev and staging have it, and a variable's change at once", async () => {
+    const made = async (method: string, path: string, body: unknown) => {
+      const reply = await server.api(writer, method, path, body);
+      expect(reply.status, JSON.stringify(reply.body)).toBeLessThan(300);
+      return reply;
+    };
+    await made('POST', '/environments', { name: 'dev' });
+    await made('POST', '/environments', { name: 'staging' });
+    const values = { dev: `${origin}/dev`, staging: `${origin}/staging` };
+    await made('POST', '/variables', { name: 'API', description: '', secret: false, values });
+    await rule('Redirect', [
+      { source: source('/env/page.html'), destinationType: 'url', destination: '{{API}}/landed.html' },
+    ]);
+    const contexts = [await browser.newContext(), await browser.newContext()];
+    const [dev, staging] = await Promise.all(
+      (['dev', 'staging'] as const).map((environment, i) =>
+        applyRules(contexts[i] as BrowserContext, {
+          server: server.url,
+          key,
+          environment,
+          reportHits: false,
+        }),
+      ),
+    );
+    try {
+      const landing = async (context: BrowserContext) => {
+        const tab = await context.newPage();
+        await tab.goto(`${origin}/env/page.html`);
+        const url = tab.url();
+        await tab.close();
+        return url;
+      };
+      expect(await landing(contexts[0] as BrowserContext)).toBe(`${origin}/dev/landed.html`);
+      expect(await landing(contexts[1] as BrowserContext)).toBe(`${origin}/staging/landed.html`);
+      const changed = await made('PUT', '/variables/API', {
+        description: '',
+        secret: false,
+        values: { ...values, staging: `${origin}/staging-2` },
+      });
+      await staging?.runtime.reached(changed.revision);
+      expect(await landing(contexts[1] as BrowserContext)).toBe(`${origin}/staging-2/landed.html`);
+      expect(hits).not.toContain('/env/page.html');
+    } finally {
+      await dev?.close();
+      await staging?.close();
+      for (const context of contexts) await context.close();
+    }
+  });
+
   it('refuses to start with a key the server does not accept', async () => {
     const other = await browser.newContext();
     await expect(applyRules(other, { server: server.url, key: 'rk_unknown' })).rejects.toThrow(
@@ -472,6 +521,7 @@ describe('the package', () => {
   it('exports the fixture and its case runner as rulekeeper/playwright, beside rulekeeper/runtime', async () => {
     expect(Object.keys(await load('rulekeeper/playwright')).sort()).toEqual(['applyRules', 'runRuleTests']);
     expect(Object.keys(await load('rulekeeper/runtime')).sort()).toEqual([
+      'EnvironmentNotFoundError',
       'KeyRefusedError',
       'createHitReporter',
       'createRuntime',

@@ -1,7 +1,7 @@
 // The `rulekeeper proxy` command as a user starts it: it starts even when the server is down (with no
 // rules, saying so, and listening), refuses to start without a key, and `proxy ca` prints the
 // certificate to trust, the same one each time; it reports the rules that acted when it stops, unless
-// started with --no-hits.
+// started with --no-hits; with --environment its rules act with that environment's variables.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -117,6 +117,132 @@ describe('rulekeeper proxy (command)', () => {
       expect((await hits()).total7Days).toBe(2);
     } finally {
       upstream.close();
+      await service.stop();
+      await database.drop();
+    }
+  });
+
+  it("acts in the environment --environment names: dev's value, then its new value, without a restart", async () => {
+    const database = await scratchDatabase('sqlite');
+    const service = await startService({ DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: '0' });
+    const upstream = createServer((_req, res) => res.end('upstream'));
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
+    let child: ChildProcess | undefined;
+    try {
+      const { key } = await createKeyWithCli(database.url, 'environments', 'qa');
+      const api = async (method: string, path: string, body?: unknown) => {
+        const response = await fetch(`${service.url}/v1${path}`, {
+          method,
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
+        expect(response.status, `${method} ${path}`).toBeLessThan(300);
+      };
+      await api('POST', '/environments', { name: 'dev' });
+      await api('POST', '/environments', { name: 'staging' });
+      const values = { dev: 'http://localhost:3000', staging: 'https://staging.example.com' };
+      await api('POST', '/variables', { name: 'API', description: '', secret: false, values });
+      await api('POST', '/rules', {
+        name: 'api to the environment',
+        ruleType: 'Redirect',
+        status: 'Active',
+        pairs: [
+          {
+            source: { key: 'path', operator: 'Equals', value: '/api/users' },
+            destinationType: 'url',
+            destination: '{{API}}/api/users',
+          },
+        ],
+      });
+      child = spawn(
+        process.execPath,
+        [
+          BIN,
+          'proxy',
+          '--server',
+          service.url,
+          '--port',
+          '0',
+          '--ca-dir',
+          join(dir, 'ca'),
+          '--environment',
+          'dev',
+        ],
+        { env: { PATH: process.env.PATH ?? '', RULEKEEPER_KEY: key }, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let stderr = '';
+      const running = child;
+      const port = await new Promise<number>((resolve, reject) => {
+        running.stderr?.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+          const listening = /listening on port (\d+)/.exec(stderr);
+          if (listening && /following/.test(stderr)) resolve(Number(listening[1]));
+        });
+        running.on('exit', (code) => reject(new Error(`exited (${code}): ${stderr}`)));
+      });
+      expect(stderr).toMatch(/following http:\/\/127\.0\.0\.1:\d+ \(environment dev\): 1 rules/);
+      const dispatcher = new ProxyAgent(`http://127.0.0.1:${port}`);
+      const location = async () =>
+        (await undiciFetch(`${origin}/api/users`, { dispatcher, redirect: 'manual' })).headers.get(
+          'location',
+        );
+      expect(await location()).toBe('http://localhost:3000/api/users');
+      // The change reaches the running proxy through the change stream: no restart.
+      await api('PUT', '/variables/API', {
+        description: '',
+        secret: false,
+        values: { ...values, dev: 'http://localhost:4000' },
+      });
+      await expect.poll(location).toBe('http://localhost:4000/api/users');
+      await dispatcher.close();
+    } finally {
+      child?.kill('SIGTERM');
+      upstream.close();
+      await service.stop();
+      await database.drop();
+    }
+  });
+
+  it('refuses an --environment that cannot be a name (exit 2), and says when the workspace has none such', async () => {
+    const bad = await runCli(['proxy', '--environment', 'not a name', '--ca-dir', join(dir, 'ca')], {
+      RULEKEEPER_KEY: 'rk_not_checked',
+    });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--environment must be an environment name/);
+    const database = await scratchDatabase('sqlite');
+    const service = await startService({ DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: '0' });
+    try {
+      const { key } = await createKeyWithCli(database.url, 'no-such', 'qa');
+      const child = spawn(
+        process.execPath,
+        [
+          BIN,
+          'proxy',
+          '--server',
+          service.url,
+          '--port',
+          '0',
+          '--ca-dir',
+          join(dir, 'ca'),
+          '--environment',
+          'stagign',
+        ],
+        { env: { PATH: process.env.PATH ?? '', RULEKEEPER_KEY: key }, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let stderr = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+          if (/listening on port \d+/.test(stderr)) resolve();
+        });
+        child.on('exit', (code) => reject(new Error(`exited (${code}): ${stderr}`)));
+      });
+      child.kill('SIGTERM');
+      expect(stderr).toMatch(
+        /the workspace has no environment "stagign"; no longer following .*, no rules yet/,
+      );
+    } finally {
       await service.stop();
       await database.drop();
     }

@@ -14,6 +14,7 @@ import {
   variableReferences,
   variablesUsed,
 } from '../../src/engine/variables.js';
+import { checkResolvedPairs } from '../../src/engine/variables-check.js';
 import {
   ANY,
   cancel,
@@ -31,7 +32,7 @@ const values = (entries: Record<string, string>) => new Map(Object.entries(entri
 
 /** The rules in the environment of `entries`, then traced on `url`. */
 function traceIn(rules: EngineRule[], entries: Record<string, string>, url: string) {
-  return run(inEnvironment(rules, values(entries)).rules, { url });
+  return run(inEnvironment(rules, values(entries), checkResolvedPairs).rules, { url });
 }
 
 describe('which fields are resolved', () => {
@@ -270,7 +271,7 @@ describe('a rule its variables make invalid does not act in that environment', (
   ];
 
   it.each(cases)('%s', (_title, written, entries, path) => {
-    const { problems } = resolveInEnvironment(written, values(entries));
+    const { problems } = resolveInEnvironment(written, values(entries), checkResolvedPairs);
     expect(problems.map((p) => p.path)).toContain(path);
     for (const problem of problems) {
       for (const value of Object.values(entries)) {
@@ -284,7 +285,9 @@ describe('a rule its variables make invalid does not act in that environment', (
     expect(v.problems?.map((p) => p.path)).toContain(path);
     expect(trace.outcome.cancelled).toBe(false);
     expect(trace.outcome.redirected).toBe(false);
-    const { report, rules } = compileBrowserRules(inEnvironment([written], values(entries)).rules);
+    const { report, rules } = compileBrowserRules(
+      inEnvironment([written], values(entries), checkResolvedPairs).rules,
+    );
     expect(rules).toEqual([]);
     expect(report[0]?.status).toBe('not_compiled');
     expect(report[0]?.reasons[0]).toContain(path);
@@ -305,7 +308,7 @@ describe('browser rules of resolved rules', () => {
       cancel('b', src('Url', 'Wildcard_Matches', 'https://e.example.com/{{P}}/*')),
     ];
     const { rules, report } = compileBrowserRules(
-      inEnvironment(written, values({ HOST: 'staging.example.com', P: 'x*y' })).rules,
+      inEnvironment(written, values({ HOST: 'staging.example.com', P: 'x*y' }), checkResolvedPairs).rules,
     );
     expect(report.map((r) => r.status)).toEqual(['compiled', 'compiled']);
     expect(rules[0]?.condition.urlFilter).toBe('staging.example.com/api');

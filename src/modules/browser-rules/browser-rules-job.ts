@@ -4,6 +4,7 @@
 // 100,000 rules took 10–20 s of CPU on the event loop, in slices that every other request waited between.
 import { createBrowserRuleCompiler, type RuleTranslation } from '../../engine/dnr/index.js';
 import { resolveInEnvironment } from '../../engine/variables.js';
+import { checkResolvedPairs } from '../../engine/variables-check.js';
 import { decodePage } from '../../jobs/job-pages.js';
 import type { ListedRuleRow } from '../shared/listed-rules-store.js';
 
@@ -76,7 +77,7 @@ export function createBrowserRulesJobs() {
         ...(removeCSPHeader === undefined ? {} : { removeCSPHeader }),
       };
       // Resolved in the environment: a rule its variables make invalid there is reported, not written.
-      const { rule, used, problems } = resolveInEnvironment(written, values);
+      const { rule, used, problems } = resolveInEnvironment(written, values, checkResolvedPairs);
       if (problems.length > 0) {
         compiler.add({ ...rule, environmentProblems: problems });
         continue;

@@ -6,6 +6,7 @@ import { compileBrowserRules } from '../../engine/dnr/index.js';
 import { compileRuleSet, type EngineRule, type RuleSet, toEngineRequest } from '../../engine/index.js';
 import { type LintGroup, type LintRule, lint } from '../../engine/lint/index.js';
 import { inEnvironment } from '../../engine/variables.js';
+import { checkResolvedPairs } from '../../engine/variables-check.js';
 import { decodePage } from '../../jobs/job-pages.js';
 import { type CaseTrace, compareCase } from '../../rule-tests/compare-case.js';
 import type { RuleTestCase } from '../../rule-tests/rule-test-file.js';
@@ -91,7 +92,7 @@ function sideOf(rules: Rule[], groups: LintGroup[], values: Map<string, string>)
     };
   });
   // Traced, compiled and linted as the rules are in the environment (as GET /v1/lint of it lints them).
-  const engine = inEnvironment(written, values).rules;
+  const engine = inEnvironment(written, values, checkResolvedPairs).rules;
   const linted: LintRule[] = rules.map((rule, i) => ({
     id: rule.id,
     name: rule.name,

@@ -17,6 +17,7 @@ import {
   undefinedVariables,
 } from '../../engine/lint/index.js';
 import { hideValues, inEnvironment } from '../../engine/variables.js';
+import { checkResolvedPairs } from '../../engine/variables-check.js';
 import { decodePage } from '../../jobs/job-pages.js';
 import type { ListedRuleRow } from '../shared/listed-rules-store.js';
 
@@ -266,7 +267,7 @@ function lintIn(
   groups: LintGroup[],
 ): { findings: Finding[]; complete: boolean } {
   const values = new Map(environment.values);
-  const { rules: resolved, used } = inEnvironment(ordered, values);
+  const { rules: resolved, used } = inEnvironment(ordered, values, checkResolvedPairs);
   // No rule took a variable: the list itself, whose lint the kept work of earlier lints speeds up.
   const linted =
     used.size === 0 ? ordered : resolved.map((rule, i) => (rule.environmentProblems ? ordered[i] : rule));

@@ -9,6 +9,7 @@ import {
   type TraceResult,
 } from '../../engine/index.js';
 import { inEnvironment } from '../../engine/variables.js';
+import { checkResolvedPairs } from '../../engine/variables-check.js';
 import { AppError, type ErrorCode, type ErrorDetail } from '../../errors.js';
 import { isPlainObject } from '../../http/payload.js';
 import { decodePage } from '../../jobs/job-pages.js';
@@ -116,7 +117,7 @@ export function createTraceJobs(maxKept: number) {
   const kept = new Map<string, Compiled>();
 
   function compiled(rules: EngineRule[], values: Map<string, string>): Compiled {
-    const resolved = inEnvironment(rules, values);
+    const resolved = inEnvironment(rules, values, checkResolvedPairs);
     return { set: compileRuleSet(resolved.rules), used: resolved.used };
   }
 

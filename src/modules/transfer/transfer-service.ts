@@ -2,6 +2,7 @@
 import type { Config } from '../../config.js';
 import type { Db, GroupRow, RuleRow } from '../../db/tables.js';
 import { resolveInEnvironment } from '../../engine/variables.js';
+import { checkResolvedPairs } from '../../engine/variables-check.js';
 import { AppError } from '../../errors.js';
 import { isPlainObject, MalformedBody } from '../../http/payload.js';
 import type { Created } from '../../http/replies.js';
@@ -326,7 +327,11 @@ export function createTransferService(deps: {
       // A rule its variables would make invalid in the environment goes as written (a file of valid rules).
       const resolved = (rule: Rule): Rule => {
         if (!environment) return rule;
-        const { rule: inEnvironment, problems } = resolveInEnvironment(rule, environment.values);
+        const { rule: inEnvironment, problems } = resolveInEnvironment(
+          rule,
+          environment.values,
+          checkResolvedPairs,
+        );
         return problems.length > 0 ? rule : inEnvironment;
       };
       for await (const rows of store.pages(db, 'rules', principal.workspaceId)) {
