@@ -106,6 +106,7 @@ function overrides(operation: Operation, pools: Pools): Override {
     }
     // A variable's values in environments the workspace has (any other is 400, as the document says).
     if (last === 'values' && operation.template.startsWith('/v1/variables')) {
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters a value may not hold.
       const value = fc.string({ maxLength: 20 }).filter((v) => !/[\u0000-\u0008\u000a-\u001f\u007f]/.test(v));
       return generated(
         fc.dictionary(fc.constantFrom(...pools.environments), value, { maxKeys: 3 }),
