@@ -38,6 +38,12 @@ const redirectLoops: Case[] = [
     [['redirect_loop', 'error', ['r']]],
   ],
   [
+    // The whole URL matched, put after a relative destination: the URL doubles at every hop.
+    'a self-redirect that doubles the URL is an endless loop, found before the URL is megabytes long',
+    [redirect('r', src('Url', 'Wildcard_Matches', 'https://api.example.com/*'), '{{API}}/api/$1')],
+    [['redirect_loop', 'error', ['r']]],
+  ],
+  [
     'A to B and B to A is a loop naming both',
     [
       redirect('a', url('https://a.example/x'), 'https://b.example/y'),
@@ -487,6 +493,16 @@ describe.each([
 });
 
 describe('what findings say', () => {
+  it('a redirect whose URL doubles at every hop is told as growing, with the URLs it grew through', () => {
+    const rules = [
+      redirect('r', src('Url', 'Wildcard_Matches', 'https://api.example.com/*'), '{{API}}/api/$1'),
+    ];
+    const [finding] = lint(rules);
+    expect(finding?.message).toMatch(
+      /redirect a request to ever longer URLs, past 8192 characters after \d+ redirects/,
+    );
+    expect(finding?.message).toContain('https://api.example.com/');
+  });
   it('a sampled answer says it was sampled, an exact one says exact', () => {
     const [sampled] = lint(shadowedCases[5]?.[1] as LintRule[]);
     expect(sampled?.message).toContain('sampling');

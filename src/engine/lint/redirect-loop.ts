@@ -16,6 +16,13 @@ const ROUTE_CHANGING = new Set(['Redirect', 'Replace', 'QueryParam', 'Cancel']);
 
 /** Browsers give up after 20 redirects. */
 const MAX_HOPS = 20;
+/**
+ * A redirect that puts the whole URL it matched into a relative destination (`{{API}}/api/$1` left
+ * unresolved, say) doubles the URL at every hop: 20 hops would make a URL of megabytes, and matching
+ * it took the lint seconds per start. Past this length the request is one no server takes, and its
+ * growing is endless enough to say so.
+ */
+const MAX_FOLLOWED_URL_CHARS = 8192;
 const STARTS_PER_PAIR = 3;
 
 /** Requests the source matches: URLs from samples of its value, with what its first filter asks for. */
@@ -59,7 +66,9 @@ function startingRequests(source: Source): EngineRequest[] {
 const isSameUrl = (pair: { effect: Record<string, unknown> | null }) =>
   pair.effect !== null && 'unchanged' in pair.effect && !('error' in pair.effect);
 
-type Followed = { kind: 'loop' | 'endless' | 'fixed'; ruleIds: string[]; urls: string[] } | undefined;
+type Followed =
+  | { kind: 'loop' | 'endless' | 'growing' | 'fixed'; ruleIds: string[]; urls: string[] }
+  | undefined;
 
 /**
  * Rules compiled, kept per rule object (the lint service hands the same, never changed, objects to
@@ -209,6 +218,7 @@ function loopsFound(
       const back = urls.indexOf(outcome.url);
       urls.push(outcome.url);
       if (back >= 0) return rotated(ruleIds.slice(back), urls.slice(back, -1));
+      if (outcome.url.length > MAX_FOLLOWED_URL_CHARS) return { kind: 'growing', ruleIds, urls };
       request = { ...request, url: outcome.url };
     }
     return { kind: 'endless', ruleIds, urls };
@@ -264,7 +274,9 @@ function finding(result: NonNullable<Followed>, ids: string[], redirects: Map<st
     message:
       result.kind === 'loop'
         ? `${names} send requests round in a loop: ${shown}.`
-        : `${names} redirect a request ${MAX_HOPS} times without end (browsers give up there): ${shown}.`,
+        : result.kind === 'growing'
+          ? `${names} redirect a request to ever longer URLs, past ${MAX_FOLLOWED_URL_CHARS} characters after ${result.urls.length - 1} redirects, without end: ${shown}.`
+          : `${names} redirect a request ${MAX_HOPS} times without end (browsers give up there): ${shown}.`,
     hint: 'Make one of these sources stop matching the URL the other redirects to.',
   };
 }
