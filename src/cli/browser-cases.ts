@@ -35,6 +35,8 @@ export async function runFileInBrowser(
   key: string,
   executablePath: string | undefined,
   out: (line: string) => void,
+  /** The environment the rules act in; none: the key's, else default. */
+  environment?: string,
 ): Promise<boolean> {
   const chromium = await findChromium();
   const browser = await chromium
@@ -48,7 +50,13 @@ export async function runFileInBrowser(
     });
   try {
     const context = await browser.newContext();
-    const report = await runRuleTests(context, { server, key, ...source, out });
+    const report = await runRuleTests(context, {
+      server,
+      key,
+      ...source,
+      out,
+      ...(environment === undefined ? {} : { environment }),
+    });
     return report.failed === 0;
   } finally {
     await browser.close();

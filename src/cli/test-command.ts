@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { createClient, type paths } from '../client/index.js';
 import { AppError } from '../errors.js';
+import { ENVIRONMENT_NAME_PATTERN } from '../model/environment-names.js';
 import { createGroupsStore } from '../modules/groups/groups-store.js';
 import { createRulesStore } from '../modules/rules/rules-store.js';
 import { evaluationVariablesOn } from '../modules/shared/evaluation-environment.js';
@@ -25,6 +26,7 @@ interface TestOptions {
   workspace?: string;
   browser?: boolean;
   chromium?: string;
+  environment?: string;
 }
 
 type Tracer = (request: Record<string, unknown>) => Promise<CaseTrace>;
@@ -34,11 +36,11 @@ class TraceRefused extends Error {}
 type TraceBody = NonNullable<paths['/v1/trace']['post']['requestBody']>['content']['application/json'];
 
 /** Traces through a running server, as any client would, with the package's typed client. */
-function serverTracer(server: string, key: string): Tracer {
+function serverTracer(server: string, key: string, environment: string | undefined): Tracer {
   const client = createClient({ baseUrl: server, key });
   return async (request) => {
     // A case's request is the file's, as written: the server's checks, not the types, judge it.
-    const body = { request } as unknown as TraceBody;
+    const body = { request, ...(environment === undefined ? {} : { environment }) } as unknown as TraceBody;
     const { data, error, response } = await client.POST('/v1/trace', { body });
     if (!data) {
       const details = (error?.details ?? []).map((d) => `${d.path}: ${d.message}`);
@@ -49,7 +51,10 @@ function serverTracer(server: string, key: string): Tracer {
 }
 
 /** Traces the workspace of `local` in this process, with the same engine and validation as the API. */
-function localTracer({ database, config, principal, changes }: LocalWorkspace): Tracer {
+function localTracer(
+  { database, config, principal, changes }: LocalWorkspace,
+  environment: string | undefined,
+): Tracer {
   const { db, dialect } = database;
   const traces = createTraceService({
     db,
@@ -62,7 +67,8 @@ function localTracer({ database, config, principal, changes }: LocalWorkspace): 
   });
   return async (request) => {
     try {
-      return (await traces.trace(principal, { request })) as unknown as CaseTrace;
+      const body = { request, ...(environment === undefined ? {} : { environment }) };
+      return (await traces.trace(principal, body)) as unknown as CaseTrace;
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       const details = (error.details ?? []).map((d) => `${d.path}: ${d.message}`).join('; ');
@@ -150,17 +156,26 @@ export function registerTestCommand(program: Command): void {
       '--chromium <path>',
       'with --browser: the Chromium to run (default: CHROMIUM_PATH, else Playwright’s)',
     )
+    .option(
+      '--environment <name>',
+      "the environment whose variables' values the rules act with (default: the key's, else default)",
+    )
     .action(async (file: string | undefined, options: TestOptions) => {
       const out = (line: string) => process.stdout.write(`${line}\n`);
       try {
         const source = sourceOf(file, options);
+        const { environment } = options;
+        if (environment !== undefined && !ENVIRONMENT_NAME_PATTERN.test(environment))
+          throw new RuleTestFileError(
+            '--environment must be an environment name (letters, digits, _ . -; at most 64)',
+          );
         if (options.browser && options.workspace !== undefined)
           throw new RuleTestFileError('--browser follows a server: give --server URL, not --workspace');
         if (options.workspace !== undefined) {
           const passed = await withLocalWorkspace(options.workspace, undefined, (local) =>
             runSource(
               async () => ('file' in source ? readCases(source.file) : localSuite(local, source.suite)),
-              localTracer(local),
+              localTracer(local, environment),
               out,
             ),
           );
@@ -181,15 +196,14 @@ export function registerTestCommand(program: Command): void {
             'file' in source
               ? { file: source.file }
               : { cases: await serverSuite(options.server, found.key, source.suite) };
-          process.exitCode = (await runFileInBrowser(cases, options.server, found.key, chromium, out))
-            ? 0
-            : 1;
+          const passed = await runFileInBrowser(cases, options.server, found.key, chromium, out, environment);
+          process.exitCode = passed ? 0 : 1;
           return;
         }
         const { server, key } = { server: options.server, key: found.key };
         const cases = async () =>
           'file' in source ? readCases(source.file) : serverSuite(server, key, source.suite);
-        process.exitCode = (await runSource(cases, serverTracer(server, key), out)) ? 0 : 1;
+        process.exitCode = (await runSource(cases, serverTracer(server, key, environment), out)) ? 0 : 1;
       } catch (error) {
         const usage =
           error instanceof RuleTestFileError ||

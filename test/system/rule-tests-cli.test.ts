@@ -166,6 +166,60 @@ describe('rulekeeper test', () => {
     expect(result.code).toBe(2);
   });
 
+  it('runs the cases in the environment --environment names, on a server and in a local workspace', async () => {
+    const post = async (path: string, body: unknown) => {
+      const response = await fetch(`${service.url}${path}`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(response.status, await response.clone().text()).toBe(201);
+    };
+    await post('/v1/environments', { name: 'staging' });
+    await post('/v1/variables', {
+      name: 'ORDERS',
+      values: { default: 'http://localhost:3000', staging: 'https://staging.example.com' },
+    });
+    await create({
+      name: 'orders to {{ORDERS}}',
+      ruleType: 'Redirect',
+      pairs: [
+        {
+          source: { key: 'Url', operator: 'Contains', value: 'orders.example.com' },
+          destination: '{{ORDERS}}/orders',
+        },
+      ],
+    });
+    const staging = file(
+      'staging.json',
+      JSON.stringify([
+        {
+          name: 'orders go to staging',
+          request: { url: 'https://orders.example.com/' },
+          expect: { url: 'https://staging.example.com/orders' },
+        },
+      ]),
+    );
+    const server = ['--server', service.url, '--key', key];
+    for (const args of [server, ['--workspace', 'qa']]) {
+      const env = { DATABASE_URL: database.url };
+      const chosen = await runCli(['test', staging, ...args, '--environment', 'staging'], env);
+      expect(chosen.stdout + chosen.stderr).toMatch(/1 passed, 0 failed/);
+      expect(chosen.code).toBe(0);
+      // Without it, the key's environment, else default: localhost, not staging.
+      const unnamed = await runCli(['test', staging, ...args], env);
+      expect(unnamed.stdout).toContain('http://localhost:3000/orders');
+      expect(unnamed.code).toBe(1);
+      // One the workspace does not have: the trace is refused, the case fails saying so.
+      const missing = await runCli(['test', staging, ...args, '--environment', 'nowhere'], env);
+      expect(missing.stdout).toMatch(/environment/i);
+      expect(missing.code).toBe(1);
+    }
+    const malformed = await runCli(['test', staging, ...server, '--environment', 'a b'], {});
+    expect(malformed.stderr).toMatch(/--environment must be an environment name/);
+    expect(malformed.code).toBe(2);
+  });
+
   it('needs a server and key, or a workspace', async () => {
     const result = await runCli(['test', passing()], { DATABASE_URL: database.url });
     expect(result.stderr).toMatch(/give --server URL with RULEKEEPER_KEY \(or --key-file FILE\)/);
