@@ -145,7 +145,7 @@ test('a rule deleted elsewhere is named among the ones a bulk action could not c
   expect((await stored(workspace)).map((rule) => rule.status)).toEqual(Array(3).fill('Inactive'));
 });
 
-test('the search looks in names, descriptions and sources; the list sorts by name, type or last change', async ({
+test('the search looks in names, descriptions and sources; the list sorts by name, type, last change, pinned or status', async ({
   page,
   workspace,
 }) => {
@@ -195,6 +195,25 @@ test('the search looks in names, descriptions and sources; the list sorts by nam
     }),
   );
   await page.getByLabel('Sort by').selectOption({ label: 'Last changed' });
+  await expect(names).toHaveText(['alpha', 'Mid', 'zeta']);
+
+  // Pinned first, then active first: each of the others by name.
+  const mid = (await workspace.api.GET('/v1/rules', { params: { query: { search: 'mid' } } })).data?.data[0];
+  ok(
+    await workspace.api.PUT('/v1/rules/{ruleId}', {
+      params: { path: { ruleId: mid?.id as string } },
+      body: { isFavourite: true },
+    }),
+  );
+  await page.getByLabel('Sort by').selectOption({ label: 'Pinned first' });
+  await expect(names).toHaveText(['Mid', 'alpha', 'zeta']);
+  ok(
+    await workspace.api.PUT('/v1/rules/{ruleId}', {
+      params: { path: { ruleId: alpha.id } },
+      body: { status: 'Active' },
+    }),
+  );
+  await page.getByLabel('Sort by').selectOption({ label: 'Active first' });
   await expect(names).toHaveText(['alpha', 'Mid', 'zeta']);
 });
 

@@ -20,5 +20,7 @@ export const RULE_SORTS = [
   'ruleType',
   'modificationDate',
   '-modificationDate',
+  'pinned',
+  'status',
 ] as const;
 export type RuleSort = (typeof RULE_SORTS)[number];

@@ -279,6 +279,10 @@ forEachDatabase((db) => {
       await t.call('PUT', `/v1/rules/${b.id}`, { body: { status: 'Active' } });
       expect(await ids('sort=modificationDate')).toEqual([a.id, c.id, b.id]);
       expect(await ids('sort=-modificationDate')).toEqual([b.id, c.id, a.id]);
+      // b is active now; c pinned: each first in its order, the others by name.
+      expect(await ids('sort=status')).toEqual([b.id, a.id, c.id]);
+      await t.call('PUT', `/v1/rules/${c.id}`, { body: { isFavourite: true } });
+      expect(await ids('sort=pinned')).toEqual([c.id, a.id, b.id]);
       const paged = [];
       for (let offset = 0; offset < 3; offset++)
         paged.push(...(await ids(`sort=name&pageSize=1&offset=${offset}`)));

@@ -46,6 +46,8 @@ const SORTS: { sort: RuleSort; label: string }[] = [
   { sort: 'creationDate', label: 'Oldest first' },
   { sort: 'name', label: 'Name' },
   { sort: 'ruleType', label: 'Type' },
+  { sort: 'pinned', label: 'Pinned first' },
+  { sort: 'status', label: 'Active first' },
   { sort: '-modificationDate', label: 'Last changed' },
   { sort: 'lastHit', label: 'Last acted' },
 ];

@@ -24,7 +24,17 @@ export interface RuleFilter {
 /** The columns of each order; the id last, so that rules that tie keep one order across pages. */
 const ORDERS: Record<
   RuleSort,
-  [column: 'creation_date' | 'name_search' | 'rule_type' | 'modification_date' | 'id', 'asc' | 'desc'][]
+  [
+    column:
+      | 'creation_date'
+      | 'name_search'
+      | 'rule_type'
+      | 'modification_date'
+      | 'is_favourite'
+      | 'status'
+      | 'id',
+    direction: 'asc' | 'desc',
+  ][]
 > = {
   creationDate: [
     ['creation_date', 'asc'],
@@ -46,6 +56,18 @@ const ORDERS: Record<
   '-modificationDate': [
     ['modification_date', 'desc'],
     ['id', 'desc'],
+  ],
+  // Pinned rules first, then the others, each by name, as Requestly's favourites are kept at the top.
+  pinned: [
+    ['is_favourite', 'desc'],
+    ['name_search', 'asc'],
+    ['id', 'asc'],
+  ],
+  // Active rules first ("Active" sorts before "Inactive"), each by name.
+  status: [
+    ['status', 'asc'],
+    ['name_search', 'asc'],
+    ['id', 'asc'],
   ],
 };
 
