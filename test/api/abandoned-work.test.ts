@@ -73,6 +73,8 @@ forEachDatabase((db) => {
       const holding = new Promise<void>((resolve) => (held = resolve));
       const done = t.database.db.transaction().execute(async (trx) => {
         await trx.updateTable('workspaces').set({ name: sql`name` }).where('id', '=', workspaceId).execute();
+        if (db === 'postgres')
+          holder = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]?.pid;
         held();
         await released;
       });
@@ -82,6 +84,8 @@ forEachDatabase((db) => {
         await done;
       };
     }
+    /** The PostgreSQL backend holding the workspace's row (holdWorkspace). */
+    let holder: number | undefined;
 
     /**
      * On PostgreSQL, until a write waits for the held workspace row (its revision bump, alone or with
@@ -91,12 +95,11 @@ forEachDatabase((db) => {
      */
     async function waitingForWorkspace(): Promise<void> {
       if (db !== 'postgres') return;
+      // Blocked by the very backend that holds the row: another test's waits on the same server (every
+      // database's show in pg_stat_activity) are not this one's.
       await until(async () => {
         const rows = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-          where wait_event_type = 'Lock'
-          and (query like 'update "workspaces"%' or query like 'with bumped as (%update workspaces%')`.execute(
-          t.database.db,
-        );
+          where ${holder ?? -1}::int = any(pg_blocking_pids(pid))`.execute(t.database.db);
         return (rows.rows[0]?.n ?? 0) > 0;
       });
     }
