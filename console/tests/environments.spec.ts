@@ -4,6 +4,7 @@
 import type { Page } from '@playwright/test';
 import { seriousViolations } from './axe.js';
 import { expect, ok, signIn, test, type Workspace } from './fixtures.js';
+import { expectReadsOnPhone } from './phone.js';
 
 const LOCAL = 'http://localhost:3000';
 const STAGING = 'https://staging.example.com';
@@ -89,6 +90,13 @@ test('environments and variables are added, edited and deleted in the table', as
   await expect(page.getByLabel('API in staging')).not.toHaveAttribute('aria-invalid', 'true');
   expect(await seriousViolations(page), 'a refused row').toEqual([]);
   await page.getByRole('button', { name: 'Cancel' }).click();
+
+  // On a phone the table is cards, and each environment's Delete is still there to see and press.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectReadsOnPhone(table(page), 'the variables at 390 px');
+  const deleteStaging = page.getByRole('button', { name: 'Delete the environment staging' });
+  await deleteStaging.scrollIntoViewIfNeeded();
+  await expect(deleteStaging).toBeInViewport();
 
   // Deleting an environment takes its values from every variable.
   await page.getByRole('button', { name: 'Delete the environment staging' }).click();
