@@ -1,6 +1,7 @@
 // SQL of change requests and their reviews, and the change log's last revision of the objects a merge
 // touches (its conflict check).
 import type { ChangeRequestReviewsTable, ChangeRequestsTable, Db } from '../../db/tables.js';
+import { lockWorkspace } from '../shared/workspace-lock-store.js';
 import type { State } from './change-requests-schemas.js';
 
 export type ChangeRequestRow = ChangeRequestsTable & { author_name: string | null };
@@ -88,13 +89,8 @@ export function createChangeRequestsStore(db: Db) {
         .execute() as Promise<ReviewRow[]>;
     },
 
-    /**
-     * The workspace's row locked (PostgreSQL; SQLite writes one at a time) until the transaction ends:
-     * no write of the workspace comes between a merge's conflict check and its writes.
-     */
-    async lockWorkspace(trx: Db, workspaceId: string): Promise<void> {
-      await trx.updateTable('workspaces').set({ id: workspaceId }).where('id', '=', workspaceId).execute();
-    },
+    /** The workspace's row locked until the transaction ends (shared/workspace-lock-store.ts). */
+    lockWorkspace,
 
     /** The workspace's groups, as the evidence's lint takes them. */
     groups(workspaceId: string): Promise<{ id: string; name: string; status: string }[]> {

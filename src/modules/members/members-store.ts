@@ -1,6 +1,7 @@
 // SQL for a workspace's memberships.
 import type { Db } from '../../db/tables.js';
 import type { Role } from '../../model/role.js';
+import { lockWorkspace } from '../shared/workspace-lock-store.js';
 import type { Member } from './members-schemas.js';
 
 export function createMembersStore(db: Db) {
@@ -24,18 +25,8 @@ export function createMembersStore(db: Db) {
     find: (trx: Db, workspaceId: string, userId: string): Promise<Member | undefined> =>
       members(trx, workspaceId).where('m.user_id', '=', userId).executeTakeFirst(),
 
-    /**
-     * Takes the workspace's row lock for the rest of the transaction, so that two changes of its
-     * members run one after the other: each then counts the owners the other left (two owners
-     * demoting each other at once would otherwise leave none). SQLite writes one at a time anyway.
-     */
-    async lockWorkspace(trx: Db, workspaceId: string): Promise<void> {
-      await trx
-        .updateTable('workspaces')
-        .set((eb) => ({ owner_user_id: eb.ref('owner_user_id') }))
-        .where('id', '=', workspaceId)
-        .execute();
-    },
+    /** The workspace's row locked until the transaction ends (shared/workspace-lock-store.ts). */
+    lockWorkspace,
 
     async countOwners(trx: Db, workspaceId: string): Promise<number> {
       const row = await trx

@@ -2,6 +2,7 @@
 import type { DialectName } from '../../db/database.js';
 import type { Db, TestSuiteRow } from '../../db/tables.js';
 import type { RuleTestCase } from '../../rule-tests/rule-test-file.js';
+import { lockWorkspace } from '../shared/workspace-lock-store.js';
 
 /** A stored suite's cases, as `rulekeeper test` runs them. */
 export interface StoredSuite {
@@ -46,14 +47,8 @@ export function createTestSuitesStore(db: Db, dialect: DialectName) {
       return row?.id;
     },
 
-    /**
-     * Holds the workspace's row until the transaction ends, so that two creates cannot both see room
-     * for one more suite (PostgreSQL; SQLite's transactions write one at a time anyway).
-     */
-    async lockWorkspace(trx: Db, workspaceId: string): Promise<void> {
-      if (dialect !== 'postgres') return;
-      await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
-    },
+    /** The workspace's row locked until the transaction ends (shared/workspace-lock-store.ts). */
+    lockWorkspace,
 
     /** Inserts the suite; false when the workspace has one of that name already. */
     async insert(trx: Db, row: TestSuiteRow): Promise<boolean> {

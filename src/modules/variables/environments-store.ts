@@ -1,6 +1,7 @@
 // SQL for a workspace's environments, and the keys bound to one; every query is of one workspace.
 import type { DialectName } from '../../db/database.js';
 import type { Db, EnvironmentRow } from '../../db/tables.js';
+import { lockWorkspace } from '../shared/workspace-lock-store.js';
 
 export function createEnvironmentsStore(db: Db, dialect: DialectName) {
   return {
@@ -40,11 +41,8 @@ export function createEnvironmentsStore(db: Db, dialect: DialectName) {
       return Number(row.n);
     },
 
-    /** Holds the workspace's row until the transaction ends (PostgreSQL): two creates cannot both fit. */
-    async lockWorkspace(trx: Db, workspaceId: string): Promise<void> {
-      if (dialect !== 'postgres') return;
-      await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
-    },
+    /** The workspace's row locked until the transaction ends (shared/workspace-lock-store.ts). */
+    lockWorkspace,
 
     /** Inserts the environment; false when the workspace has one of that name already. */
     async insert(trx: Db, row: EnvironmentRow): Promise<boolean> {

@@ -1,6 +1,7 @@
 // SQL for a workspace's variables and their values per environment; every query is of one workspace.
 import type { DialectName } from '../../db/database.js';
 import type { Db, VariableRow } from '../../db/tables.js';
+import { lockWorkspace } from '../shared/workspace-lock-store.js';
 
 /** A variable's values by environment name. */
 export type StoredValues = Record<string, string>;
@@ -39,14 +40,8 @@ export function createVariablesStore(db: Db, dialect: DialectName) {
 
     valuesOf,
 
-    /**
-     * Holds the workspace's row until the transaction ends, so that two creates cannot both see room
-     * for one more (PostgreSQL; SQLite's transactions write one at a time anyway).
-     */
-    async lockWorkspace(trx: Db, workspaceId: string): Promise<void> {
-      if (dialect !== 'postgres') return;
-      await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
-    },
+    /** The workspace's row locked until the transaction ends (shared/workspace-lock-store.ts). */
+    lockWorkspace,
 
     /** A page of the workspace's variables, by name. */
     async list(workspaceId: string, offset: number, limit: number): Promise<VariableRow[]> {
