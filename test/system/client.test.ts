@@ -317,6 +317,46 @@ describe('rulekeeper/client', () => {
     note('replayWebhookDelivery', replayed.response.status, 200);
     note('deleteWebhook', (await admin.DELETE('/v1/webhooks/{webhookId}', hookPath)).response.status, 200);
 
+    // Environments and variables: a secret's value is null in every read, resolved for a key's runtime.
+    note(
+      'createEnvironment',
+      (await client.POST('/v1/environments', { body: { name: 'staging' } })).response.status,
+      201,
+    );
+    note('listEnvironments', (await client.GET('/v1/environments')).response.status, 200);
+    const variable = await client.POST('/v1/variables', {
+      body: {
+        name: 'API',
+        secret: true,
+        values: { default: 'http://localhost:3000', staging: 'https://s.example' },
+      },
+    });
+    note('createVariable', variable.response.status, 201);
+    expect(variable.data?.data.values).toEqual({ default: null, staging: null });
+    const variablePath = { params: { path: { name: 'API' } } };
+    note('listVariables', (await client.GET('/v1/variables')).response.status, 200);
+    note('getVariable', (await client.GET('/v1/variables/{name}', variablePath)).response.status, 200);
+    const updated = await client.PUT('/v1/variables/{name}', {
+      ...variablePath,
+      body: { description: 'the API', values: { default: null, staging: 'https://staging.example' } },
+    });
+    note('updateVariable', updated.response.status, 200);
+    const variableVersions = await client.GET('/v1/variables/{name}/versions', variablePath);
+    note('listVariableVersions', variableVersions.response.status, 200);
+    expect(JSON.stringify(variableVersions.data)).not.toContain('staging.example');
+    const values = await client.GET('/v1/environments/{name}/values', {
+      params: { path: { name: 'staging' } },
+    });
+    note('getEnvironmentValues', values.response.status, 200);
+    expect(values.data?.data.values).toEqual({ API: 'https://staging.example' });
+    note('deleteVariable', (await client.DELETE('/v1/variables/{name}', variablePath)).response.status, 200);
+    note(
+      'deleteEnvironment',
+      (await client.DELETE('/v1/environments/{name}', { params: { path: { name: 'staging' } } })).response
+        .status,
+      204,
+    );
+
     const devId = whoami.data?.data.user.id as string;
     const reset = await admin.POST('/v1/members/{userId}/reset', { params: { path: { userId: devId } } });
     note('createPasswordReset', reset.response.status, 201);
