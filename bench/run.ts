@@ -9,7 +9,7 @@ import { ensureBuilt, snapshotBuild } from './lib/build.js';
 import { changesTargets, type FanoutFacts, measureFanout, notModifiedScenario } from './lib/changes-bench.js';
 import { engineLines, engineTargets, measureEngine, traceScenarios } from './lib/engine-scenario.js';
 import { importTargets, measureImports } from './lib/import-scenario.js';
-import { type Scenario, sequentialMs } from './lib/load.js';
+import { median, type Scenario, sequentialMs } from './lib/load.js';
 import { log } from './lib/log.js';
 import { measureNoisyNeighbour, noisyTargets } from './lib/noisy-neighbour.js';
 import { readOptions } from './lib/options.js';
@@ -26,6 +26,7 @@ import {
   startPostgres,
   startScale,
   startSeeded,
+  toggleTimes,
 } from './lib/setups.js';
 
 const cleanups: (() => unknown)[] = [];
@@ -227,6 +228,19 @@ async function main(): Promise<void> {
 
   let scaleFacts: ScaleFacts | undefined;
   if (scale) {
+    // Status toggles one at a time, in the big workspace and in the small database's main one (neither
+    // written by the rounds of --scale): 10 rules spread over each, each switched on and off.
+    const spread = (ids: string[]) =>
+      Array.from({ length: 10 }, (_, i) => ids[Math.floor((i * ids.length) / 10)] as string);
+    const bigToggles = await toggleTimes(scale.service.url, scale.seeded.key, spread(scale.seeded.sampleIds));
+    const smallToggles = await toggleTimes(
+      sqlite.service.url,
+      sqlite.seeded.main.key,
+      spread(sqlite.seeded.main.ruleIds),
+    );
+    log(
+      `scale: status toggles one at a time, ms: big ${bigToggles.map(Math.round).join(' ')}; small ${smallToggles.map(Math.round).join(' ')}`,
+    );
     log('scale: one request at a time, 10 each, for the cost of a single request');
     const single = async (index: number, before?: () => Promise<void>) => {
       const scenario = scale.scenarios[index] as Scenario;
@@ -259,6 +273,10 @@ async function main(): Promise<void> {
       single_get_after_change_ms: Math.round(getChangedMs * 100) / 100,
       single_list_first_after_change_ms: Math.round(firstChangedMs * 100) / 100,
       single_list_last_after_change_ms: Math.round(lastChangedMs * 100) / 100,
+      toggle_p50_ms: Math.round(median(bigToggles) * 10) / 10,
+      toggle_max_ms: Math.round(Math.max(...bigToggles) * 10) / 10,
+      toggle_small_p50_ms: Math.round(median(smallToggles) * 10) / 10,
+      toggle_small_max_ms: Math.round(Math.max(...smallToggles) * 10) / 10,
     };
     extra.scale = scaleFacts;
   }

@@ -142,13 +142,35 @@ export async function startScale(dir: string, options: Options, log: Log) {
   /** A write to the big workspace (a status toggle): any commit outdates the list pages kept in memory. */
   async function touch(): Promise<void> {
     active = !active;
-    const response = await fetch(`${service.url}/v1/rules/${seeded.sampleIds[0]}`, {
-      method: 'PUT',
-      headers: { 'x-api-key': seeded.key, 'content-type': 'application/json' },
-      body: JSON.stringify({ status: active ? 'Active' : 'Inactive' }),
-    });
-    await response.arrayBuffer();
-    if (!response.ok) throw new Error(`the scale run's status toggle answered ${response.status}`);
+    await statusWrite(service.url, seeded.key, seeded.sampleIds[0] as string, active);
   }
   return { service, seeded, dbMb, rssAfterStartup, scenarios, touch };
+}
+
+/** `PUT /v1/rules/:id {"status": …}`, answered 200 (its lint findings included), else an error. */
+async function statusWrite(baseUrl: string, key: string, id: string, active: boolean): Promise<void> {
+  const response = await fetch(`${baseUrl}/v1/rules/${id}`, {
+    method: 'PUT',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify({ status: active ? 'Active' : 'Inactive' }),
+  });
+  await response.arrayBuffer();
+  if (!response.ok) throw new Error(`a status toggle of ${id} answered ${response.status}`);
+}
+
+/**
+ * Milliseconds of status toggles sent one at a time, each rule of `ids` switched on and then off: what a
+ * user waits for a switch, its lint included. The first is the first write since start-up (the lint
+ * has nothing of the workspace yet), as it is for the first user.
+ */
+export async function toggleTimes(baseUrl: string, key: string, ids: string[]): Promise<number[]> {
+  const times: number[] = [];
+  for (const id of ids) {
+    for (const active of [true, false]) {
+      const began = performance.now();
+      await statusWrite(baseUrl, key, id, active);
+      times.push(performance.now() - began);
+    }
+  }
+  return times;
 }
