@@ -76,6 +76,11 @@ export interface Config {
   lintTimeLimitMs: number;
   /** Heap of each lint worker, in MiB: it keeps the workspaces it linted last, within a quarter of it. */
   lintWorkerMemoryMb: number;
+  /**
+   * Past this many rules in a workspace, a write's lint reads only the rules around the written one,
+   * and no worker holds the workspace for writes (lint-service.ts).
+   */
+  lintScopedFromRules: number;
   /** Worker threads that compile GET /v1/browser-rules (0: on the event loop, as the CLI does). */
   browserRulesWorkers: number;
   /** Longest one compile may run; past it, its worker is ended and the answer is 503. */
@@ -271,6 +276,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     lintWorkers: integer(env, 'LINT_WORKERS', 2, 0, 64),
     lintTimeLimitMs: integer(env, 'LINT_TIME_LIMIT_MS', 60_000, 10, 3_600_000),
     lintWorkerMemoryMb: integer(env, 'LINT_WORKER_MEMORY_MB', 1024, 64, 16_384),
+    lintScopedFromRules: integer(env, 'LINT_SCOPED_FROM_RULES', 50_000, 0, 100_000_000),
     browserRulesWorkers: integer(env, 'BROWSER_RULES_WORKERS', 2, 0, 64),
     browserRulesTimeLimitMs: integer(env, 'BROWSER_RULES_TIME_LIMIT_MS', 60_000, 10, 3_600_000),
     browserRulesWorkerMemoryMb: integer(env, 'BROWSER_RULES_WORKER_MEMORY_MB', 512, 64, 16_384),

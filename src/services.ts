@@ -228,6 +228,7 @@ export function createServices(
     changes,
     runner: pools.of<LintJob, LintOutcome>('lint'),
     variables: evaluationVariables,
+    scopedFromRules: config.lintScopedFromRules,
   });
   const browserRulesService = createBrowserRulesService({
     listedRules,

@@ -23,6 +23,7 @@ import {
 } from './types.js';
 
 export { CHROME_REGEX_BYTES, estimatedProgramBytes } from './rule-checks.js';
+export { boundsNeighbourhood } from './shadowed.js';
 export * from './types.js';
 export { invalidInEnvironment, type LintVariables, undefinedVariables } from './variables.js';
 

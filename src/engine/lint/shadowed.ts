@@ -100,6 +100,15 @@ function grow(layout: Layout, active: readonly LintRule[]): void {
   }
 }
 
+/**
+ * Whether a rule that acts bounds what the lint of one rule reads around it: a rule is compared only
+ * with rules from the last rule before it that changes the URL for every later rule (a Replace or
+ * QueryParam: `from` above), so the rules from the last such rule before a written rule to the first
+ * after it (both included) hold every rule it can shadow or be shadowed by.
+ */
+export const boundsNeighbourhood = (ruleType: string): boolean =>
+  ruleEffects[ruleType as keyof typeof ruleEffects]?.url === 'chain';
+
 function layoutOf(active: readonly LintRule[]): Layout {
   let layout = layouts.get(active);
   if (!layout) {

@@ -38,6 +38,11 @@ export interface LintJob {
   changes?: { from: number; pages: Uint8Array[]; gone: string[] };
   /** The environment the whole lint is of (decisions §20); absent: the rules as written. */
   environment?: LintEnvironment;
+  /**
+   * A large workspace's writes (lint-service.ts): for each written rule, the rules around it that its
+   * checks read, linted for that rule alone and not kept; nothing of the workspace is held for them.
+   */
+  scoped?: { focus: string; pages: Uint8Array[] }[];
 }
 
 /** An environment's values (secrets resolved) and the workspace's variables by name, for one lint. */
@@ -180,6 +185,7 @@ export function createLintJobs(
   }
 
   return function run(job: LintJob): LintOutcome {
+    if (job.scoped) return scopedLint(job.scoped);
     const held = inputs(job);
     if (!held) {
       const before = kept.get(job.workspaceId);
@@ -214,6 +220,20 @@ export function createLintJobs(
         .map(({ id, name, ruleType, status }) => ({ id, name, ruleType, status })),
     };
   };
+}
+
+/** The findings about each written rule among the rules sent with it (LintJob.scoped), answered once each. */
+function scopedLint(scoped: NonNullable<LintJob['scoped']>): LintOutcome {
+  const found = new Map<string, Finding>();
+  let complete = true;
+  for (const { focus, pages } of scoped) {
+    const held: Held = { version: 0, rules: new Map(), groups: new Map(), bytes: 0 };
+    const rules = absorb(held, pages).rules.filter((rule) => held.rules.get(rule.id) === rule);
+    const each = lint(rules.sort(byListOrder), [...held.groups.values()], { focus });
+    complete &&= each.complete;
+    for (const finding of findingsOf(each.findings, focus)) found.set(JSON.stringify(finding), finding);
+  }
+  return { ok: true, findings: [...found.values()], complete, named: [] };
 }
 
 /** The findings in list order as the lint orders them: errors first, then by code, then by rule. */

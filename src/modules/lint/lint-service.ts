@@ -3,8 +3,9 @@
 // answer kept until the workspace's revision moves (a CI job or the console asks again and again).
 // Nothing of the lint runs on the event loop: a workspace of 100,000 rules takes seconds to lint.
 import type { Db } from '../../db/tables.js';
+import { boundsNeighbourhood } from '../../engine/lint/index.js';
 import { AppError } from '../../errors.js';
-import { encodePage, PAGE_SIZE, rulePages, transferOf } from '../../jobs/job-pages.js';
+import { encodePage, PAGE_SIZE, type RulesCursor, rulePages, transferOf } from '../../jobs/job-pages.js';
 import { nextTurn } from '../../jobs/slices.js';
 import { inProcessRunner, type JobRunner } from '../../jobs/worker-pool.js';
 import type { Finding } from '../../model/finding.js';
@@ -18,7 +19,11 @@ import {
   evaluationVariablesOn,
   NO_VARIABLES,
 } from '../shared/evaluation-environment.js';
-import { createListedRulesStore, type ListedRulesStore } from '../shared/listed-rules-store.js';
+import {
+  createListedRulesStore,
+  type ListedRuleRow,
+  type ListedRulesStore,
+} from '../shared/listed-rules-store.js';
 import { createLintJobs, type LintEnvironment, type LintJob, type LintOutcome } from './lint-job.js';
 import { checkLintQuery, type LintData } from './lint-schemas.js';
 import { createLintStore, type LintStore } from './lint-store.js';
@@ -30,6 +35,16 @@ const MAX_KEPT_WORKSPACES = 256;
 
 /** Changes sent to bring a worker's copy up to date; past that, the workspace is sent again whole. */
 const MAX_CHANGES_SENT = 200;
+
+/** At most this many rules are read on each side of a written rule (bounded work per write, decision 15). */
+const SCOPE_SIDE_RULES = 5_000;
+
+/** A workspace's rules are counted again once its revision has moved this far since. */
+const RECOUNT_AFTER_REVISIONS = 100;
+
+/** A rule that acts and bounds what a write's lint reads around its rule (boundsNeighbourhood). */
+const boundsScope = (rule: ListedRuleRow) =>
+  rule.status === 'Active' && rule.groupStatus !== 'Inactive' && boundsNeighbourhood(rule.ruleType);
 
 /** `work`'s answer, or `instead` when it was refused (AppError): a lint adds to an answer, never fails it. */
 async function unlessRefused<T, U>(work: Promise<T>, instead: U): Promise<T | U> {
@@ -69,6 +84,13 @@ export function createLintService(deps: {
   neverActedMark?(workspaceId: string): Promise<string>;
   /** The environment of each lint and the workspace's variables (decisions §20); none: as written. */
   variables?: EvaluationVariables;
+  /**
+   * Past this many rules (LINT_SCOPED_FROM_RULES), a write's lint neither sends a worker the workspace
+   * whole nor has one keep it: a worker holding 1,000,000 rules took gigabytes, and each write waited
+   * for all of them to be read, sent and parsed. The written rule is linted among the rules around it
+   * (scopeOf), read from the database along the list's index; GET /v1/lint stays the whole workspace's.
+   */
+  scopedFromRules?: number;
 }) {
   const { lintStore, listedRules, changes } = deps;
   const variables = deps.variables ?? NO_VARIABLES;
@@ -92,6 +114,66 @@ export function createLintService(deps: {
   /** Per workspace, the writes' lint waiting to start, and the one running or last started. */
   const openBatches = new Map<string, WritesBatch>();
   const lastBatches = new Map<string, Promise<unknown>>();
+
+  /** Each workspace's rule count and the revision it was counted at (which lint a write gets). */
+  const counted = new Map<string, { rules: number; revision: number }>();
+
+  async function isLarge(workspaceId: string, version: number): Promise<boolean> {
+    let count = counted.get(workspaceId);
+    counted.delete(workspaceId);
+    if (!count || Math.abs(version - count.revision) >= RECOUNT_AFTER_REVISIONS)
+      count = { rules: await listedRules.ruleCount(workspaceId), revision: version };
+    if (counted.size >= MAX_KEPT_WORKSPACES) counted.delete(counted.keys().next().value as string);
+    counted.set(workspaceId, count);
+    return count.rules > (deps.scopedFromRules ?? 50_000);
+  }
+
+  /**
+   * What a write's lint of `ruleId` reads in a large workspace, as one page with their groups: the rule,
+   * and the rules around it in list order, back to the last rule that acts and bounds it (see
+   * boundsNeighbourhood) and on to the first after it, each included, at most SCOPE_SIDE_RULES a side.
+   * Undefined when the rule is gone.
+   */
+  async function scopeOf(workspaceId: string, ruleId: string): Promise<Uint8Array[] | undefined> {
+    const [written] = await listedRules.someRules(workspaceId, [ruleId]);
+    if (!written) return undefined;
+    const side = async (read: (from: RulesCursor) => Promise<ListedRuleRow[]>) => {
+      const rules: ListedRuleRow[] = [];
+      let from: RulesCursor = written;
+      while (rules.length < SCOPE_SIDE_RULES) {
+        const page = await read(from);
+        for (const rule of page) {
+          rules.push(rule);
+          if (boundsScope(rule)) return rules;
+        }
+        if (page.length < PAGE_SIZE) return rules;
+        from = page[page.length - 1] as ListedRuleRow;
+      }
+      return rules;
+    };
+    const before = await side((from) => listedRules.rulesBefore(workspaceId, PAGE_SIZE, from));
+    const after = await side((from) => listedRules.rulesPage(workspaceId, PAGE_SIZE, from));
+    const rules = [...before.reverse(), written, ...after];
+    const groupIds = [...new Set(rules.flatMap((rule) => (rule.groupId ? [rule.groupId] : [])))];
+    return [encodePage({ rules, groups: await lintStore.someGroups(workspaceId, groupIds) })];
+  }
+
+  /** The findings about the written rules `ids` of a large workspace, each among the rules around it. */
+  async function runScoped(key: string, workspaceId: string, version: number, ids: string[]) {
+    const scoped: NonNullable<LintJob['scoped']> = [];
+    for (const focus of ids) {
+      const pages = await scopeOf(workspaceId, focus);
+      if (pages) scoped.push({ focus, pages });
+    }
+    if (scoped.length === 0) return { findings: [] };
+    const outcome = await runner.run(
+      key,
+      { workspaceId, version, scoped },
+      { transfer: transferOf(scoped.flatMap(({ pages }) => pages)) },
+    );
+    if ('missing' in outcome) throw new AppError('INTERNAL'); // a scoped job holds all it needs
+    return outcome;
+  }
 
   /** Every rule and group of the workspace, encoded a page at a time. */
   async function wholeWorkspace(workspaceId: string): Promise<Uint8Array[]> {
@@ -211,7 +293,11 @@ export function createLintService(deps: {
     const done = (async () => {
       await before?.catch(() => {});
       openBatches.delete(workspaceId); // from here, writes wait for the next batch
-      return unlessRefused(run(key, workspaceId, wanted.version, [...wanted.ids]), { findings: [] });
+      const ids = [...wanted.ids];
+      const work = (await isLarge(workspaceId, wanted.version))
+        ? runScoped(key, workspaceId, wanted.version, ids)
+        : run(key, workspaceId, wanted.version, ids);
+      return unlessRefused(work, { findings: [] });
     })();
     const batch: WritesBatch = Object.assign(wanted, { done });
     openBatches.set(workspaceId, batch);

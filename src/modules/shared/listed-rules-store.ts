@@ -74,6 +74,33 @@ export function createListedRulesStore(db: Db) {
       return rows.map(row);
     },
 
+    /**
+     * Up to `limit` of the workspace's rules just before `cursor` in list order, nearest first: a write's
+     * lint in a large workspace reads back from its rule (the same index, sought the other way).
+     */
+    async rulesBefore(workspaceId: string, limit: number, cursor: RulesCursor): Promise<ListedRuleRow[]> {
+      const rows = await rules()
+        .where('r.workspace_id', '=', workspaceId)
+        .where((eb) =>
+          eb(eb.refTuple('r.creation_date', 'r.id'), '<', eb.tuple(cursor.creationDate, cursor.id)),
+        )
+        .orderBy('r.creation_date', 'desc')
+        .orderBy('r.id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(row);
+    },
+
+    /** How many rules the workspace holds. */
+    async ruleCount(workspaceId: string): Promise<number> {
+      const { count } = await db
+        .selectFrom('rules')
+        .select((eb) => eb.fn.countAll().as('count'))
+        .where('workspace_id', '=', workspaceId)
+        .executeTakeFirstOrThrow();
+      return Number(count);
+    },
+
     /** Those of `ids` that are the workspace's rules, in list order. */
     async someRules(workspaceId: string, ids: string[]): Promise<ListedRuleRow[]> {
       if (ids.length === 0) return [];
