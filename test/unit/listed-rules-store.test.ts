@@ -54,6 +54,24 @@ forEachDatabase((kind) => {
     expect(await store.someRules(carol.workspaceId, ['r1', 'early'])).toEqual([]);
   });
 
+  it('rulesBefore answers the rules just before a rule, nearest first, of the workspace alone; ruleCount counts them', async () => {
+    const { database, alice, carol } = rules();
+    const store = createListedRulesStore(database.db);
+    const before = await store.rulesBefore(alice.workspaceId, 3, { creationDate: 1002, id: 'r2' });
+    expect(before.map((row) => [row.id, row.groupStatus])).toEqual([
+      ['r1', null],
+      ['r0', null],
+      ['early', 'Inactive'],
+    ]);
+    expect(await store.rulesBefore(alice.workspaceId, 3, { creationDate: 5, id: 'early' })).toEqual([]);
+    // Carol's rule stands before Alice's r0 in time, not in Alice's list.
+    expect(await store.rulesBefore(carol.workspaceId, 5, { creationDate: 1000, id: 'r0' })).toEqual([
+      expect.objectContaining({ id: 'theirs', groupStatus: 'Active' }),
+    ]);
+    expect(await store.ruleCount(alice.workspaceId)).toBe(301);
+    expect(await store.ruleCount(carol.workspaceId)).toBe(1);
+  });
+
   it('someGroups answers only the workspace’s groups among the ids', async () => {
     const { database, alice, carol } = rules();
     const store = createLintStore(database.db);
