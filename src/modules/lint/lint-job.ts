@@ -71,6 +71,9 @@ export type LintOutcome =
 
 type ListedRule = LintRule & { creationDate: number };
 
+/** Rules of scoped jobs kept as parsed (a few KB each with what the checks keep of them). */
+const MAX_RECENT_RULES = 20_000;
+
 interface Held {
   version: number;
   rules: Map<string, ListedRule>;
@@ -184,6 +187,41 @@ export function createLintJobs(
     return held;
   }
 
+  /**
+   * The rules scoped jobs were sent last, by id, with the row each was made from: a rule sent again
+   * unchanged (the neighbours of a rule written again and again) is the same object as before, so what
+   * the checks made of it (compiled, its form) is kept with it, not made again on every write.
+   */
+  const recent = new Map<string, { row: string; rule: ListedRule }>();
+  function reused(row: ListedRuleRow): ListedRule {
+    const text = JSON.stringify(row);
+    const before = recent.get(row.id);
+    recent.delete(row.id);
+    const rule = before?.row === text ? before.rule : listed(row);
+    if (recent.size >= MAX_RECENT_RULES) recent.delete(recent.keys().next().value as string);
+    recent.set(row.id, { row: text, rule });
+    return rule;
+  }
+
+  /** The findings about each written rule among the rules sent with it (LintJob.scoped), each once. */
+  function scopedLint(scoped: NonNullable<LintJob['scoped']>): LintOutcome {
+    const found = new Map<string, Finding>();
+    let complete = true;
+    for (const { focus, pages } of scoped) {
+      const rules = new Map<string, ListedRule>();
+      const groups = new Map<string, LintGroup>();
+      for (const bytes of pages) {
+        const page = decodePage<InputPage>(bytes);
+        for (const row of page.rules ?? []) rules.set(row.id, reused(row));
+        for (const group of page.groups ?? []) groups.set(group.id, group);
+      }
+      const each = lint([...rules.values()].sort(byListOrder), [...groups.values()], { focus });
+      complete &&= each.complete;
+      for (const finding of findingsOf(each.findings, focus)) found.set(JSON.stringify(finding), finding);
+    }
+    return { ok: true, findings: [...found.values()], complete, named: [] };
+  }
+
   return function run(job: LintJob): LintOutcome {
     if (job.scoped) return scopedLint(job.scoped);
     const held = inputs(job);
@@ -220,20 +258,6 @@ export function createLintJobs(
         .map(({ id, name, ruleType, status }) => ({ id, name, ruleType, status })),
     };
   };
-}
-
-/** The findings about each written rule among the rules sent with it (LintJob.scoped), answered once each. */
-function scopedLint(scoped: NonNullable<LintJob['scoped']>): LintOutcome {
-  const found = new Map<string, Finding>();
-  let complete = true;
-  for (const { focus, pages } of scoped) {
-    const held: Held = { version: 0, rules: new Map(), groups: new Map(), bytes: 0 };
-    const rules = absorb(held, pages).rules.filter((rule) => held.rules.get(rule.id) === rule);
-    const each = lint(rules.sort(byListOrder), [...held.groups.values()], { focus });
-    complete &&= each.complete;
-    for (const finding of findingsOf(each.findings, focus)) found.set(JSON.stringify(finding), finding);
-  }
-  return { ok: true, findings: [...found.values()], complete, named: [] };
 }
 
 /** The findings in list order as the lint orders them: errors first, then by code, then by rule. */

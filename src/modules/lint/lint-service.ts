@@ -39,6 +39,9 @@ const MAX_CHANGES_SENT = 200;
 /** At most this many rules are read on each side of a written rule (bounded work per write, decision 15). */
 const SCOPE_SIDE_RULES = 5_000;
 
+/** The rules read first on each side of a written rule. */
+const FIRST_SCOPE_PAGE = 16;
+
 /** A workspace's rules are counted again once its revision has moved this far since. */
 const RECOUNT_AFTER_REVISIONS = 100;
 
@@ -137,22 +140,27 @@ export function createLintService(deps: {
   async function scopeOf(workspaceId: string, ruleId: string): Promise<Uint8Array[] | undefined> {
     const [written] = await listedRules.someRules(workspaceId, [ruleId]);
     if (!written) return undefined;
-    const side = async (read: (from: RulesCursor) => Promise<ListedRuleRow[]>) => {
+    // A few rules first (a workspace's bounds are most often near), more while none is found.
+    const side = async (read: (from: RulesCursor, limit: number) => Promise<ListedRuleRow[]>) => {
       const rules: ListedRuleRow[] = [];
       let from: RulesCursor = written;
-      while (rules.length < SCOPE_SIDE_RULES) {
-        const page = await read(from);
+      for (
+        let limit = FIRST_SCOPE_PAGE;
+        rules.length < SCOPE_SIDE_RULES;
+        limit = Math.min(4 * limit, PAGE_SIZE)
+      ) {
+        const page = await read(from, limit);
         for (const rule of page) {
           rules.push(rule);
           if (boundsScope(rule)) return rules;
         }
-        if (page.length < PAGE_SIZE) return rules;
+        if (page.length < limit) return rules;
         from = page[page.length - 1] as ListedRuleRow;
       }
       return rules;
     };
-    const before = await side((from) => listedRules.rulesBefore(workspaceId, PAGE_SIZE, from));
-    const after = await side((from) => listedRules.rulesPage(workspaceId, PAGE_SIZE, from));
+    const before = await side((from, limit) => listedRules.rulesBefore(workspaceId, limit, from));
+    const after = await side((from, limit) => listedRules.rulesPage(workspaceId, limit, from));
     const rules = [...before.reverse(), written, ...after];
     const groupIds = [...new Set(rules.flatMap((rule) => (rule.groupId ? [rule.groupId] : [])))];
     return [encodePage({ rules, groups: await lintStore.someGroups(workspaceId, groupIds) })];
