@@ -84,7 +84,7 @@ forEachDatabase((db) => {
           const reply = await t.call('PUT', `/v1/rules/${rule.id}`, { body });
           expect(reply.status, JSON.stringify(reply.body)).toBe(200);
           expect(reply.body.warnings, `${rule.name} after ${JSON.stringify(body)}`).toEqual(
-            await whole(rule.id),
+            await whole(rule.id as string),
           );
           found += reply.body.warnings.length;
         }
@@ -119,7 +119,9 @@ forEachDatabase((db) => {
       // The whole workspace's lint (GET /v1/lint) names the copy.
       const lint = await t.call('GET', '/v1/lint');
       expect(
-        lint.body.data.findings.filter((f: Json) => f.code === 'duplicate' && f.ruleIds.includes(later.id)),
+        lint.body.data.findings.filter(
+          (f: Json) => f.code === 'duplicate' && (f.ruleIds as string[]).includes(later.id as string),
+        ),
       ).toEqual([expect.objectContaining({ ruleIds: [later.id, first.id] })]);
     });
   });
