@@ -223,3 +223,29 @@ describe('lint jobs after a stream of writes of every kind the checks look at', 
     );
   });
 });
+
+describe('scoped lint jobs (a large workspace’s writes)', () => {
+  const scoped = (focus: string, rules: ListedRuleRow[]): LintJob => ({
+    workspaceId: W,
+    version: 1,
+    scoped: [{ focus, pages: [page(rules)] }],
+  });
+
+  it('answers the rule among the rules sent with it, and a rule sent again changed as it is now', () => {
+    const run = createLintJobs();
+    const first = cancel('Cancel_scop1', 'a.test', 1);
+    const later = cancel('Cancel_scop2', 'a.test', 2);
+    const rules = [first, later];
+    expect(run(scoped(later.id, rules))).toEqual(afresh(rules, [later.id]));
+    const codes = (outcome: LintOutcome) =>
+      'findings' in outcome ? outcome.findings.map((f) => f.code) : [];
+    expect(codes(run(scoped(later.id, rules)))).toEqual(['shadowed', 'duplicate']);
+    // The earlier rule, sent again with another host (and then switched off): not the object kept.
+    const moved = [cancel('Cancel_scop1', 'b.test', 1), later];
+    expect(run(scoped(later.id, moved))).toEqual(afresh(moved, [later.id]));
+    expect(codes(run(scoped(later.id, moved)))).toEqual([]);
+    const off = [cancel('Cancel_scop1', 'a.test', 1, 'Inactive'), later];
+    expect(run(scoped(later.id, off))).toEqual(afresh(off, [later.id]));
+    expect(codes(run(scoped(later.id, off)))).toEqual(['duplicate']);
+  });
+});
