@@ -2,6 +2,7 @@
 import type { DialectName } from '../../db/database.js';
 import type { Db, EnvironmentRow } from '../../db/tables.js';
 import { lockWorkspace } from '../shared/workspace-lock-store.js';
+import { namedRowsStore } from './named-rows-store.js';
 
 export function createEnvironmentsStore(db: Db, dialect: DialectName) {
   return {
@@ -20,26 +21,7 @@ export function createEnvironmentsStore(db: Db, dialect: DialectName) {
       return (lock && dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
     },
 
-    /** A page of the workspace's environments, by name. */
-    async list(workspaceId: string, offset: number, limit: number): Promise<EnvironmentRow[]> {
-      return db
-        .selectFrom('environments')
-        .selectAll()
-        .where('workspace_id', '=', workspaceId)
-        .orderBy('name')
-        .limit(limit)
-        .offset(offset)
-        .execute();
-    },
-
-    async count(trx: Db, workspaceId: string): Promise<number> {
-      const row = await trx
-        .selectFrom('environments')
-        .select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .where('workspace_id', '=', workspaceId)
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
-    },
+    ...namedRowsStore(db, 'environments'),
 
     /** The workspace's row locked until the transaction ends (shared/workspace-lock-store.ts). */
     lockWorkspace,

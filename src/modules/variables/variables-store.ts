@@ -2,6 +2,7 @@
 import type { DialectName } from '../../db/database.js';
 import type { Db, VariableRow } from '../../db/tables.js';
 import { lockWorkspace } from '../shared/workspace-lock-store.js';
+import { namedRowsStore } from './named-rows-store.js';
 
 /** A variable's values by environment name. */
 export type StoredValues = Record<string, string>;
@@ -43,26 +44,7 @@ export function createVariablesStore(db: Db, dialect: DialectName) {
     /** The workspace's row locked until the transaction ends (shared/workspace-lock-store.ts). */
     lockWorkspace,
 
-    /** A page of the workspace's variables, by name. */
-    async list(workspaceId: string, offset: number, limit: number): Promise<VariableRow[]> {
-      return db
-        .selectFrom('variables')
-        .selectAll()
-        .where('workspace_id', '=', workspaceId)
-        .orderBy('name')
-        .limit(limit)
-        .offset(offset)
-        .execute();
-    },
-
-    async count(trx: Db, workspaceId: string): Promise<number> {
-      const row = await trx
-        .selectFrom('variables')
-        .select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .where('workspace_id', '=', workspaceId)
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
-    },
+    ...namedRowsStore(db, 'variables'),
 
     /** Inserts the variable; false when the workspace has one of that name already. */
     async insert(trx: Db, row: VariableRow): Promise<boolean> {
