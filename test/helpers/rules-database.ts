@@ -27,7 +27,7 @@ export function useRulesDatabase(kind: DialectName): () => RulesDatabase {
   let built: RulesDatabase;
   let drop: () => Promise<void>;
   beforeAll(async () => {
-    const created = await createTestDatabase(kind);
+    const created = await createTestDatabase(kind, { migrated: true });
     drop = created.drop;
     const database = openDatabase(loadConfig({ DATABASE_URL: created.url }));
     await migrate(database);

@@ -13,6 +13,7 @@ import { type Database, type DialectName, migrate, openDatabase } from '../../sr
 import type { IssuedKey, KeysService } from '../../src/modules/keys/keys-service.js';
 import { createKeys } from '../../src/services.js';
 import { checkResponses } from './contract.js';
+import { copySqliteTemplate, createFromPostgresTemplate } from './migrated-template.js';
 
 /** The PostgreSQL server tests may create databases on, e.g. postgres://postgres@127.0.0.1:5432/postgres. */
 export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL;
@@ -35,10 +36,17 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A new empty database of that kind for one test run, and how to drop it. */
-export async function createTestDatabase(kind: DialectName): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A new database of that kind for one test run, and how to drop it: empty, or with `migrated` a copy of
+ * the migrated template (see migrated-template.ts), for a test that is not about migrating.
+ */
+export async function createTestDatabase(
+  kind: DialectName,
+  { migrated = false } = {},
+): Promise<{ url: string; drop(): Promise<void> }> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'rulekeeper-test-'));
+    if (migrated) await copySqliteTemplate(join(dir, 'test.db'));
     return {
       url: `sqlite:${join(dir, 'test.db')}`,
       drop: async () => rmSync(dir, { recursive: true, force: true }),
@@ -46,10 +54,13 @@ export async function createTestDatabase(kind: DialectName): Promise<{ url: stri
   }
   if (!TEST_POSTGRES_URL) throw new Error('TEST_POSTGRES_URL is not set');
   const name = `rulekeeper_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  if (migrated) await createFromPostgresTemplate(TEST_POSTGRES_URL, name);
+  else {
+    const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+  }
   const url = new URL(TEST_POSTGRES_URL);
   url.pathname = `/${name}`;
   return {
@@ -76,7 +87,7 @@ export interface TestAppOptions {
 }
 
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp & { config: Config }> {
-  const created = await createTestDatabase(options.db ?? 'sqlite');
+  const created = await createTestDatabase(options.db ?? 'sqlite', { migrated: true });
   const url = options.reach ? options.reach(created.url) : created.url;
   // Rate limiting is off unless a test turns it on: suites send more than a minute's worth per key.
   // Passwords hashed at scrypt's least cost (2^10, not 2^15): suites sign in hundreds of people, each a
