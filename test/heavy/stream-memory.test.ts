@@ -44,7 +44,7 @@ forEachDatabase((db) => {
   const readers: SseClient[] = [];
 
   beforeAll(async () => {
-    const created = await createTestDatabase(db);
+    const created = await createTestDatabase(db, { migrated: true });
     drop = created.drop;
     const database = openDatabase(loadConfig({ DATABASE_URL: created.url }));
     await migrate(database);

@@ -46,7 +46,7 @@ forEachDatabase((db: DialectName) => {
   }
 
   beforeAll(async () => {
-    const created = await createTestDatabase(db);
+    const created = await createTestDatabase(db, { migrated: true });
     drop = created.drop;
     env = { DATABASE_URL: created.url, RATE_LIMIT_PER_MINUTE: '0' };
     const database = openDatabase(loadConfig({ DATABASE_URL: created.url }));

@@ -19,7 +19,7 @@ describe.skipIf(!TEST_POSTGRES_URL)(
     let drop: () => Promise<void>;
     let url: string;
     beforeAll(async () => {
-      const created = await createTestDatabase('postgres');
+      const created = await createTestDatabase('postgres', { migrated: true });
       drop = created.drop;
       url = created.url;
       database = openDatabase(loadConfig({ DATABASE_URL: created.url }));

@@ -12,7 +12,7 @@ function useDatabase(kind: DialectName): () => Database {
   let database: Database;
   let drop: () => Promise<void>;
   beforeAll(async () => {
-    const created = await createTestDatabase(kind);
+    const created = await createTestDatabase(kind, { migrated: true });
     drop = created.drop;
     database = openDatabase(loadConfig({ DATABASE_URL: created.url }));
     await migrate(database);
