@@ -14,7 +14,15 @@ import { log } from './lib/log.js';
 import { measureNoisyNeighbour, noisyTargets } from './lib/noisy-neighbour.js';
 import { readOptions } from './lib/options.js';
 import { createRunDatabase } from './lib/postgres.js';
-import { highWaterMb, ROOT, startCeiling, stopAll, useServiceBinary } from './lib/processes.js';
+import {
+  type Child,
+  highWaterMb,
+  ROOT,
+  startCeiling,
+  startCreateCeiling,
+  stopAll,
+  useServiceBinary,
+} from './lib/processes.js';
 import { measureProxy, proxyTargets } from './lib/proxy-scenario.js';
 import { recordAnswers } from './lib/record.js';
 import { printReport, type ScaleFacts, targetLines, targets, writeJson } from './lib/report.js';
@@ -173,6 +181,29 @@ async function main(): Promise<void> {
     store: 'node-http',
     target: ceilingTarget,
   };
+  // The durable-write ceiling of each database, when a write scenario runs: the same bodies as
+  // create-rule, parsed and inserted by a bare node:http server (bench/ceiling-create-server.mjs).
+  const writesWanted =
+    !scale && (!options.only || options.only.some((name) => ['create-rule', 'update-rule'].includes(name)));
+  const createCeilings: { child: Child; scenario: Scenario }[] = [];
+  if (writesWanted) {
+    const databases: [string, string][] = [['sqlite', `sqlite:${join(tmp, 'ceiling-create.db')}`]];
+    if (postgres && !('skipped' in postgres)) databases.push(['postgres', postgres.databaseUrl]);
+    for (const [store, database] of databases) {
+      const child = await startCreateCeiling(`ceiling-create (${store})`, database);
+      createCeilings.push({
+        child,
+        scenario: {
+          ...lite.create,
+          name: 'ceiling-create',
+          store,
+          ceiling: 'create',
+          target: { url: child.url, pid: child.pid },
+        },
+      });
+    }
+  }
+  const ceilingCreate = (store: string) => createCeilings.find((c) => c.scenario.store === store)?.scenario;
   const notModified = scale
     ? []
     : await Promise.all([
@@ -208,7 +239,9 @@ async function main(): Promise<void> {
           pg?.list,
           ...notModified,
           ...traces,
+          ceilingCreate('sqlite'),
           lite.create,
+          ceilingCreate('postgres'),
           pg?.create,
           peer?.create,
           lite.update,
@@ -222,7 +255,12 @@ async function main(): Promise<void> {
   );
 
   const problems: string[] = [];
-  const watched = [...services, ceiling, ...(peer ? [peer.server] : [])];
+  const watched = [
+    ...services,
+    ceiling,
+    ...createCeilings.map((c) => c.child),
+    ...(peer ? [peer.server] : []),
+  ];
   const outcomes = await runRounds(order, options, watched, problems);
   problems.push(...loggedProblems(watched));
 

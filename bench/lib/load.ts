@@ -6,8 +6,8 @@ import { cpuSeconds, PeakMemory } from './processes.js';
 export interface Scenario {
   name: string;
   store: string;
-  /** Which ceiling the rate is compared with. */
-  ceiling: 'get' | 'list';
+  /** Which ceiling the rate is compared with (`create`: ceiling-create of the same store). */
+  ceiling: 'get' | 'list' | 'create';
   target: { url: string; pid: number };
   /** The requests each connection sends in turn, over and over. */
   requests: Request[];

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CEILING = fileURLToPath(new URL('../ceiling-server.mjs', import.meta.url));
+const CREATE_CEILING = fileURLToPath(new URL('../ceiling-create-server.mjs', import.meta.url));
 
 export interface Child {
   name: string;
@@ -183,6 +184,11 @@ export interface RecordedResponse {
 export function startCeiling(file: string, responses: { get: RecordedResponse; list: RecordedResponse }) {
   writeFileSync(file, JSON.stringify(responses));
   return start('ceiling', [CEILING, file], baseEnv(), printsListening);
+}
+
+/** The bare node:http durable-write ceiling on `database` (`sqlite:FILE` or a PostgreSQL URL). */
+export function startCreateCeiling(name: string, database: string) {
+  return start(name, [CREATE_CEILING, database], baseEnv(), printsListening);
 }
 
 async function freePort(): Promise<number> {

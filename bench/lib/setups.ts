@@ -27,8 +27,8 @@ export function serviceScenarios(store: string, { service, seeded }: Store): Sto
   return {
     get: { name: 'get-rule', store, ceiling: 'get', target, requests: send.getRule(main.ruleIds, main.key) },
     list: { name: 'list-rules', store, ceiling: 'list', target, requests: send.listRules(main.key) },
-    create: { name: 'create-rule', store, ceiling: 'get', target, requests: send.createRule(writes.key) },
-    update: { name: 'update-rule', store, ceiling: 'get', target, requests: send.updateRule(main) },
+    create: { name: 'create-rule', store, ceiling: 'create', target, requests: send.createRule(writes.key) },
+    update: { name: 'update-rule', store, ceiling: 'create', target, requests: send.updateRule(main) },
     mixed: { name: 'mixed', store, ceiling: 'get', target, requests: send.mixed(main, writes) },
   };
 }
@@ -56,7 +56,7 @@ export async function startPostgres(
   options: Options,
   log: Log,
   cleanups: (() => unknown)[],
-): Promise<(Store & { server: string }) | { skipped: string }> {
+): Promise<(Store & { server: string; databaseUrl: string }) | { skipped: string }> {
   const database = await createRunDatabase();
   if ('skipped' in database) return database;
   cleanups.push(() => database.drop());
@@ -64,7 +64,7 @@ export async function startPostgres(
   const store = await startSeeded('postgres', database.url, options, log);
   // Measured right after seeding, the planner would still lack the statistics a database in service has.
   await database.analyze();
-  return { ...store, server: database.server };
+  return { ...store, server: database.server, databaseUrl: database.url };
 }
 
 /** json-server 0.17 serving the main workspace's rules from a db.json of its own. */
