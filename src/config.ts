@@ -81,6 +81,11 @@ export interface Config {
    * and no worker holds the workspace for writes (lint-service.ts).
    */
   lintScopedFromRules: number;
+  /**
+   * How long a write's answer waits for the lint of its rule (its `warnings`); past it, the answer goes
+   * with none and the findings are in GET /v1/lint.
+   */
+  lintWriteWaitMs: number;
   /** Worker threads that compile GET /v1/browser-rules (0: on the event loop, as the CLI does). */
   browserRulesWorkers: number;
   /** Longest one compile may run; past it, its worker is ended and the answer is 503. */
@@ -277,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     lintTimeLimitMs: integer(env, 'LINT_TIME_LIMIT_MS', 60_000, 10, 3_600_000),
     lintWorkerMemoryMb: integer(env, 'LINT_WORKER_MEMORY_MB', 1024, 64, 16_384),
     lintScopedFromRules: integer(env, 'LINT_SCOPED_FROM_RULES', 50_000, 0, 100_000_000),
+    lintWriteWaitMs: integer(env, 'LINT_WRITE_WAIT_MS', 20, 0, 600_000),
     browserRulesWorkers: integer(env, 'BROWSER_RULES_WORKERS', 2, 0, 64),
     browserRulesTimeLimitMs: integer(env, 'BROWSER_RULES_TIME_LIMIT_MS', 60_000, 10, 3_600_000),
     browserRulesWorkerMemoryMb: integer(env, 'BROWSER_RULES_WORKER_MEMORY_MB', 512, 64, 16_384),

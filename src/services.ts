@@ -229,6 +229,7 @@ export function createServices(
     runner: pools.of<LintJob, LintOutcome>('lint'),
     variables: evaluationVariables,
     scopedFromRules: config.lintScopedFromRules,
+    writeWaitMs: config.lintWriteWaitMs,
   });
   const browserRulesService = createBrowserRulesService({
     listedRules,

@@ -231,6 +231,24 @@ forEachDatabase((db) => {
 });
 
 forEachDatabase((db) => {
+  describe('warnings not waited for (LINT_WRITE_WAIT_MS=0)', () => {
+    const t = useTestApp({ db, env: { LINT_WRITE_WAIT_MS: '0' } });
+
+    it('answers a write without them; GET /v1/lint has them, and the change stream names the write', async () => {
+      const body = redirect('https://nowait.example/x', 'https://elsewhere.example/');
+      const first = await createRule(t, { name: 'first', ...body });
+      const reply = await t.call('POST', '/v1/rules', { body: { ...body, name: 'second' } });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+      expect(reply.body.warnings).toEqual([]);
+      const second = reply.body.data.id;
+      const lint = await t.call('GET', '/v1/lint');
+      const duplicate = lint.body.data.findings.find((f: Json) => f.code === 'duplicate');
+      expect(duplicate?.ruleIds).toEqual(expect.arrayContaining([first.id, second]));
+      const feed = await t.call('GET', '/v1/changes');
+      expect(feed.body.data.map((item: Json) => item.id)).toContain(second);
+    });
+  });
+
   describe('warnings on import', () => {
     const t = useTestApp({ db });
     const file = [

@@ -99,6 +99,9 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     // (app.webhookDispatcher.runOnce), its own round being a minute away.
     WEBHOOK_ALLOW_PRIVATE: 'true',
     WEBHOOK_POLL_MS: '60000',
+    // Tests read the warnings of a write's answer: it waits for the lint as long as it takes (the
+    // service's default wait is short; test/api/lint.test.ts tries it at 0).
+    LINT_WRITE_WAIT_MS: '600000',
     ...options.env,
     DATABASE_URL: url,
   });

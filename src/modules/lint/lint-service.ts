@@ -69,7 +69,23 @@ export interface NeverActed {
 interface WritesBatch {
   ids: Set<string>;
   version: number;
+  /** Writes still waiting for it; when none is left by its start, it does not run (no one would read it). */
+  waiting: number;
   done: Promise<{ findings: Finding[] }>;
+}
+
+/** `work`'s answer, or undefined once `ms` have passed without it (the work goes on). */
+async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  if (ms === Number.POSITIVE_INFINITY) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export function createLintService(deps: {
@@ -94,6 +110,11 @@ export function createLintService(deps: {
    * (scopeOf), read from the database along the list's index; GET /v1/lint stays the whole workspace's.
    */
   scopedFromRules?: number;
+  /**
+   * How long a write's answer waits for its findings (LINT_WRITE_WAIT_MS); by default as long as the
+   * lint takes (the CLI). Past it the write is answered without them; GET /v1/lint has them.
+   */
+  writeWaitMs?: number;
 }) {
   const { lintStore, listedRules, changes } = deps;
   const variables = deps.variables ?? NO_VARIABLES;
@@ -117,6 +138,10 @@ export function createLintService(deps: {
   /** Per workspace, the writes' lint waiting to start, and the one running or last started. */
   const openBatches = new Map<string, WritesBatch>();
   const lastBatches = new Map<string, Promise<unknown>>();
+  const writeWaitMs = deps.writeWaitMs ?? Number.POSITIVE_INFINITY;
+  /** Per workspace, when its writes' lint running now started (performance.now()), and how long the last took. */
+  const runningSince = new Map<string, number>();
+  const lastTook = new Map<string, number>();
 
   /** Each workspace's rule count and the revision it was counted at (which lint a write gets). */
   const counted = new Map<string, { rules: number; revision: number }>();
@@ -289,23 +314,33 @@ export function createLintService(deps: {
    * that a burst of writes is never turned away by the key's share of the pool and goes without
    * warnings. None when the lint could not run (past its limits): the writes stand.
    */
-  function focusBatch(key: string, workspaceId: string, version: number, ruleId: string) {
+  function focusBatch(key: string, workspaceId: string, version: number, ruleId: string): WritesBatch {
     const open = openBatches.get(workspaceId);
     if (open) {
       open.ids.add(ruleId);
       open.version = Math.max(open.version, version);
-      return open.done;
+      return open;
     }
     const before = lastBatches.get(workspaceId);
-    const wanted = { ids: new Set([ruleId]), version };
+    const wanted = { ids: new Set([ruleId]), version, waiting: 0 };
     const done = (async () => {
       await before?.catch(() => {});
       openBatches.delete(workspaceId); // from here, writes wait for the next batch
-      const ids = [...wanted.ids];
-      const work = (await isLarge(workspaceId, wanted.version))
-        ? runScoped(key, workspaceId, wanted.version, ids)
-        : run(key, workspaceId, wanted.version, ids);
-      return unlessRefused(work, { findings: [] });
+      if (wanted.waiting === 0) return { findings: [] };
+      const began = performance.now();
+      runningSince.set(workspaceId, began);
+      try {
+        const ids = [...wanted.ids];
+        const work = (await isLarge(workspaceId, wanted.version))
+          ? runScoped(key, workspaceId, wanted.version, ids)
+          : run(key, workspaceId, wanted.version, ids);
+        return await unlessRefused(work, { findings: [] });
+      } finally {
+        runningSince.delete(workspaceId);
+        lastTook.delete(workspaceId); // the newest last, so that the oldest goes first past the bound
+        if (lastTook.size >= MAX_KEPT_WORKSPACES) lastTook.delete(lastTook.keys().next().value as string);
+        lastTook.set(workspaceId, performance.now() - began);
+      }
     })();
     const batch: WritesBatch = Object.assign(wanted, { done });
     openBatches.set(workspaceId, batch);
@@ -313,7 +348,19 @@ export function createLintService(deps: {
     void batch.done.then(() => {
       if (lastBatches.get(workspaceId) === batch.done) lastBatches.delete(workspaceId);
     });
-    return batch.done;
+    return batch;
+  }
+
+  /**
+   * Whether a write's lint, queued now behind the one running for its workspace, would still end
+   * within the wait (reckoned by how long the last took): when not, the write does not wait for it,
+   * nor queue one. With no lint running, one always starts (and so the reckoning stays current).
+   */
+  function canEndInTime(workspaceId: string): boolean {
+    const since = runningSince.get(workspaceId);
+    if (since === undefined || writeWaitMs === Number.POSITIVE_INFINITY) return true;
+    const took = lastTook.get(workspaceId) ?? 0;
+    return Math.max(0, since + took - performance.now()) + took <= writeWaitMs;
   }
 
   /**
@@ -420,6 +467,10 @@ export function createLintService(deps: {
      * The findings that concern one rule, in the workspace as it is now (after a write of it): from the
      * kept lint when it is current, else that rule against the others (not all against all). None when
      * the lint could not run (past its limits, or the key's share of the pool): the write stands.
+     * None either when they are not ready within `writeWaitMs`, or could not be (a lint of the
+     * workspace still running, and the last one took about as long as the wait): a write's answer is
+     * not held up by the lint; GET /v1/lint, asked after the write's change (the change stream tells
+     * when), has them.
      * `recorded`: the revision the write recorded, when the caller has it: the rules are then as of
      * that revision or later (it need not be read again).
      */
@@ -429,8 +480,15 @@ export function createLintService(deps: {
       // The kept lint of the key's environment, when it is current.
       const hit = kept.get(keptKey(workspaceId, defaultEnvironmentOf(principal)));
       if (hit?.version === version) return hit.data.findings.filter((f) => f.ruleIds.includes(ruleId));
-      const { findings } = await focusBatch(principal.keyId, workspaceId, version, ruleId);
-      return findings.filter((finding) => finding.ruleIds.includes(ruleId));
+      if (writeWaitMs === 0 || !canEndInTime(workspaceId)) return [];
+      const batch = focusBatch(principal.keyId, workspaceId, version, ruleId);
+      batch.waiting++;
+      const outcome = await within(batch.done, writeWaitMs);
+      if (outcome === undefined) {
+        batch.waiting--;
+        return [];
+      }
+      return outcome.findings.filter((finding) => finding.ruleIds.includes(ruleId));
     },
 
     /** Every finding, for an import's report; none when the lint could not run (the import stands). */
