@@ -14,7 +14,6 @@ import type { RuleType } from '../../model/rule-types/index.js';
 import type { ChangeInput, ChangesService, Recorded } from '../changes/changes-service.js';
 import type { GroupsStore } from '../groups/groups-store.js';
 import type { IdempotencyService } from '../idempotency/idempotency-service.js';
-import { drawId } from '../shared/id-owners-store.js';
 import { type RuleInput, readRule } from './rules-input.js';
 import type { RulePage, RulesReadModel } from './rules-read-model.js';
 import { checkRuleListQuery, RULE_DELETED } from './rules-schemas.js';
@@ -71,8 +70,7 @@ export function createRulesService(deps: {
       creation_date: now,
       modification_date: now,
     };
-    row.id = await drawId(trx, principal.workspaceId, 'rule', ruleType);
-    await rulesStore.insert(trx, row);
+    await rulesStore.insertNew(trx, row);
     const rule = toRule(row, principal, pairs);
     return { objectType: 'rule', id: row.id, change: 'created', object: rule, drawn: true };
   }

@@ -1,11 +1,12 @@
 // SQL for rules.
-import { type RawBuilder, sql } from 'kysely';
+import { CompiledQuery, type RawBuilder, sql } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import { jsonObjectText } from '../../db/dialect.js';
 import { type Prepared, prepared, preparedFindById } from '../../db/prepared.js';
 import type { Db, RuleRow } from '../../db/tables.js';
 import { RULE_FIELDS, type Rule, SCRIPT_RULE_FIELDS } from '../../model/rule.js';
 import type { RuleSort } from '../../model/rule-search.js';
+import { drawId, drawIdWith } from '../shared/id-owners-store.js';
 
 export interface RuleFilter {
   workspaceId: string;
@@ -227,6 +228,20 @@ export function createRulesStore(db: Db, dialect: DialectName) {
       .values(p)
       .onConflict((oc) => oc.column('id').doNothing()),
   );
+  // PostgreSQL: the id claimed and the rule inserted in one round trip, the rule only when the claim
+  // succeeded. A create runs inside its workspace's batch (db/postgres-write-batches.ts), where each
+  // round trip is waited for by every write behind it. Parameters in a SELECT list are text unless cast.
+  const casts: Partial<Record<(typeof RULE_ROW)[number], string>> = {
+    is_favourite: '::integer',
+    remove_csp_header: '::integer',
+    creation_date: '::bigint',
+    modification_date: '::bigint',
+  };
+  const claimedInsert = `with claimed as (insert into id_owners (id, object_type, workspace_id)
+      values ($1, 'rule', $2) on conflict (id) do nothing returning id)
+    insert into rules (${RULE_ROW.join(', ')})
+    select ${RULE_ROW.map((name, i) => `$${i + 1}${casts[name] ?? ''}`).join(', ')} from claimed
+    on conflict (id) do nothing`;
   type Changes = Omit<RuleRow, 'workspace_id' | 'rule_type' | 'created_by' | 'creation_date'>;
   const updated = prepared<Changes, never>(
     db,
@@ -242,6 +257,24 @@ export function createRulesStore(db: Db, dialect: DialectName) {
     async insert(trx: Db, row: RuleRow): Promise<boolean> {
       const result = await inserted.run(trx, row);
       return Number(result.numAffectedRows ?? 0) > 0;
+    },
+
+    /**
+     * Inserts a new rule under an id drawn and claimed for its workspace now (`row.id` is set to it);
+     * answers the id.
+     */
+    async insertNew(trx: Db, row: RuleRow): Promise<string> {
+      if (dialect === 'postgres') {
+        row.id = await drawIdWith('rule', row.rule_type, async (id) => {
+          const parameters = RULE_ROW.map((name) => (name === 'id' ? id : row[name]));
+          const result = await trx.executeQuery(CompiledQuery.raw(claimedInsert, parameters));
+          return Number(result.numAffectedRows ?? 0) > 0;
+        });
+      } else {
+        row.id = await drawId(trx, row.workspace_id, 'rule', row.rule_type);
+        await inserted.run(trx, row);
+      }
+      return row.id;
     },
 
     /** The rule with that id in any workspace; locked for the transaction's write on PostgreSQL. */
