@@ -33,6 +33,9 @@ export type LintRunner = JobRunner<LintJob, LintOutcome>;
 /** Workspaces whose findings are kept; the least recently asked go first. */
 const MAX_KEPT_WORKSPACES = 256;
 
+/** How often a write's lint starts although the last took longer than a write waits (canEndInTime). */
+const RECKON_AGAIN_MS = 1000;
+
 /** Changes sent to bring a worker's copy up to date; past that, the workspace is sent again whole. */
 const MAX_CHANGES_SENT = 200;
 
@@ -139,9 +142,9 @@ export function createLintService(deps: {
   const openBatches = new Map<string, WritesBatch>();
   const lastBatches = new Map<string, Promise<unknown>>();
   const writeWaitMs = deps.writeWaitMs ?? Number.POSITIVE_INFINITY;
-  /** Per workspace, when its writes' lint running now started (performance.now()), and how long the last took. */
+  /** Per workspace, when its writes' lint running now started (performance.now()), and the last one: when, how long. */
   const runningSince = new Map<string, number>();
-  const lastTook = new Map<string, number>();
+  const lastRun = new Map<string, { began: number; took: number }>();
 
   /** Each workspace's rule count and the revision it was counted at (which lint a write gets). */
   const counted = new Map<string, { rules: number; revision: number }>();
@@ -337,9 +340,9 @@ export function createLintService(deps: {
         return await unlessRefused(work, { findings: [] });
       } finally {
         runningSince.delete(workspaceId);
-        lastTook.delete(workspaceId); // the newest last, so that the oldest goes first past the bound
-        if (lastTook.size >= MAX_KEPT_WORKSPACES) lastTook.delete(lastTook.keys().next().value as string);
-        lastTook.set(workspaceId, performance.now() - began);
+        lastRun.delete(workspaceId); // the newest last, so that the oldest goes first past the bound
+        if (lastRun.size >= MAX_KEPT_WORKSPACES) lastRun.delete(lastRun.keys().next().value as string);
+        lastRun.set(workspaceId, { began, took: performance.now() - began });
       }
     })();
     const batch: WritesBatch = Object.assign(wanted, { done });
@@ -352,15 +355,19 @@ export function createLintService(deps: {
   }
 
   /**
-   * Whether a write's lint, queued now behind the one running for its workspace, would still end
-   * within the wait (reckoned by how long the last took): when not, the write does not wait for it,
-   * nor queue one. With no lint running, one always starts (and so the reckoning stays current).
+   * Whether a write's lint, queued now behind the one running for its workspace (if any), would end
+   * within the wait, reckoned by how long the last one took: when not, the write neither waits for it
+   * nor queues one, and the lint workers are left to other work. Once a second one starts anyway, so
+   * that the reckoning follows a workspace that became quicker to lint.
    */
   function canEndInTime(workspaceId: string): boolean {
+    if (writeWaitMs === Number.POSITIVE_INFINITY) return true;
+    const last = lastRun.get(workspaceId);
+    if (!last) return true;
+    const now = performance.now();
     const since = runningSince.get(workspaceId);
-    if (since === undefined || writeWaitMs === Number.POSITIVE_INFINITY) return true;
-    const took = lastTook.get(workspaceId) ?? 0;
-    return Math.max(0, since + took - performance.now()) + took <= writeWaitMs;
+    if (since === undefined) return last.took <= writeWaitMs || now - last.began >= RECKON_AGAIN_MS;
+    return Math.max(0, since + last.took - now) + last.took <= writeWaitMs;
   }
 
   /**
