@@ -66,6 +66,7 @@ export function withWarnings<T extends TSchema>(data: T) {
       warnings: Type.Array(Finding, {
         description:
           "The rule lint's findings about this rule (GET /v1/lint has every rule's); [] when there are none, " +
+          'when they were not ready within LINT_WRITE_WAIT_MS (GET /v1/lint has them), ' +
           'or when the lint could not run within its limits (the rule is written all the same; GET /v1/lint says why).',
       }),
     },
