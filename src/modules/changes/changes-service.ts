@@ -138,7 +138,20 @@ export function createChangesService({
       // Versions first and the revision last: on PostgreSQL the bump locks the workspace's row until
       // the commit, so every write of the workspace waits for it; the less after it, the better.
       const versions = new Map<string, number>();
+      const first = revision === undefined;
+      // A write's one change of a rule or group: the store reads its version where it records it (on
+      // PostgreSQL in the same round trip, inside the workspace's batch).
+      const [only] = changes;
+      const nextVersion =
+        store.versionInBump &&
+        first &&
+        changes.length === 1 &&
+        only !== undefined &&
+        (only.objectType === 'rule' || only.objectType === 'group') &&
+        !only.drawn &&
+        only.version === undefined;
       for (const objectType of ['group', 'rule', 'environment'] as const) {
+        if (nextVersion) break;
         const ids = changes
           .filter((c) => c.objectType === objectType && !c.drawn && c.version === undefined)
           .map((c) => c.id);
@@ -149,7 +162,6 @@ export function createChangesService({
           versions.set(`${objectType} ${id}`, version);
         }
       }
-      const first = revision === undefined;
       if (first) await signals.announce(trx, actor.workspaceId); // heard once it commits
       const at = Date.now();
       const rows = changes.map((c): ChangeRow => {
@@ -171,7 +183,7 @@ export function createChangesService({
           ...(actor.reviewBypassed ? { review_bypassed: 1 } : {}),
         };
       });
-      if (first) revision = await store.bumpAndInsert(trx, actor.workspaceId, rows);
+      if (first) revision = await store.bumpAndInsert(trx, actor.workspaceId, rows, nextVersion);
       else await store.insert(trx, rows);
       return revision as number;
     };

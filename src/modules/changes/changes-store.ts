@@ -38,15 +38,19 @@ const FEED_COLUMNS = [
 ] as const;
 
 /**
- * What an API write records on PostgreSQL, in one round trip instead of three: the revision bump, its
- * one change row, and the webhook deliveries telling of it (a batch's members run one after another,
- * each waiting for the one before).
+ * What an API write records on PostgreSQL, in one round trip instead of four: the revision bump, its
+ * one change row, the webhook deliveries telling of it, and (a null `$5`) the object's version, one
+ * more than the last recorded (a batch's members run one after another, each waiting for the one
+ * before).
  */
 const BUMP_AND_INSERT_ONE = `with bumped as (
     update workspaces set revision = revision + 1 where id = $1 returning revision),
   ${OUTBOX_OF_BUMP}
   insert into changes (workspace_id, revision, seq, object_type, object_id, version, change, at, by_user, object)
-  select $1, revision, $2::integer, $3, $4, $5::integer, $6, $7::bigint, $8, $9 from bumped
+  select $1, revision, $2::integer, $3::varchar, $4::varchar,
+    coalesce($5::integer,
+      (select max(c.version) from changes c where c.object_type = $3::varchar and c.object_id = $4::varchar) + 1, 1),
+    $6, $7::bigint, $8, $9 from bumped
   returning revision`;
 
 /** `dialect`: PostgreSQL records a write's one change with its revision bump in one statement. */
@@ -127,25 +131,37 @@ export function createChangesStore(db: Db, dialect: DialectName = 'sqlite') {
 
   return {
     /**
-     * One more revision for the workspace and `rows` recorded under it, in the caller's transaction;
-     * answers the new revision (also set on the rows).
+     * Whether bumpAndInsert can read the version of a write's one change itself, in the same round
+     * trip (PostgreSQL): the caller then need not read it first.
      */
-    async bumpAndInsert(trx: Db, workspaceId: string, rows: ChangeRow[]): Promise<number> {
+    versionInBump: dialect === 'postgres',
+
+    /**
+     * One more revision for the workspace and `rows` recorded under it, in the caller's transaction;
+     * answers the new revision (also set on the rows). `nextVersion`: the one row (a rule's or a
+     * group's) takes the version after the last recorded of its object, whatever `version` it holds.
+     */
+    async bumpAndInsert(
+      trx: Db,
+      workspaceId: string,
+      rows: ChangeRow[],
+      nextVersion = false,
+    ): Promise<number> {
       const [row] = rows;
-      if (
-        dialect === 'postgres' &&
-        row &&
-        rows.length === 1 &&
-        row.workspace_id === workspaceId &&
-        plain(row)
-      ) {
+      const inOne =
+        dialect === 'postgres' && row && rows.length === 1 && row.workspace_id === workspaceId && plain(row);
+      if (nextVersion && row && !inOne) {
+        const last = await lastVersionOfOne.first(trx, { objectType: row.object_type, id: row.object_id });
+        row.version = Number(last?.version ?? 0) + 1;
+      }
+      if (inOne && row) {
         const { rows: found } = await trx.executeQuery<{ revision: number }>(
           CompiledQuery.raw(BUMP_AND_INSERT_ONE, [
             workspaceId,
             row.seq,
             row.object_type,
             row.object_id,
-            row.version,
+            nextVersion ? null : row.version,
             row.change,
             row.at,
             row.by_user,
