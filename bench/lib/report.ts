@@ -292,7 +292,7 @@ export function printReport(
   out.push(
     'req/s: 2xx answers per second, median of the rounds; spread: (max - min) / median over the rounds;',
     "x ceiling: req/s over the ceiling's (list scenarios: ceiling-list; create-rule and update-rule:",
-    "ceiling-create of their database); RSS: peak of the process under load; CPU us/req: CPU time of",
+    'ceiling-create of their database); RSS: peak of the process under load; CPU us/req: CPU time of',
     'that process per 2xx answer; bad: non-2xx / errors + timeouts.',
   );
   if (scale) {
