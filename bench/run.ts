@@ -23,7 +23,7 @@ import {
   stopAll,
   useServiceBinary,
 } from './lib/processes.js';
-import { measureProxy, proxyTargets } from './lib/proxy-scenario.js';
+import { measureProxy, proxyErrors, proxyRatios, proxyTable, proxyTargets } from './lib/proxy-scenario.js';
 import { recordAnswers } from './lib/record.js';
 import { printReport, type ScaleFacts, targetLines, targets, writeJson } from './lib/report.js';
 import { loggedProblems, runRounds } from './lib/rounds.js';
@@ -96,14 +96,18 @@ async function main(): Promise<void> {
       {
         connections: options.connections,
         duration: options.duration,
-        warmup: Math.max(1, options.warmup),
+        // --quick stays within CI's budget: ten ways through, each warmed up, loaded and timed alone.
+        warmup: options.mode === 'quick' ? 0.5 : Math.max(1, options.warmup),
         ruleCounts,
       },
       log,
     );
     process.stdout.write(
-      `\ntargets of the issue (information only, never an exit code):\n${targetLines(proxyTargets(facts))}\n`,
+      `\n${proxyTable(facts)}\n\nratios:\n${proxyRatios(facts)}\n\ntargets of the issue (information only; errors fail the run below):\n${targetLines(proxyTargets(facts))}\n`,
     );
+    const errors = proxyErrors(facts);
+    // An error answer means a figure measured something else than forwarding: the harness failed.
+    if (errors.length > 0) throw new Error(`error answers in the proxy bench:\n  ${errors.join('\n  ')}`);
     return;
   }
 

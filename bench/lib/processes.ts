@@ -85,9 +85,10 @@ async function start(
   env: Record<string, string>,
   ready: ReadyCheck,
   cwd = ROOT,
+  command = process.execPath,
 ): Promise<Child> {
   const began = performance.now();
-  const child = spawn(process.execPath, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let text = '';
   const onData = (chunk: Buffer) => {
     text = (text + chunk.toString()).slice(-65_536);
@@ -150,6 +151,19 @@ export async function startProcess(
   return Object.assign(child, { port: Number(new URL(child.url).port) });
 }
 
+/**
+ * Another program under load (bench/bare-proxy.mjs under node, mitmdump), ready once `ready` resolves
+ * with its URL; `ready` is handed what it printed so far.
+ */
+export function startProgram(
+  name: string,
+  command: string,
+  args: string[],
+  ready: (output: () => string) => Promise<string>,
+): Promise<Child> {
+  return start(name, args, baseEnv(), ready, ROOT, command);
+}
+
 /** `rulekeeper ...args` against `databaseUrl`; its stdout, or an error with everything it printed. */
 export function runCli(args: string[], databaseUrl: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -191,7 +205,7 @@ export function startCreateCeiling(name: string, database: string) {
   return start(name, [CREATE_CEILING, database], baseEnv(), printsListening);
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -1,34 +1,42 @@
-// The proxy scenario (`npm run bench -- --proxy`): requests per second and latency through
-// `rulekeeper proxy` with 0, 100 and 1,000 active rules (none of which acts on the measured request,
-// as most rules of a real workspace do not), against the same upstream asked directly, over HTTP and
-// HTTPS. The client keeps `connections` requests in flight for `duration` seconds.
+// The proxy scenario (`npm run bench -- --proxy`): requests per second and latency, in one run, of the
+// same upstream asked directly, through the ceilings of a Node proxy (bench/bare-proxy.mjs: HTTP
+// forwarded, HTTPS tunnelled, and HTTPS intercepted by a bare TLS-terminating proxy), through mitmdump
+// when installed, and through `rulekeeper proxy` with 0, 100 and 1,000 active rules (none of which acts
+// on the measured request, as most rules of a real workspace do not), over HTTP and HTTPS. The client
+// keeps `connections` requests in flight for `duration` seconds. An answer other than the upstream's
+// 200 is an error: each is printed, and any fails the run (see run.ts).
 
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { generateCACertificate } from 'mockttp';
 import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
 import { mixedRule } from './engine-scenario.js';
-import { startProcess, startService } from './processes.js';
+import { freePort, startProcess, startProgram, startService, waitForHttp } from './processes.js';
 import { type Target, targetList } from './report.js';
 import { issueKey, pool, post } from './seed-api.js';
 
+const BARE_PROXY = fileURLToPath(new URL('../bare-proxy.mjs', import.meta.url));
+export const MITMDUMP = process.env.BENCH_MITMDUMP ?? '/usr/bin/mitmdump';
+
+/** What the client went through: `bare` forwards HTTP and tunnels HTTPS, `bare-tls` intercepts HTTPS. */
+export type Via = 'direct' | 'bare' | 'bare-tls' | 'mitmdump' | 'proxy';
+
 export interface ProxyFacts {
   scheme: 'http' | 'https';
-  via: string;
+  via: Via;
   rules: number;
   requests_per_s: number;
   p50_ms: number;
   p99_ms: number;
   /** One request at a time: the latency a request sees, without queueing behind the others. */
   alone_p50_ms: number;
-  /**
-   * Answers other than the upstream's 200. mockttp now and then takes a loopback client for a loop
-   * (its port equals the local port of one of its own connections to a loopback upstream) and
-   * answers 500; with 50 connections on loopback that is a few in a run.
-   */
+  /** Answers other than the upstream's 200, and requests that failed (connection errors). */
   errors: number;
+  /** Each kind of error seen ("500: <first line of its body>", or the failure's message) and its count. */
+  error_kinds: Record<string, number>;
 }
 
 async function listen(server: Server): Promise<number> {
@@ -42,20 +50,27 @@ async function listen(server: Server): Promise<number> {
  * dropped (connections opened, TLS certificates made); each answer must be the upstream's 200.
  */
 async function load(url: string, dispatcher: Dispatcher, connections: number, seconds: number, warmup = 0) {
-  if (warmup > 0) await load(url, dispatcher, connections, warmup);
+  const warm = warmup > 0 ? await load(url, dispatcher, connections, warmup) : undefined;
   const latencies: number[] = [];
-  let errors = 0;
+  const kinds: Record<string, number> = { ...warm?.error_kinds };
+  const count = (kind: string) => {
+    kinds[kind] = (kinds[kind] ?? 0) + 1;
+  };
   const until = performance.now() + seconds * 1000;
   await Promise.all(
     Array.from({ length: connections }, async () => {
       while (performance.now() < until) {
         const began = performance.now();
-        const response = await request(url, { dispatcher });
-        await response.body.text();
-        if (response.headers['x-rulekeeper-rules']) throw new Error('a rule acted on the measured request');
-        // Counted, not thrown: see "errors" in ProxyFacts.
-        if (response.statusCode === 200) latencies.push(performance.now() - began);
-        else errors++;
+        try {
+          const response = await request(url, { dispatcher });
+          const text = await response.body.text();
+          if (response.headers['x-rulekeeper-rules']) throw new Error('a rule acted on the measured request');
+          if (response.statusCode === 200) latencies.push(performance.now() - began);
+          else count(`${response.statusCode}: ${text.split('\n')[0]?.slice(0, 160)}`);
+        } catch (error) {
+          if ((error as Error).message.startsWith('a rule acted')) throw error;
+          count(`failed: ${(error as Error).message}`);
+        }
       }
     }),
   );
@@ -65,7 +80,8 @@ async function load(url: string, dispatcher: Dispatcher, connections: number, se
     requests_per_s: Math.round(latencies.length / seconds),
     p50_ms: at(0.5),
     p99_ms: at(0.99),
-    errors,
+    errors: Object.values(kinds).reduce((a, b) => a + b, 0),
+    error_kinds: kinds,
   };
 }
 
@@ -79,7 +95,32 @@ async function measure(
 ) {
   const loaded = await load(url, dispatcher, connections, seconds, warmup);
   const alone = await load(url, dispatcher, 1, Math.min(seconds, 2));
-  return { ...loaded, alone_p50_ms: alone.p50_ms, errors: loaded.errors + alone.errors };
+  const kinds = { ...loaded.error_kinds };
+  for (const [kind, n] of Object.entries(alone.error_kinds)) kinds[kind] = (kinds[kind] ?? 0) + n;
+  return { ...loaded, alone_p50_ms: alone.p50_ms, errors: loaded.errors + alone.errors, error_kinds: kinds };
+}
+
+/** mitmdump on a free port, its CA made in `confdir`; undefined (and why) when it is not installed. */
+async function startMitmdump(confdir: string) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const mitm = await startProgram(
+    'mitmdump',
+    MITMDUMP,
+    [
+      '--quiet',
+      '--listen-host',
+      '127.0.0.1',
+      '--listen-port',
+      String(port),
+      '--set',
+      `confdir=${confdir}`,
+      // The bench's upstream is self-signed on loopback: mitmdump would refuse it otherwise.
+      '--ssl-insecure',
+    ],
+    () => waitForHttp(url).then(() => url),
+  );
+  return { ...mitm, port, ca: readFileSync(join(confdir, 'mitmproxy-ca-cert.pem'), 'utf8') };
 }
 
 export async function measureProxy(
@@ -98,23 +139,88 @@ export async function measureProxy(
     http: `http://127.0.0.1:${await listen(createHttpServer(handler))}`,
     https: `https://localhost:${await listen(createHttpsServer({ key: cert.key, cert: cert.cert }, handler))}`,
   };
-  const databaseUrl = `sqlite:${join(tmp, 'proxy.db')}`;
-  const { key } = await issueKey(databaseUrl, 'bench-proxy', 'bench-proxy-admin');
-  const service = await startService('service (proxy rules)', databaseUrl);
+  const url = (scheme: 'http' | 'https') => `${upstreams[scheme]}/api/items?page=2`;
   const facts: ProxyFacts[] = [];
   const record = (fact: ProxyFacts) => {
     facts.push(fact);
     log(
       `proxy ${fact.scheme} ${fact.via}${fact.via === 'proxy' ? ` (${fact.rules} rules)` : ''}: ${fact.requests_per_s} req/s, p50 ${fact.p50_ms} ms, p99 ${fact.p99_ms} ms; alone p50 ${fact.alone_p50_ms} ms; ${fact.errors} errors`,
     );
+    for (const [kind, n] of Object.entries(fact.error_kinds)) log(`  ! ${n} × ${kind}`);
   };
+  /** Each scheme through one proxy (`proxyUrl`), or directly; `tlsCa` is what the client trusts. */
+  const both = async (
+    via: Via,
+    rules: number,
+    proxyUrl: string | undefined,
+    tlsCa: string,
+    schemes: readonly ('http' | 'https')[] = ['http', 'https'],
+  ) => {
+    for (const scheme of schemes) {
+      const dispatcher = proxyUrl
+        ? new ProxyAgent({
+            uri: proxyUrl,
+            requestTls: { ca: tlsCa },
+            // Plain HTTP in absolute form, as browsers and curl send it to a proxy; HTTPS in a tunnel.
+            proxyTunnel: scheme === 'https',
+          })
+        : new Agent({ connect: { ca: tlsCa } });
+      try {
+        record({
+          scheme,
+          via,
+          rules,
+          ...(await measure(url(scheme), dispatcher, options.connections, options.duration, options.warmup)),
+        });
+      } finally {
+        await dispatcher.close();
+      }
+    }
+  };
+
+  await both('direct', 0, undefined, cert.cert);
+  const keyFile = join(tmp, 'upstream.key');
+  const upstreamCa = join(tmp, 'upstream.pem');
+  writeFileSync(keyFile, cert.key, { mode: 0o600 });
+  writeFileSync(upstreamCa, cert.cert);
+  const bare = await startProgram(
+    'bare proxy',
+    process.execPath,
+    [BARE_PROXY, keyFile, upstreamCa],
+    async (output) => {
+      for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+        const match = /listening on (http:\/\/[\d.]+:\d+) terminating (\d+)/.exec(output());
+        if (match?.[1]) return `${match[1]}/${match[2]}`;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      throw new Error('bare proxy printed no port');
+    },
+  );
+  try {
+    const [forward, terminating] = bare.url.split(/\/(?=\d+$)/) as [string, string];
+    // The bare proxy ends TLS with the upstream's own certificate, which the client trusts.
+    await both('bare', 0, forward, cert.cert);
+    await both('bare-tls', 0, `http://127.0.0.1:${terminating}`, cert.cert, ['https']);
+  } finally {
+    await bare.stop();
+  }
+  if (existsSync(MITMDUMP)) {
+    const mitm = await startMitmdump(join(tmp, 'mitmproxy'));
+    try {
+      await both('mitmdump', 0, mitm.url, mitm.ca);
+    } finally {
+      await mitm.stop();
+    }
+  } else log(`mitmdump skipped: ${MITMDUMP} is not installed (Debian: apt-get install mitmproxy)`);
+
+  const databaseUrl = `sqlite:${join(tmp, 'proxy.db')}`;
+  const { key } = await issueKey(databaseUrl, 'bench-proxy', 'bench-proxy-admin');
+  const service = await startService('service (proxy rules)', databaseUrl);
   try {
     const caDir = join(tmp, 'ca');
-    const upstreamCa = join(tmp, 'upstream.pem');
-    writeFileSync(upstreamCa, cert.cert);
     // As the README says to: never on the command line.
-    const keyFile = join(tmp, 'proxy.key');
-    writeFileSync(keyFile, key, { mode: 0o600 });
+    const proxyKeyFile = join(tmp, 'proxy.key');
+    writeFileSync(proxyKeyFile, key, { mode: 0o600 });
     let created = 0;
     for (const rules of options.ruleCounts) {
       await pool(rules - created, 8, (i) =>
@@ -128,7 +234,7 @@ export async function measureProxy(
           '--server',
           service.url,
           '--key-file',
-          keyFile,
+          proxyKeyFile,
           '--port',
           '0',
           '--ca-dir',
@@ -140,31 +246,12 @@ export async function measureProxy(
           new RegExp(`following .*: ${rules} rules[\\s\\S]*listening on port (\\d+)`).exec(output)?.[1],
       );
       try {
-        const proxyCa = readFileSync(join(caDir, 'ca.pem'), 'utf8');
-        for (const scheme of ['http', 'https'] as const) {
-          const url = `${upstreams[scheme]}/api/items?page=2`;
-          if (rules === options.ruleCounts[0]) {
-            const direct = new Agent({ connect: { ca: cert.cert } });
-            record({
-              scheme,
-              via: 'direct',
-              rules: 0,
-              ...(await measure(url, direct, options.connections, options.duration, options.warmup)),
-            });
-            await direct.close();
-          }
-          const viaProxy = new ProxyAgent({
-            uri: `http://127.0.0.1:${proxy.port}`,
-            requestTls: { ca: proxyCa },
-          });
-          record({
-            scheme,
-            via: 'proxy',
-            rules,
-            ...(await measure(url, viaProxy, options.connections, options.duration, options.warmup)),
-          });
-          await viaProxy.close();
-        }
+        await both(
+          'proxy',
+          rules,
+          `http://127.0.0.1:${proxy.port}`,
+          readFileSync(join(caDir, 'ca.pem'), 'utf8'),
+        );
       } catch (error) {
         // What the proxy said is what explains a failed answer.
         throw new Error(`${(error as Error).message}\nthe proxy printed:\n${proxy.output().slice(-2000)}`);
@@ -178,11 +265,65 @@ export async function measureProxy(
   return facts;
 }
 
+/** The table of a run: one row per way through, req/s and p50 per scheme, and the errors. */
+export function proxyTable(facts: ProxyFacts[]): string {
+  const rows = new Map<string, Partial<Record<'http' | 'https', ProxyFacts>>>();
+  for (const fact of facts) {
+    const name = fact.via === 'proxy' ? `rulekeeper proxy, ${fact.rules} rules` : fact.via;
+    rows.set(name, { ...rows.get(name), [fact.scheme]: fact });
+  }
+  const cell = (f: ProxyFacts | undefined) =>
+    f
+      ? `${String(f.requests_per_s).padStart(7)} ${f.p50_ms.toFixed(2).padStart(7)} ${String(f.errors).padStart(6)}`
+      : `${'-'.padStart(7)} ${'-'.padStart(7)} ${'-'.padStart(6)}`;
+  const width = Math.max(...[...rows.keys()].map((k) => k.length), 10);
+  const head = `  ${''.padEnd(width)}  ${'HTTP req/s'.padStart(10)} ${'p50 ms'.padStart(7)} ${'errors'.padStart(6)}  ${'HTTPS req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'errors'.padStart(6)}`;
+  const lines = [...rows].map(
+    ([name, r]) => `  ${name.padEnd(width)}  ${cell(r.http).padStart(25)}  ${cell(r.https).padStart(26)}`,
+  );
+  return [head, ...lines].join('\n');
+}
+
+/** Every error any way through answered: the run's check of itself fails on any. */
+export function proxyErrors(facts: ProxyFacts[]): string[] {
+  return facts
+    .filter((f) => f.errors > 0)
+    .map(
+      (f) =>
+        `${f.scheme} via ${f.via}${f.via === 'proxy' ? ` (${f.rules} rules)` : ''}: ${Object.entries(
+          f.error_kinds,
+        )
+          .map(([kind, n]) => `${n} × ${kind}`)
+          .join('; ')}`,
+    );
+}
+
 export function proxyTargets(facts: ProxyFacts[]): Target[] {
   const [list, add] = targetList();
+  const rate = (scheme: string, via: Via, rules = 0) =>
+    facts.find((f) => f.scheme === scheme && f.via === via && f.rules === rules)?.requests_per_s;
+  const ratio = (a: number | undefined, b: number | undefined) => (a && b ? a / b : undefined);
+  add(
+    'proxy https, no rules / mitmdump (x)',
+    ratio(rate('https', 'proxy'), rate('https', 'mitmdump')),
+    2,
+    '>=',
+  );
+  add(
+    'proxy http, no rules / bare Node proxy',
+    ratio(rate('http', 'proxy'), rate('http', 'bare')),
+    0.7,
+    '>=',
+  );
   for (const scheme of ['http', 'https'] as const) {
     const of = (rules: number) =>
       facts.find((f) => f.scheme === scheme && f.via === 'proxy' && f.rules === rules);
+    add(
+      `errors answered, ${scheme}, every way through`,
+      facts.filter((f) => f.scheme === scheme).reduce((n, f) => n + f.errors, 0),
+      0,
+      '<=',
+    );
     const none = of(0);
     const most = of(1000);
     if (!none || !most) continue;
@@ -196,4 +337,36 @@ export function proxyTargets(facts: ProxyFacts[]): Target[] {
     add(`proxy ${scheme}: p50 added by 1,000 rules, one request at a time (ms)`, added, 1, '<=');
   }
   return list;
+}
+
+/** Ratios printed for information: how far each way through is from the others. */
+export function proxyRatios(facts: ProxyFacts[]): string {
+  const rate = (scheme: string, via: Via, rules = 0) =>
+    facts.find((f) => f.scheme === scheme && f.via === via && f.rules === rules)?.requests_per_s;
+  const lines: string[] = [];
+  const line = (label: string, a: number | undefined, b: number | undefined) => {
+    if (a && b) lines.push(`  ${label.padEnd(58)} ${(a / b).toFixed(2)}`);
+  };
+  for (const rules of [...new Set(facts.filter((f) => f.via === 'proxy').map((f) => f.rules))]) {
+    line(
+      `http,  proxy (${rules} rules) / bare Node forwarding proxy`,
+      rate('http', 'proxy', rules),
+      rate('http', 'bare'),
+    );
+    line(`http,  proxy (${rules} rules) / mitmdump`, rate('http', 'proxy', rules), rate('http', 'mitmdump'));
+    line(
+      `https, proxy (${rules} rules) / bare Node TLS-terminating proxy`,
+      rate('https', 'proxy', rules),
+      rate('https', 'bare-tls'),
+    );
+    line(
+      `https, proxy (${rules} rules) / mitmdump`,
+      rate('https', 'proxy', rules),
+      rate('https', 'mitmdump'),
+    );
+    line(`https, proxy (${rules} rules) / direct`, rate('https', 'proxy', rules), rate('https', 'direct'));
+  }
+  line('https, bare TLS-terminating / bare tunnel', rate('https', 'bare-tls'), rate('https', 'bare'));
+  line('https, mitmdump / bare TLS-terminating', rate('https', 'mitmdump'), rate('https', 'bare-tls'));
+  return lines.join('\n');
 }
