@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { generateCACertificate } from 'mockttp';
 import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
 import { mixedRule } from './engine-scenario.js';
-import { freePort, startProcess, startProgram, startService, waitForHttp } from './processes.js';
+import { cpuSeconds, freePort, startProcess, startProgram, startService, waitForHttp } from './processes.js';
 import { type Target, targetList } from './report.js';
 import { issueKey, pool, post } from './seed-api.js';
 
@@ -31,6 +31,8 @@ export interface ProxyFacts {
   requests_per_s: number;
   p50_ms: number;
   p99_ms: number;
+  /** CPU time (user + system) of the proxy process per answer under load; none for direct. */
+  cpu_us_per_request?: number;
   /** One request at a time: the latency a request sees, without queueing behind the others. */
   alone_p50_ms: number;
   /** Answers other than the upstream's 200, and requests that failed (connection errors). */
@@ -49,8 +51,16 @@ async function listen(server: Server): Promise<number> {
  * `connections` loops of requests for `seconds`, after `warmup` seconds of the same whose figures are
  * dropped (connections opened, TLS certificates made); each answer must be the upstream's 200.
  */
-async function load(url: string, dispatcher: Dispatcher, connections: number, seconds: number, warmup = 0) {
+async function load(
+  url: string,
+  dispatcher: Dispatcher,
+  connections: number,
+  seconds: number,
+  warmup = 0,
+  pid?: number,
+) {
   const warm = warmup > 0 ? await load(url, dispatcher, connections, warmup) : undefined;
+  const cpuBefore = pid ? cpuSeconds(pid) : 0;
   const latencies: number[] = [];
   const kinds: Record<string, number> = { ...warm?.error_kinds };
   const count = (kind: string) => {
@@ -74,12 +84,15 @@ async function load(url: string, dispatcher: Dispatcher, connections: number, se
       }
     }),
   );
+  const cpu = pid ? cpuSeconds(pid) - cpuBefore : undefined;
   latencies.sort((a, b) => a - b);
   const at = (q: number) => Math.round((latencies[Math.floor(q * (latencies.length - 1))] ?? 0) * 100) / 100;
   return {
     requests_per_s: Math.round(latencies.length / seconds),
     p50_ms: at(0.5),
     p99_ms: at(0.99),
+    cpu_us_per_request:
+      cpu !== undefined && latencies.length > 0 ? Math.round((cpu * 1e6) / latencies.length) : undefined,
     errors: Object.values(kinds).reduce((a, b) => a + b, 0),
     error_kinds: kinds,
   };
@@ -92,8 +105,9 @@ async function measure(
   connections: number,
   seconds: number,
   warmup: number,
+  pid?: number,
 ) {
-  const loaded = await load(url, dispatcher, connections, seconds, warmup);
+  const loaded = await load(url, dispatcher, connections, seconds, warmup, pid);
   const alone = await load(url, dispatcher, 1, Math.min(seconds, 2));
   const kinds = { ...loaded.error_kinds };
   for (const [kind, n] of Object.entries(alone.error_kinds)) kinds[kind] = (kinds[kind] ?? 0) + n;
@@ -144,7 +158,7 @@ export async function measureProxy(
   const record = (fact: ProxyFacts) => {
     facts.push(fact);
     log(
-      `proxy ${fact.scheme} ${fact.via}${fact.via === 'proxy' ? ` (${fact.rules} rules)` : ''}: ${fact.requests_per_s} req/s, p50 ${fact.p50_ms} ms, p99 ${fact.p99_ms} ms; alone p50 ${fact.alone_p50_ms} ms; ${fact.errors} errors`,
+      `proxy ${fact.scheme} ${fact.via}${fact.via === 'proxy' ? ` (${fact.rules} rules)` : ''}: ${fact.requests_per_s} req/s, p50 ${fact.p50_ms} ms, p99 ${fact.p99_ms} ms${fact.cpu_us_per_request ? `, ${fact.cpu_us_per_request} µs CPU/request` : ''}; alone p50 ${fact.alone_p50_ms} ms; ${fact.errors} errors`,
     );
     for (const [kind, n] of Object.entries(fact.error_kinds)) log(`  ! ${n} × ${kind}`);
   };
@@ -154,6 +168,7 @@ export async function measureProxy(
     rules: number,
     proxyUrl: string | undefined,
     tlsCa: string,
+    pid?: number,
     schemes: readonly ('http' | 'https')[] = ['http', 'https'],
   ) => {
     for (const scheme of schemes) {
@@ -170,7 +185,14 @@ export async function measureProxy(
           scheme,
           via,
           rules,
-          ...(await measure(url(scheme), dispatcher, options.connections, options.duration, options.warmup)),
+          ...(await measure(
+            url(scheme),
+            dispatcher,
+            options.connections,
+            options.duration,
+            options.warmup,
+            pid,
+          )),
         });
       } finally {
         await dispatcher.close();
@@ -199,15 +221,15 @@ export async function measureProxy(
   try {
     const [forward, terminating] = bare.url.split(/\/(?=\d+$)/) as [string, string];
     // The bare proxy ends TLS with the upstream's own certificate, which the client trusts.
-    await both('bare', 0, forward, cert.cert);
-    await both('bare-tls', 0, `http://127.0.0.1:${terminating}`, cert.cert, ['https']);
+    await both('bare', 0, forward, cert.cert, bare.pid);
+    await both('bare-tls', 0, `http://127.0.0.1:${terminating}`, cert.cert, bare.pid, ['https']);
   } finally {
     await bare.stop();
   }
   if (existsSync(MITMDUMP)) {
     const mitm = await startMitmdump(join(tmp, 'mitmproxy'));
     try {
-      await both('mitmdump', 0, mitm.url, mitm.ca);
+      await both('mitmdump', 0, mitm.url, mitm.ca, mitm.pid);
     } finally {
       await mitm.stop();
     }
@@ -251,6 +273,7 @@ export async function measureProxy(
           rules,
           `http://127.0.0.1:${proxy.port}`,
           readFileSync(join(caDir, 'ca.pem'), 'utf8'),
+          proxy.pid,
         );
       } catch (error) {
         // What the proxy said is what explains a failed answer.
@@ -274,12 +297,13 @@ export function proxyTable(facts: ProxyFacts[]): string {
   }
   const cell = (f: ProxyFacts | undefined) =>
     f
-      ? `${String(f.requests_per_s).padStart(7)} ${f.p50_ms.toFixed(2).padStart(7)} ${String(f.errors).padStart(6)}`
-      : `${'-'.padStart(7)} ${'-'.padStart(7)} ${'-'.padStart(6)}`;
+      ? `${String(f.requests_per_s).padStart(7)} ${f.p50_ms.toFixed(2).padStart(7)} ${String(f.cpu_us_per_request ?? '-').padStart(6)} ${String(f.errors).padStart(6)}`
+      : `${'-'.padStart(7)} ${'-'.padStart(7)} ${'-'.padStart(6)} ${'-'.padStart(6)}`;
   const width = Math.max(...[...rows.keys()].map((k) => k.length), 10);
-  const head = `  ${''.padEnd(width)}  ${'HTTP req/s'.padStart(10)} ${'p50 ms'.padStart(7)} ${'errors'.padStart(6)}  ${'HTTPS req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'errors'.padStart(6)}`;
+  const columns = `${'p50 ms'.padStart(7)} ${'µs CPU'.padStart(6)} ${'errors'.padStart(6)}`;
+  const head = `  ${''.padEnd(width)}  ${'HTTP req/s'.padStart(10)} ${columns}  ${'HTTPS req/s'.padStart(11)} ${columns}`;
   const lines = [...rows].map(
-    ([name, r]) => `  ${name.padEnd(width)}  ${cell(r.http).padStart(25)}  ${cell(r.https).padStart(26)}`,
+    ([name, r]) => `  ${name.padEnd(width)}  ${cell(r.http).padStart(32)}  ${cell(r.https).padStart(33)}`,
   );
   return [head, ...lines].join('\n');
 }
