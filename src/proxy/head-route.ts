@@ -15,13 +15,19 @@ export const pairs = (flat: string[]) => {
   return out;
 };
 
+/** The headers the rules see and the upstream gets: hop-by-hop ones dropped, the body's framing our own. */
+export function forwardedHeaders(headers: Record<string, string | string[] | undefined>) {
+  const stripped = stripObject(headers);
+  return bodyNeedsChunks(headers) ? { ...stripped, 'transfer-encoding': 'chunked' } : stripped;
+}
+
 /** Decides from the head whether the request needs the hook; if not, applies what the rules said. */
 async function route(ctx: ProxyContext, request: OngoingRequest, exchange: Exchange): Promise<boolean> {
   const { options, byId } = ctx;
   const chunked = bodyNeedsChunks(request.headers);
   const ownHop = (headers: Record<string, string | string[] | undefined>) =>
     chunked ? { ...headers, 'transfer-encoding': 'chunked' } : headers;
-  request.headers = ownHop(stripObject(request.headers)) as OngoingRequest['headers'];
+  request.headers = forwardedHeaders(request.headers) as OngoingRequest['headers'];
   request.rawHeaders = pairs(stripFlat(request.rawHeaders.flat()));
   if (chunked) request.rawHeaders.push(['Transfer-Encoding', 'chunked']);
   // mockttp copies every answer written for listeners of its events, which this proxy has none of:
@@ -35,7 +41,11 @@ async function route(ctx: ProxyContext, request: OngoingRequest, exchange: Excha
   const rules = options.feed.current();
   // HTTPS to an IPv6 address goes upstream through the hook, which alone can name the upstream right.
   if (rules.readsBodies || needsUrlForUpstreamName(request)) return true;
-  const decision = ctx.decide(rules, request.url, request.method, request.headers);
+  const { decided } = exchange;
+  const decision =
+    decided && decided.rules === rules && decided.url === request.url && decided.method === request.method
+      ? decided.decision
+      : ctx.decide(rules, request.url, request.method, request.headers);
   if (decision && decision.acted.length > 0) {
     const { outcome } = decision;
     const answered = outcome.cancelled || outcome.redirected || outcome.response?.serveWithoutRequest;

@@ -16,6 +16,13 @@ export interface Exchange {
   plan?: AnswerPlan;
   /** Whether the answer's head has been begun (a rule may hold it while it reads the body). */
   headBegun: boolean;
+  /** The engine's decision made from the head before mockttp saw the request (proxy-server.ts). */
+  decided?: {
+    rules: RuleSet;
+    url: string;
+    method: string;
+    decision: ReturnType<RuleSet['evaluate']> | undefined;
+  };
   /** Whether the request needs mockttp's hook (it is read whole), decided once. */
   route?: Promise<boolean>;
 }

@@ -24,10 +24,12 @@ import {
 } from 'mockttp';
 import { RULES_HEADER, rewriteAnswers } from './answer-rewrite.js';
 import { createCodeRunner } from './code-runner.js';
-import { needsHook, pairs } from './head-route.js';
+import { forwardedHeaders, needsHook, pairs } from './head-route.js';
 import { beforeRequest } from './hooked-request.js';
 import { stripFlat } from './hop-by-hop.js';
 import { interceptIpTunnels } from './ip-tunnels.js';
+import { useExactLoopCheck } from './loop-check.js';
+import { createPassthrough, type Passthrough, plainTarget } from './passthrough.js';
 import { createProxyContext, type Exchange, type ProxyContext } from './proxy-context.js';
 import type { ProxyOptions } from './proxy-options.js';
 import { refuseRemote } from './remote-gate.js';
@@ -47,6 +49,7 @@ class HeadMatcher extends matchers.CallbackMatcher {
 }
 
 export async function startProxy(options: ProxyOptions): Promise<{ port: number; stop(): Promise<void> }> {
+  useExactLoopCheck();
   // mockttp buffers a request it hands to a hook up to this size (a larger one streams on unread).
   const server: Mockttp = getLocal({
     https: options.ca,
@@ -58,7 +61,8 @@ export async function startProxy(options: ProxyOptions): Promise<{ port: number;
     ? createCodeRunner({ timeoutMs: options.codeTimeoutMs, memoryMb: options.codeMemoryMb ?? 64 })
     : undefined;
   const ctx = createProxyContext(options, runner);
-  rewriteEveryAnswer(server, ctx);
+  const passthrough = createPassthrough(options);
+  rewriteEveryAnswer(server, ctx, passthrough);
   await addRules(server, ctx);
   const ca = {
     key: await readFile(options.ca.keyPath, 'utf8'),
@@ -73,16 +77,29 @@ export async function startProxy(options: ProxyOptions): Promise<{ port: number;
     stop: async () => {
       await runner?.stop();
       await server.stop();
+      passthrough.close();
     },
   };
 }
 
-/** Every answer passes through the rules' plan for it; this runs before mockttp sees the request. */
-function rewriteEveryAnswer(server: Mockttp, ctx: ProxyContext): void {
+/**
+ * Runs before mockttp sees a request: one no rule acts on takes the fast path (passthrough.ts), decided
+ * here once; any other passes on to mockttp with its answer wrapped in the rules' plan for it.
+ */
+function rewriteEveryAnswer(server: Mockttp, ctx: ProxyContext, passthrough: Passthrough): void {
   const { options } = ctx;
   const app = (server as unknown as { app: { use(f: unknown): void; stack: unknown[] } }).app;
   app.use((request: IncomingMessage, response: ServerResponse, next: () => void) => {
     const exchange: Exchange = { response, headBegun: false };
+    const target = plainTarget(request);
+    const rules = target && options.feed.current();
+    if (target && rules && !rules.readsBodies) {
+      const method = request.method ?? 'GET';
+      const decision = ctx.decide(rules, target.url, method, forwardedHeaders(request.headers));
+      if (!decision || decision.acted.length === 0) return passthrough.forward(request, response, target);
+      // head-route.ts uses it rather than ask the engine again.
+      exchange.decided = { rules, url: target.url, method, decision };
+    }
     ctx.exchanges.set(request, exchange);
     rewriteAnswers(
       response,
