@@ -7,8 +7,9 @@
 // touches: the upstream's answer, hop-by-hop headers dropped both ways.
 //
 // Taken here only when the destination is as plain as can be: an absolute-form `http://` request
-// (HTTP through the proxy), or a request in a CONNECT tunnel to a host name (not an address: those
-// need ip-tunnels.ts and mockttp's naming of the upstream), with no `Expect`. Everything else, and any
+// (HTTP through the proxy), a request in a CONNECT tunnel to a host name, or plain HTTP in a tunnel to
+// an IPv4 address (TLS to an address needs ip-tunnels.ts and mockttp's naming of the upstream), with
+// no `Expect`. Everything else, and any
 // request some rule acts on or whose body some rule reads, goes on to mockttp as before (proxy-server.ts).
 //
 // No loop to guard against: what this path sends upstream is in origin form, so a request that comes
@@ -76,10 +77,19 @@ export function plainTarget(request: IncomingMessage): Target | undefined {
   if (!url.startsWith('/') || typeof tunnel !== 'string') return undefined;
   const secure = socket[LastHopEncrypted] === true;
   const destination = hostAndPort(tunnel, secure);
-  if (!destination || isIP(destination.hostname)) return undefined;
+  if (!destination) return undefined;
   const { hostname, port } = destination;
+  let named = hostname;
+  if (isIP(hostname)) {
+    if (secure) return undefined;
+    // As mockttp names a tunnel to an address: by the Host header (the address without one).
+    const host = request.headers.host;
+    const fromHost = host === undefined ? destination : hostAndPort(host, false);
+    if (!fromHost) return undefined;
+    named = fromHost.hostname;
+  }
   // As mockttp writes it: the default port left out, then normalised by URL.
-  const host = port === defaultPort(secure) ? hostname : `${hostname}:${port}`;
+  const host = port === defaultPort(secure) ? named : `${named}:${port}`;
   let absolute: string;
   try {
     absolute = new URL(`${secure ? 'https' : 'http'}://${host}${url}`).toString();

@@ -252,6 +252,57 @@ describe('rulekeeper proxy', () => {
       expect(echoed).toMatchObject({ method: 'GET', url: '/plain?a=1', headers: { 'x-client': 'c' } });
     });
 
+    // mockttp took a loopback client whose port equalled the local port of one of its own connections to
+    // a loopback upstream for a loop, and answered 500 (issue 40): under 50 connections, a few in a
+    // thousand. Both ways through are loaded: the proxy's own passthrough (no rule acts) and mockttp's
+    // (a rule acts); over HTTP also in absolute form, as curl and browsers send plain HTTP to a proxy.
+    it.each([
+      ['no rule acts', false],
+      ['a rule acts', true],
+    ])(
+      "50 concurrent connections to a loopback upstream get the upstream's answers (%s)",
+      async (_, acts) => {
+        const id = acts
+          ? await rule('Headers', [
+              {
+                source: source('/many'),
+                modifications: { Request: [{ header: 'X-Many', type: 'Add', value: '1' }], Response: [] },
+              },
+            ])
+          : undefined;
+        for (const proxyTunnel of scheme === 'http' ? [true, false] : [true]) {
+          const dispatcher = new ProxyAgent({
+            uri: `http://127.0.0.1:${proxy.port}`,
+            requestTls: { ca: proxyCa },
+            proxyTunnel,
+          });
+          const seen: string[] = [];
+          try {
+            await Promise.all(
+              Array.from({ length: 50 }, async (_, connection) => {
+                for (let i = 0; i < 20; i++) {
+                  const response = await fetch(`${base()}/many?c=${connection}&i=${i}`, { dispatcher });
+                  const text = await response.text();
+                  const rules = response.headers.get('x-rulekeeper-rules');
+                  const expected = response.status === 200 && response.headers.get('x-upstream') === 'yes';
+                  const echoed = expected ? (JSON.parse(text) as Json) : undefined;
+                  if (
+                    echoed?.url !== `/many?c=${connection}&i=${i}` ||
+                    echoed?.headers['x-many'] !== (acts ? '1' : undefined) ||
+                    rules !== (id ?? null)
+                  )
+                    seen.push(`${response.status} (rules: ${rules}): ${text.slice(0, 200)}`);
+                }
+              }),
+            );
+          } finally {
+            await dispatcher.close();
+          }
+          expect(seen, `answers not the upstream's (tunnel: ${proxyTunnel})`).toEqual([]);
+        }
+      },
+    );
+
     it('a rule that matches but changes nothing does not act: the request streams, the rule is not listed', async () => {
       await rule('Replace', [{ source: source('/unchanged'), from: 'absent-text', to: 'x' }]);
       await rule('Headers', [
@@ -763,6 +814,12 @@ describe('rulekeeper proxy', () => {
     } finally {
       upstreamWs.close();
     }
+  });
+
+  it('a request to the proxy itself ends with a 500 saying it is a loop, not in a loop', async () => {
+    const looped = await through(`http://127.0.0.1:${proxy.port}/loop`);
+    expect(looped.status).toBe(500);
+    expect(await looped.text()).toMatch(/loop detected/i);
   });
 
   it('answers 502 with a text body when the upstream refuses or resets the connection', async () => {
