@@ -147,7 +147,14 @@ export async function startProcess(
     }
     throw new Error(`${name} printed no port`);
   };
-  const child = await start(name, [BIN, ...args], baseEnv(), ready);
+  // BENCH_PROXY_NODE_OPTIONS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the proxy under load.
+  const profile = process.env.BENCH_PROXY_NODE_OPTIONS;
+  const child = await start(
+    name,
+    [BIN, ...args],
+    { ...baseEnv(), ...(profile ? { NODE_OPTIONS: profile } : {}) },
+    ready,
+  );
   return Object.assign(child, { port: Number(new URL(child.url).port) });
 }
 

@@ -18,7 +18,12 @@ function values(value: string | string[] | undefined): string[] {
 }
 
 /** The lower-case names not to forward: the fixed list and those the Connection header names. */
+const FIXED = new Set(ALWAYS);
+
 export function hopByHopNames(connection: string | string[] | undefined, keepUpgrade = false): Set<string> {
+  // Most requests name nothing in Connection but keep-alive or close: the fixed set, not a new one.
+  if (!keepUpgrade && values(connection).every((value) => /^\s*(keep-alive|close)?\s*$/i.test(value)))
+    return FIXED;
   const names = new Set(ALWAYS);
   for (const value of values(connection))
     for (const name of value.split(',')) if (name.trim()) names.add(name.trim().toLowerCase());

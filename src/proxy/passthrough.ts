@@ -23,7 +23,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type Socket } from 'node:net';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates } from 'node:tls';
 import { LastHopEncrypted, LastTunnelAddress } from 'mockttp/dist/util/socket-extensions';
 import { bodyNeedsChunks, stripFlat } from './hop-by-hop.js';
 
@@ -112,8 +112,12 @@ export function createPassthrough(options: {
   const plain = new HttpAgent({ keepAlive: true });
   const secure = new HttpsAgent({
     keepAlive: true,
-    // The system's roots and --upstream-ca, as mockttp's passthrough trusts.
-    ...(options.upstreamCas ? { ca: [...rootCertificates, ...options.upstreamCas] } : {}),
+    // The system's roots and --upstream-ca, as mockttp's passthrough trusts, in one context made once:
+    // given as `ca`, the roots would be parsed again for each connection and written into the agent's
+    // key for its pool on each request.
+    ...(options.upstreamCas
+      ? { secureContext: createSecureContext({ ca: [...rootCertificates, ...options.upstreamCas] }) }
+      : {}),
   });
   return {
     forward(request, response, target) {
