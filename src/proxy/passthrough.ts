@@ -16,6 +16,7 @@
 // back to the proxy arrives as a direct request, which this path never takes (mockttp's own loop check
 // stops it there).
 import {
+  type ClientRequest,
   Agent as HttpAgent,
   request as httpRequest,
   type IncomingMessage,
@@ -127,60 +128,82 @@ export function createPassthrough(options: {
       for (let i = 0; i < flat.length; i += 2)
         if (flat[i]?.toLowerCase() !== 'proxy-authorization') sent.push(flat[i] ?? '', flat[i + 1] ?? '');
       if (bodyNeedsChunks(request.headers)) sent.push('Transfer-Encoding', 'chunked');
-      const upstream = (target.secure ? httpsRequest : httpRequest)({
-        host: target.hostname,
-        port: target.port,
-        method: request.method,
-        path: target.path,
-        // Node sends raw headers given as a flat list as they are (the client's Host among them).
-        headers: sent as unknown as Record<string, string>,
-        setHost: false,
-        agent: target.secure ? secure : plain,
-        ...(target.secure ? { servername: target.hostname } : {}),
-      });
+      // No body: it can be sent again, as below.
+      const bodyless =
+        request.headers['transfer-encoding'] === undefined &&
+        Number(request.headers['content-length'] ?? 0) === 0;
+      const retriable =
+        bodyless && (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS');
       // The upstream's own Date goes through, not a second one of Node's.
       response.sendDate = false;
       let settled = false;
-      const settle = () => {
-        settled = true;
-        clearTimeout(timer);
-      };
+      let upstream: ClientRequest;
       const timer = setTimeout(() => {
         if (settled) return;
-        settle();
+        settled = true;
         late(response, options.upstreamTimeoutMs);
         upstream.destroy();
       }, options.upstreamTimeoutMs);
       timer.unref();
-      upstream.once('response', (answer: IncomingMessage) => {
-        if (settled) {
-          answer.destroy();
-          return;
-        }
-        settle();
-        response.writeHead(answer.statusCode ?? 502, answer.statusMessage, stripFlat(answer.rawHeaders));
-        answer.pipe(response);
-        // Cut mid-answer: the client's answer is cut too, not ended as if whole.
-        answer.once('aborted', () => response.destroy());
-      });
-      upstream.on('error', (error) => {
-        if (settled) {
-          if (!response.writableFinished) response.destroy();
-          return;
-        }
-        settle();
-        // As mockttp answers an upstream that refuses or resets the connection.
-        response.writeHead(502, 'Error communicating with upstream server', {
-          'content-type': 'text/plain; charset=utf-8',
+      const send = (again: boolean) => {
+        upstream = (target.secure ? httpsRequest : httpRequest)({
+          host: target.hostname,
+          port: target.port,
+          method: request.method,
+          path: target.path,
+          // Node sends raw headers given as a flat list as they are (the client's Host among them).
+          headers: sent as unknown as Record<string, string>,
+          setHost: false,
+          agent: target.secure ? secure : plain,
+          ...(target.secure ? { servername: target.hostname } : {}),
         });
-        response.end(String(error));
-      });
+        const sentNow = upstream;
+        upstream.once('response', (answer: IncomingMessage) => {
+          if (settled) {
+            answer.destroy();
+            return;
+          }
+          settled = true;
+          clearTimeout(timer);
+          response.writeHead(answer.statusCode ?? 502, answer.statusMessage, stripFlat(answer.rawHeaders));
+          answer.pipe(response);
+          // Cut mid-answer: the client's answer is cut too, not ended as if whole.
+          answer.once('aborted', () => response.destroy());
+        });
+        upstream.on('error', (error: NodeJS.ErrnoException) => {
+          if (settled) {
+            if (!response.writableFinished) response.destroy();
+            return;
+          }
+          // An idle connection the upstream closed as it was reused: a request without a body that
+          // changes nothing is sent once more on a fresh one (as Node's documentation advises), rather
+          // than answered 502 for a race no client could see coming.
+          if (
+            !again &&
+            retriable &&
+            sentNow.reusedSocket &&
+            (error.code === 'ECONNRESET' || error.code === 'EPIPE')
+          )
+            return send(true);
+          settled = true;
+          clearTimeout(timer);
+          // As mockttp answers an upstream that refuses or resets the connection.
+          response.writeHead(502, 'Error communicating with upstream server', {
+            'content-type': 'text/plain; charset=utf-8',
+          });
+          response.end(String(error));
+        });
+        if (bodyless) upstream.end();
+        else request.pipe(upstream);
+      };
+      send(false);
+      // Nothing to read from a request without a body but its end.
+      if (bodyless) request.resume();
       // A client that leaves takes its request upstream with it.
       response.once('close', () => {
         clearTimeout(timer);
         if (!response.writableFinished) upstream.destroy();
       });
-      request.pipe(upstream);
     },
     close() {
       plain.destroy();
