@@ -98,6 +98,7 @@ describe('rulekeeper proxy', () => {
   /** The proxy's hit reporter: its timer is the default 10 s, so tests flush it themselves. */
   let hits: HitReporter;
   let proxy: { port: number; stop(): Promise<void> };
+  let proxyOptions: Parameters<typeof startProxy>[0];
   let httpUpstream: Server;
   let httpsUpstream: HttpsServer;
   let upstreamHits = 0;
@@ -172,7 +173,7 @@ describe('rulekeeper proxy', () => {
     });
     await feed.firstAttempt;
     hits = createHitReporter({ server: service.url, key, source: 'proxy', log: (m) => logged.push(m) });
-    proxy = await startProxy({
+    proxyOptions = {
       port: 0,
       ca,
       feed,
@@ -184,7 +185,8 @@ describe('rulekeeper proxy', () => {
       upstreamCas: [upstreamCa.cert, ipCa.cert],
       log: (m) => logged.push(m),
       hits,
-    });
+    };
+    proxy = await startProxy(proxyOptions);
   });
 
   afterAll(async () => {
@@ -270,38 +272,44 @@ describe('rulekeeper proxy', () => {
               },
             ])
           : undefined;
-        for (const proxyTunnel of scheme === 'http' ? [true, false] : [true]) {
-          const dispatcher = new ProxyAgent({
-            uri: `http://127.0.0.1:${proxy.port}`,
-            requestTls: { ca: proxyCa },
-            proxyTunnel,
-          });
-          const seen: string[] = [];
-          try {
-            await Promise.all(
-              Array.from({ length: 50 }, async (_, connection) => {
-                for (let i = 0; i < 20; i++) {
-                  const response = await fetch(`${base()}/many?c=${connection}&i=${i}`, { dispatcher });
-                  const text = await response.text();
-                  const rules = response.headers.get('x-rulekeeper-rules');
-                  const expected = response.status === 200 && response.headers.get('x-upstream') === 'yes';
-                  const echoed = expected ? (JSON.parse(text) as Json) : undefined;
-                  if (
-                    echoed?.url !== `/many?c=${connection}&i=${i}` ||
-                    echoed?.headers['x-many'] !== (acts ? '1' : undefined) ||
-                    rules !== (id ?? null)
-                  )
-                    seen.push(`${response.status} (rules: ${rules}): ${text.slice(0, 200)}`);
-                }
-              }),
-            );
-          } finally {
-            await dispatcher.close();
+        // The default upstream timeout: the suite's 1 s could pass for a request queued on a busy machine.
+        const loaded = await startProxy({ ...proxyOptions, upstreamTimeoutMs: 30_000 });
+        try {
+          for (const proxyTunnel of scheme === 'http' ? [true, false] : [true]) {
+            const dispatcher = new ProxyAgent({
+              uri: `http://127.0.0.1:${loaded.port}`,
+              requestTls: { ca: proxyCa },
+              proxyTunnel,
+            });
+            const seen: string[] = [];
+            try {
+              await Promise.all(
+                Array.from({ length: 50 }, async (_, connection) => {
+                  for (let i = 0; i < 20; i++) {
+                    const response = await fetch(`${base()}/many?c=${connection}&i=${i}`, { dispatcher });
+                    const text = await response.text();
+                    const rules = response.headers.get('x-rulekeeper-rules');
+                    const expected = response.status === 200 && response.headers.get('x-upstream') === 'yes';
+                    const echoed = expected ? (JSON.parse(text) as Json) : undefined;
+                    if (
+                      echoed?.url !== `/many?c=${connection}&i=${i}` ||
+                      echoed?.headers['x-many'] !== (acts ? '1' : undefined) ||
+                      rules !== (id ?? null)
+                    )
+                      seen.push(`${response.status} (rules: ${rules}): ${text.slice(0, 200)}`);
+                  }
+                }),
+              );
+            } finally {
+              await dispatcher.close();
+            }
+            expect(
+              seen.slice(0, 5),
+              `${seen.length} answers not the upstream's (tunnel: ${proxyTunnel})`,
+            ).toEqual([]);
           }
-          expect(
-            seen.slice(0, 5),
-            `${seen.length} answers not the upstream's (tunnel: ${proxyTunnel})`,
-          ).toEqual([]);
+        } finally {
+          await loaded.stop();
         }
       },
     );
