@@ -44,7 +44,7 @@ export const USAGE = `npm run bench [-- options]
   --engine            only the rule engine (in process) and the trace scenarios (all, acted, none)
   --import            only rulekeeper import of 10,000 and 100,000 records (1,000 with --quick)
   --noisy-neighbour   only noisy-neighbour: workspace B's get-rule p99 and /healthz, quiet and while workspace A runs the largest trace, a 100,000-record import and 20 change streams, on SQLite then PostgreSQL
-  --proxy             only rulekeeper proxy: 0, 100 and 1,000 rules (0 and 100 with --quick), HTTP and HTTPS, against direct, a bare Node proxy and mitmdump
+  --proxy             only rulekeeper proxy: 0, 100 and 1,000 rules (0 only with --quick), HTTP and HTTPS, against direct, a bare Node proxy and mitmdump
   --no-postgres       skip PostgreSQL even when a server answers
   --no-peer           skip json-server
   --scale-rules N     rules in the big workspace of --scale (default 1000000)

@@ -105,10 +105,11 @@ async function measure(
   connections: number,
   seconds: number,
   warmup: number,
+  aloneSeconds: number,
   pid?: number,
 ) {
   const loaded = await load(url, dispatcher, connections, seconds, warmup, pid);
-  const alone = await load(url, dispatcher, 1, Math.min(seconds, 2));
+  const alone = await load(url, dispatcher, 1, aloneSeconds);
   const kinds = { ...loaded.error_kinds };
   for (const [kind, n] of Object.entries(alone.error_kinds)) kinds[kind] = (kinds[kind] ?? 0) + n;
   return { ...loaded, alone_p50_ms: alone.p50_ms, errors: loaded.errors + alone.errors, error_kinds: kinds };
@@ -139,7 +140,14 @@ async function startMitmdump(confdir: string) {
 
 export async function measureProxy(
   dir: string,
-  options: { connections: number; duration: number; warmup: number; ruleCounts: number[] },
+  options: {
+    connections: number;
+    duration: number;
+    warmup: number;
+    /** Seconds of one request at a time after each loaded run. */
+    alone: number;
+    ruleCounts: number[];
+  },
   log: (line: string) => void,
 ): Promise<ProxyFacts[]> {
   const tmp = mkdtempSync(join(dir, 'proxy-'));
@@ -191,6 +199,7 @@ export async function measureProxy(
             options.connections,
             options.duration,
             options.warmup,
+            options.alone,
             pid,
           )),
         });
