@@ -1,6 +1,7 @@
 // `rulekeeper proxy`: an HTTP and HTTPS proxy (mockttp, from the HTTP Toolkit team) that applies a
 // workspace's active rules through the same engine as POST /v1/trace, so the two never disagree.
 //
+// A request no rule acts on is forwarded by the proxy itself (passthrough.ts), off mockttp's way.
 // What the rules decide from a request's head (most rules) is applied while the request and its answer
 // stream through, with backpressure both ways. Only a request whose body some rule reads (a
 // requestPayload filter, Request code) or that the proxy answers itself (Cancel, Redirect, a Response
@@ -95,10 +96,16 @@ function rewriteEveryAnswer(server: Mockttp, ctx: ProxyContext, passthrough: Pas
     const rules = target && options.feed.current();
     if (target && rules && !rules.readsBodies) {
       const method = request.method ?? 'GET';
-      const decision = ctx.decide(rules, target.url, method, forwardedHeaders(request.headers));
-      if (!decision || decision.acted.length === 0) return passthrough.forward(request, response, target);
+      let decision: { value: ReturnType<ProxyContext['decide']> } | undefined;
+      try {
+        decision = { value: ctx.decide(rules, target.url, method, forwardedHeaders(request.headers)) };
+      } catch {
+        // Left to mockttp's way (head-route.ts), which asks again and logs what fails.
+      }
+      if (decision && (!decision.value || decision.value.acted.length === 0))
+        return passthrough.forward(request, response, target);
       // head-route.ts uses it rather than ask the engine again.
-      exchange.decided = { rules, url: target.url, method, decision };
+      if (decision) exchange.decided = { rules, url: target.url, method, decision: decision.value };
     }
     ctx.exchanges.set(request, exchange);
     rewriteAnswers(
