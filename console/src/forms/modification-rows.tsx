@@ -4,6 +4,7 @@
 // errors and the lint's findings still land beside the control they name.
 import { fieldId, useFieldErrors } from './field-errors.js';
 import { FieldFindings } from './field-findings.js';
+import { SentenceLine, Word } from './sentence-row.js';
 import { DocText } from './text.js';
 import { VariableText } from './variable-text.js';
 
@@ -32,16 +33,19 @@ const FUNCTIONS_LIST = 'rq-functions';
 export function Cell({
   pointer,
   label,
+  grow = false,
   children,
 }: {
   pointer: string;
   label: string;
+  /** Takes the rest of a sentence's line (a name, a value). */
+  grow?: boolean;
   children: (attributes: Record<string, string | undefined>) => preact.ComponentChildren;
 }) {
   const errors = useFieldErrors(pointer);
   const id = fieldId(pointer);
   return (
-    <div class={errors.length ? 'cell invalid' : 'cell'}>
+    <div class={`cell${grow ? ' grow' : ''}${errors.length ? ' invalid' : ''}`}>
       <label for={id} class="visually-hidden">
         {label}
       </label>
@@ -65,17 +69,20 @@ function Select({
   value,
   onChange,
   attributes,
+  labels = {},
 }: {
   options: string[];
   value: string;
   onChange: (value: string) => void;
   attributes: Record<string, string | undefined>;
+  /** What the person reads for a wire value, where it differs ("request" for `Request`). */
+  labels?: Record<string, string>;
 }) {
   return (
     <select {...attributes} value={value} onChange={(event) => onChange(event.currentTarget.value)}>
       {options.map((option) => (
         <option key={option} value={option}>
-          {option}
+          {labels[option] ?? option}
         </option>
       ))}
     </select>
@@ -154,37 +161,13 @@ export function HeaderRows({ value, pointer, onChange }: RowsProps) {
       <legend>Header changes</legend>
       <ListErrors pointer={pointer} />
       <FieldFindings pointer={pointer} />
-      {rows.length ? (
-        <div class="row-head" aria-hidden="true">
-          <span>Applies to</span>
-          <span>Change</span>
-          <span>Header</span>
-          <span>Value</span>
-        </div>
-      ) : (
-        <p class="empty">No header changes yet.</p>
-      )}
+      {rows.length ? null : <p class="empty">No header changes yet.</p>}
       {rows.map(({ s, side, k, change }, n) => {
         const at = `${pointer}/${s}/${side}/${k}`;
         const type = change.type ?? 'Add';
         return (
-          // biome-ignore lint/a11y/useSemanticElements: a row of controls, not a form section: a fieldset per row is what made the form 3,000 px tall.
-          <div
-            class="change-row"
-            role="group"
-            aria-label={`Header change ${n + 1}`}
-            key={`${s}-${side}-${k}`}
-          >
-            <Cell pointer={`${at}/side`} label="Applies to">
-              {(attributes) => (
-                <Select
-                  attributes={attributes}
-                  options={['Request', 'Response']}
-                  value={side}
-                  onChange={(to) => to !== side && move(s, side, k, to as Side)}
-                />
-              )}
-            </Cell>
+          // "[Add] [request] header [name] [value]": the change's words in the order they are said.
+          <SentenceLine label={`Header change ${n + 1}`} class="change-row" key={`${s}-${side}-${k}`}>
             <Cell pointer={`${at}/type`} label="Change">
               {(attributes) => (
                 <Select
@@ -205,7 +188,19 @@ export function HeaderRows({ value, pointer, onChange }: RowsProps) {
                 />
               )}
             </Cell>
-            <Cell pointer={`${at}/header`} label="Header">
+            <Cell pointer={`${at}/side`} label="Applies to">
+              {(attributes) => (
+                <Select
+                  attributes={attributes}
+                  options={['Request', 'Response']}
+                  labels={{ Request: 'request', Response: 'response' }}
+                  value={side}
+                  onChange={(to) => to !== side && move(s, side, k, to as Side)}
+                />
+              )}
+            </Cell>
+            <Word>header</Word>
+            <Cell pointer={`${at}/header`} label="Header" grow>
               {(attributes) => (
                 <VariableText
                   {...attributes}
@@ -218,11 +213,9 @@ export function HeaderRows({ value, pointer, onChange }: RowsProps) {
                 />
               )}
             </Cell>
-            <Cell pointer={`${at}/value`} label="Value">
-              {(attributes) =>
-                type === 'Remove' ? (
-                  <span class="muted">(removed: no value)</span>
-                ) : (
+            {type === 'Remove' ? null : (
+              <Cell pointer={`${at}/value`} label="Value" grow>
+                {(attributes) => (
                   <VariableText
                     {...attributes}
                     aria-describedby={[attributes['aria-describedby'], hintId].filter(Boolean).join(' ')}
@@ -230,17 +223,18 @@ export function HeaderRows({ value, pointer, onChange }: RowsProps) {
                     spellcheck={false}
                     autocomplete="off"
                     list={FUNCTIONS_LIST}
+                    placeholder="value"
                     value={change.value ?? ''}
                     onInput={(event) => update(s, side, k, { ...change, value: event.currentTarget.value })}
                   />
-                )
-              }
-            </Cell>
+                )}
+              </Cell>
+            )}
             <button type="button" class="secondary small" onClick={() => remove(s, side, k)}>
               Remove<span class="visually-hidden"> header change {n + 1}</span>
             </button>
             <FieldFindings pointer={at} />
-          </div>
+          </SentenceLine>
         );
       })}
       <datalist id={FUNCTIONS_LIST}>
@@ -273,22 +267,13 @@ export function QueryParamRows({ value, pointer, onChange }: RowsProps) {
       <legend>Query parameter changes</legend>
       <ListErrors pointer={pointer} />
       <FieldFindings pointer={pointer} />
-      {rows.length ? (
-        <div class="row-head" aria-hidden="true">
-          <span>Change</span>
-          <span>Parameter</span>
-          <span>Value</span>
-          <span>If it is there</span>
-        </div>
-      ) : (
-        <p class="empty">No parameter changes yet.</p>
-      )}
+      {rows.length ? null : <p class="empty">No parameter changes yet.</p>}
       {rows.map((change, k) => {
         const at = `${pointer}/${k}`;
         const type = change.type ?? 'Add';
         return (
-          // biome-ignore lint/a11y/useSemanticElements: as for header changes, a row is not a form section.
-          <div class="change-row" role="group" aria-label={`Parameter change ${k + 1}`} key={k}>
+          // "[Add] param [name] [value], if it is there [Overwrite]"; "[Remove All] params".
+          <SentenceLine label={`Parameter change ${k + 1}`} class="change-row" key={k}>
             <Cell pointer={`${at}/type`} label="Change">
               {(attributes) => (
                 <Select
@@ -309,11 +294,10 @@ export function QueryParamRows({ value, pointer, onChange }: RowsProps) {
                 />
               )}
             </Cell>
-            <Cell pointer={`${at}/param`} label="Parameter">
-              {(attributes) =>
-                type === 'Remove All' ? (
-                  <span class="muted">(every parameter)</span>
-                ) : (
+            <Word>{type === 'Remove All' ? 'params' : 'param'}</Word>
+            {type === 'Remove All' ? null : (
+              <Cell pointer={`${at}/param`} label="Parameter" grow>
+                {(attributes) => (
                   <input
                     {...attributes}
                     type="text"
@@ -323,39 +307,38 @@ export function QueryParamRows({ value, pointer, onChange }: RowsProps) {
                     value={change.param ?? ''}
                     onInput={(event) => update(k, { ...change, param: event.currentTarget.value })}
                   />
-                )
-              }
-            </Cell>
-            <Cell pointer={`${at}/value`} label="Value">
-              {(attributes) =>
-                type === 'Add' ? (
-                  <VariableText
-                    {...attributes}
-                    type="text"
-                    spellcheck={false}
-                    autocomplete="off"
-                    value={change.value ?? ''}
-                    onInput={(event) => update(k, { ...change, value: event.currentTarget.value })}
-                  />
-                ) : (
-                  <span class="muted">(none)</span>
-                )
-              }
-            </Cell>
-            <Cell pointer={`${at}/actionWhenParamExists`} label="If it is there">
-              {(attributes) =>
-                type === 'Add' ? (
-                  <Select
-                    attributes={attributes}
-                    options={['Overwrite', 'Ignore']}
-                    value={change.actionWhenParamExists ?? 'Overwrite'}
-                    onChange={(next) => update(k, { ...change, actionWhenParamExists: next })}
-                  />
-                ) : (
-                  <span class="muted">—</span>
-                )
-              }
-            </Cell>
+                )}
+              </Cell>
+            )}
+            {type === 'Add' ? (
+              <>
+                <Cell pointer={`${at}/value`} label="Value" grow>
+                  {(attributes) => (
+                    <VariableText
+                      {...attributes}
+                      type="text"
+                      spellcheck={false}
+                      autocomplete="off"
+                      placeholder="value"
+                      value={change.value ?? ''}
+                      onInput={(event) => update(k, { ...change, value: event.currentTarget.value })}
+                    />
+                  )}
+                </Cell>
+                <Word>if it is there</Word>
+                <Cell pointer={`${at}/actionWhenParamExists`} label="If it is there">
+                  {(attributes) => (
+                    <Select
+                      attributes={attributes}
+                      options={['Overwrite', 'Ignore']}
+                      labels={{ Overwrite: 'overwrite it', Ignore: 'leave it' }}
+                      value={change.actionWhenParamExists ?? 'Overwrite'}
+                      onChange={(next) => update(k, { ...change, actionWhenParamExists: next })}
+                    />
+                  )}
+                </Cell>
+              </>
+            ) : null}
             <button
               type="button"
               class="secondary small"
@@ -364,7 +347,7 @@ export function QueryParamRows({ value, pointer, onChange }: RowsProps) {
               Remove<span class="visually-hidden"> parameter change {k + 1}</span>
             </button>
             <FieldFindings pointer={at} />
-          </div>
+          </SentenceLine>
         );
       })}
       <button

@@ -9,6 +9,7 @@ import { FieldFindings, useFieldFindings } from './field-findings.js';
 import { fieldHint, fieldLabel, ITEM_NAMES, inSentence, labelFor, valueLabel } from './labels.js';
 import { HeaderRows, QueryParamRows } from './modification-rows.js';
 import { choices, emptyValue, type JsonSchema } from './schema.js';
+import { SentenceRow, sentenceFields, sentenceOf } from './sentence-row.js';
 import { ConditionField, FilterField, isCondition, isFilter } from './source-field.js';
 import { DocText } from './text.js';
 import { VariableText } from './variable-text.js';
@@ -284,25 +285,40 @@ function ObjectField(props: FieldProps) {
     unknown
   >;
   const required = new Set(schema.required ?? []);
+  // A pair's action (or a script's) as one sentence, after the source; its other fields beneath.
+  const sentence = sentenceOf(props.pointer, schema);
+  const drawnInSentence = sentence ? sentenceFields(sentence.parts) : new Set<string>();
+  const field = ([name, property]: [string, JsonSchema]) => (
+    <SchemaField
+      key={name}
+      name={name}
+      schema={property}
+      value={value[name]}
+      pointer={`${props.pointer}/${name}`}
+      required={required.has(name)}
+      siblings={value}
+      onChange={(next) => {
+        const copy = { ...value };
+        if (next === undefined) delete copy[name];
+        else copy[name] = next;
+        props.onChange(copy);
+      }}
+    />
+  );
+  const properties = Object.entries(schema.properties ?? {});
   return (
     <Group props={props}>
-      {Object.entries(schema.properties ?? {}).map(([name, property]) => (
-        <SchemaField
-          key={name}
-          name={name}
-          schema={property}
-          value={value[name]}
-          pointer={`${props.pointer}/${name}`}
-          required={required.has(name)}
-          siblings={value}
-          onChange={(next) => {
-            const copy = { ...value };
-            if (next === undefined) delete copy[name];
-            else copy[name] = next;
-            props.onChange(copy);
-          }}
+      {properties.filter(([name]) => name === 'source').map(field)}
+      {sentence ? (
+        <SentenceRow
+          sentence={sentence}
+          pointer={props.pointer}
+          schema={schema}
+          value={value}
+          onChange={props.onChange}
         />
-      ))}
+      ) : null}
+      {properties.filter(([name]) => name !== 'source' && !drawnInSentence.has(name)).map(field)}
       {props.required ? null : (
         <button type="button" class="secondary small" onClick={() => props.onChange(undefined)}>
           Remove {inSentence(fieldLabel(props.name, props.pointer))}
