@@ -265,4 +265,19 @@ test('sorted by name, type or last change, the rules are one list in that order,
   ]);
   await page.getByLabel('Sort by').selectOption({ label: 'Oldest first' });
   await expect(page.getByRole('region', { name: /^Group / })).toHaveCount(2);
+
+  // By group: under the groups' headings in the groups list's order, each group's rules by name,
+  // ungrouped last; and filtered to one group, that group's alone.
+  await make('a fifth', staging.id);
+  await page.getByLabel('Sort by').selectOption({ label: 'Group' });
+  await expect(page.getByRole('region', { name: /^Group |^Ungrouped/ })).toHaveCount(3);
+  await expect(names).toHaveText(['a fifth', 'first', 'fourth', 'second', 'third']);
+  await expect(page.getByRole('region', { name: 'Group Staging' }).locator('.rule-name')).toHaveText([
+    'a fifth',
+    'first',
+    'fourth',
+  ]);
+  await page.getByLabel('Group', { exact: true }).selectOption({ label: 'Paused' });
+  await expect(names).toHaveText(['second']);
+  expect(await seriousViolations(page), 'the list sorted by group').toEqual([]);
 });

@@ -22,5 +22,6 @@ export const RULE_SORTS = [
   '-modificationDate',
   'pinned',
   'status',
+  'group',
 ] as const;
 export type RuleSort = (typeof RULE_SORTS)[number];

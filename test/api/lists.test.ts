@@ -289,6 +289,27 @@ forEachDatabase((db) => {
       expect(paged).toEqual([a.id, b.id, c.id]);
     });
 
+    it('sorts by group in the groups list order, ungrouped last, each group by name, and pages so', async () => {
+      const first = await createGroup(t);
+      const second = await createGroup(t);
+      const b = await createRule(t, { name: 'zgrp b', groupId: second.id });
+      const a = await createRule(t, { name: 'zgrp a' });
+      const c = await createRule(t, { name: 'zgrp c', groupId: first.id });
+      const d = await createRule(t, { name: 'ZGRP d', groupId: second.id });
+      const ids = async (query: string) => {
+        const reply = await t.call('GET', `/v1/rules?search=zgrp&sort=group&${query}`);
+        expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+        return (reply.body.data as Item[]).map((r) => r.id);
+      };
+      // An ungrouped rule first by name and by creation: the order is the groups', not the names'.
+      expect(await ids('')).toEqual([c.id, b.id, d.id, a.id]);
+      expect(await ids(`groupId=${second.id}`)).toEqual([b.id, d.id]);
+      expect(await ids('groupId=')).toEqual([a.id]);
+      const paged = [];
+      for (let offset = 0; offset < 4; offset++) paged.push(...(await ids(`pageSize=1&offset=${offset}`)));
+      expect(paged).toEqual([c.id, b.id, d.id, a.id]);
+    });
+
     it('group list items carry ruleCount and activeRuleCount', async () => {
       const busy = await createGroup(t);
       const idle = await createGroup(t);

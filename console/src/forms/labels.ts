@@ -28,6 +28,9 @@ const FIELD_LABELS: [RegExp, string][] = [
   [/^\/pairs\/\d+\/value$/, 'Body'],
   [/\/isCompressed$/, 'Stored compressed (from Requestly)'],
   [/\/delay$/, 'Delay (milliseconds)'],
+  // What a user agent was picked for: a browser, a device or one's own.
+  [/^\/pairs\/\d+\/envType$/, 'Browser or device kind'],
+  [/^\/pairs\/\d+\/env$/, 'Browser or device name'],
 ];
 
 /** The label of the field at `pointer`, named `name` in its schema. */

@@ -4,10 +4,12 @@
 // very object the API takes and keep their JSON Pointers, so the service's errors and the lint's
 // findings land beside the control they name.
 import type { ComponentChildren } from 'preact';
+import { useRef } from 'preact/hooks';
 import { fieldId, useFieldErrors } from './field-errors.js';
 import { FieldFindings, useFieldFindings } from './field-findings.js';
 import { fieldHint, fieldLabel, inSentence, valueLabel } from './labels.js';
 import { Cell } from './modification-rows.js';
+import { regexTokens } from './regex-tokens.js';
 import { choices, emptyValue, type JsonSchema } from './schema.js';
 import { type FieldProps, SchemaField } from './schema-field.js';
 import { DocText } from './text.js';
@@ -113,6 +115,7 @@ export function ConditionField(props: FieldProps) {
           pointer={`${props.pointer}/value`}
           schema={properties.value ?? {}}
           value={value.value}
+          regex={value.operator === 'Matches'}
           onChange={set('value')}
         />
       </div>
@@ -142,18 +145,31 @@ export function ConditionField(props: FieldProps) {
   );
 }
 
-/** The condition's value: described by its hint (under the row), its error and the lint's findings. */
+/**
+ * The condition's value: described by its hint (under the row), its error and the lint's findings.
+ * A `Matches` pattern is coloured as a regular expression: the box's own text is see-through over a
+ * copy cut into coloured pieces (forms/regex-tokens.ts), so it stays the plain box it was (label,
+ * completion, selection, undo) and shows the pattern exactly as typed.
+ */
 function ValueCell({
   pointer,
   schema,
   value,
+  regex,
   onChange,
 }: {
   pointer: string;
   schema: JsonSchema;
   value: unknown;
+  regex: boolean;
   onChange: (value: string) => void;
 }) {
+  const overlay = useRef<HTMLDivElement>(null);
+  const text = typeof value === 'string' ? value : '';
+  // The copy scrolls with the box when the pattern is longer than the box is wide.
+  const follow = (event: Event) => {
+    if (overlay.current) overlay.current.scrollLeft = (event.currentTarget as HTMLInputElement).scrollLeft;
+  };
   const errors = useFieldErrors(pointer);
   const findings = useFieldFindings(pointer);
   const id = fieldId(pointer);
@@ -167,22 +183,35 @@ function ValueCell({
     .filter(Boolean)
     .join(' ');
   return (
-    <div class={errors.length ? 'cell invalid' : 'cell'}>
+    <div class={`cell${regex ? ' regex-cell' : ''}${errors.length ? ' invalid' : ''}`}>
       <label for={id} class="visually-hidden">
         Value
       </label>
+      {regex ? (
+        <div class="regex-overlay" aria-hidden="true" ref={overlay}>
+          {regexTokens(text).map((token, index) => (
+            <span key={index} class={`re-${token.kind}`}>
+              {token.text}
+            </span>
+          ))}
+        </div>
+      ) : null}
       <VariableText
         id={id}
         name={pointer}
-        class="condition-value"
+        class={regex ? 'condition-value regex' : 'condition-value'}
         type="text"
         spellcheck={false}
         autocomplete="off"
         aria-invalid={errors.length ? 'true' : undefined}
         aria-describedby={describedBy || undefined}
         placeholder={typeof example === 'string' ? `e.g. ${example}` : undefined}
-        value={typeof value === 'string' ? value : ''}
-        onInput={(event) => onChange(event.currentTarget.value)}
+        value={text}
+        onInput={(event) => {
+          onChange(event.currentTarget.value);
+          follow(event);
+        }}
+        onScroll={follow}
       />
       {errors.length ? (
         <p class="field-error" id={`${id}-error`}>

@@ -1,7 +1,8 @@
 // The workspace's rules: the API's filters and search, a page at a time, grouped under their
 // groups (whose status shows, since an inactive group's rules do not act), each switched on or off
-// in place. Sorted by name, type or last change, they are one list in that order, each row naming
-// its group: under headings, the newest change could be last on the page, below other groups' rules.
+// in place. Sorted by name, type, pinned, status or last change, they are one list in that order, each
+// row naming its group: under headings, the newest change could be last on the page, below other
+// groups' rules. Sorted by group, they stand under their groups' headings, each group's by name.
 // Follows the change stream: a change made elsewhere shows up without a reload. Someone who may only
 // read is offered nothing that writes: no new rule, no selection, no switches.
 // "Last acted" sorts by the runtimes' hits: GET /v1/hits gives the page's order (every rule, most
@@ -46,6 +47,7 @@ const SORTS: { sort: RuleSort; label: string }[] = [
   { sort: 'creationDate', label: 'Oldest first' },
   { sort: 'name', label: 'Name' },
   { sort: 'ruleType', label: 'Type' },
+  { sort: 'group', label: 'Group' },
   { sort: 'pinned', label: 'Pinned first' },
   { sort: 'status', label: 'Active first' },
   { sort: '-modificationDate', label: 'Last changed' },
@@ -370,7 +372,10 @@ export function RulesPage() {
       {page ? (
         <RuleSections
           page={page}
-          sortLabel={filters.sort === 'creationDate' ? null : labelOf(filters.sort)}
+          // By group, the rules stand under their groups' headings, as in the default order.
+          sortLabel={
+            filters.sort === 'creationDate' || filters.sort === 'group' ? null : labelOf(filters.sort)
+          }
           groups={groups ?? []}
           findings={findings}
           selected={selected}

@@ -44,7 +44,7 @@ const ruleListQuery = (checked: boolean) =>
           RULE_SORTS.map((sort) => Type.Literal(sort)),
           {
             description:
-              'The order: `creationDate` (the default, oldest first), `name`, `ruleType` (then name), `modificationDate` (least recently changed first), `-modificationDate` (most recently changed first), `pinned` (pinned rules first, then by name) or `status` (active rules first, then by name). Ties are in id order.',
+              'The order: `creationDate` (the default, oldest first), `name`, `ruleType` (then name), `modificationDate` (least recently changed first), `-modificationDate` (most recently changed first), `pinned` (pinned rules first, then by name), `status` (active rules first, then by name) or `group` (by group, in the order GET /v1/groups lists them, ungrouped rules last; each group’s rules by name). Ties are in id order.',
           },
         ),
       ),
