@@ -196,3 +196,53 @@ test('a Matches pattern is coloured as a regular expression and shown exactly as
   const [stored] = ok(await workspace.api.GET('/v1/rules', {})).data;
   expect(stored?.pairs[0]?.source).toMatchObject({ operator: 'Matches', value: pattern });
 });
+
+test('typing {{ in a body or a script offers the variables as the text boxes do', async ({
+  page,
+  workspace,
+}) => {
+  ok(await workspace.api.POST('/v1/environments', { body: { name: 'staging' } }));
+  for (const name of ['API', 'API_KEY'])
+    ok(
+      await workspace.api.POST('/v1/variables', {
+        body: { name, secret: name === 'API_KEY', values: { staging: `${name.toLowerCase()} value` } },
+      }),
+    );
+  await signIn(page, workspace.key);
+  let { pair } = await newRule(page, 'Response');
+  const body = pair.getByRole('textbox', { name: 'Body', exact: true });
+  await body.click();
+  await page.keyboard.type('{"api": "{{');
+  const offer = pair.getByRole('listbox', { name: 'Variables' });
+  await expect(offer.getByRole('option')).toHaveText([/^\{\{API\}\}/, /^\{\{API_KEY\}\}/]);
+  await expect(offer.getByRole('option').nth(1)).not.toContainText('api_key value');
+  expect(await seriousViolations(page), 'the offer in a body').toEqual([]);
+  await page.keyboard.press('ArrowDown');
+  await expect(offer.getByRole('option', { name: /API_KEY/ })).toHaveAttribute('aria-selected', 'true');
+  // The live region says the option the arrows are on (the editor cannot point into the page).
+  await expect(pair.getByRole('status').filter({ hasText: 'API_KEY, 2 of 2 variables' })).toHaveCount(1);
+  await page.keyboard.press('ArrowUp');
+  // Enter writes the name; it does not break the line.
+  await page.keyboard.press('Enter');
+  await expect(offer).toHaveCount(0);
+  await page.keyboard.type('"}');
+  await page.getByRole('button', { name: 'JSON' }).click();
+  await expect(page.getByRole('textbox', { name: 'The rule as JSON' })).toContainText(
+    String.raw`"value": "{\"api\": \"{{API}}\"}"`,
+  );
+  await page.getByRole('button', { name: 'Form' }).click();
+
+  // Escape closes the offer and leaves the text; a name of none is pointed out under the editor.
+  ({ pair } = await newRule(page, 'Script'));
+  const code = pair.getByRole('textbox', { name: 'Code', exact: true });
+  await code.click();
+  await page.keyboard.type('fetch("{{AP');
+  await expect(pair.getByRole('listbox', { name: 'Variables' }).getByRole('option')).toHaveCount(2);
+  await page.keyboard.press('Escape');
+  await expect(pair.getByRole('listbox', { name: 'Variables' })).toHaveCount(0);
+  await page.keyboard.type('PI}}")');
+  await expect(pair.getByText('names no variable of this workspace')).toBeVisible();
+  // Tab chooses only while names are offered: otherwise it leaves the editor, as from a text area.
+  await page.keyboard.press('Tab');
+  await expect(code).not.toBeFocused();
+});

@@ -86,6 +86,7 @@ export function BodyField(props: FieldProps) {
       </div>
       <CodeField
         id={id}
+        name={props.pointer}
         label={label}
         value={text}
         kind={kind}

@@ -12,6 +12,7 @@ import {
   matchingNames,
   type OpenReference,
   openReference,
+  type ReferenceNote,
   referenceNotes,
   takesVariables,
 } from './variable-references.js';
@@ -22,7 +23,7 @@ type Box = HTMLInputElement | HTMLTextAreaElement;
 const asArea = (attributes: object) => attributes as JSX.TextareaHTMLAttributes<HTMLTextAreaElement>;
 
 /** At most this many names are offered at once: typing more of the name narrows them. */
-const OFFERED = 8;
+export const OFFERED = 8;
 
 export function VariableText({ multiline, ...attributes }: BoxAttributes & { multiline?: boolean }) {
   const { variables, chosen } = useEnvironments();
@@ -110,14 +111,52 @@ export function VariableText({ multiline, ...attributes }: BoxAttributes & { mul
     'aria-activedescendant': open ? `${listId}-${active}` : undefined,
     'aria-describedby': described || undefined,
   };
-  const value = (name: string) => {
-    const variable = variables.find((candidate) => candidate.name === name);
-    if (!variable || !Object.hasOwn(variable.values, chosen)) return `no value in ${chosen}`;
-    return variable.secret ? 'secret' : String(variable.values[chosen]);
-  };
   return (
     <>
       {multiline ? <textarea {...asArea(box)} /> : <input {...box} />}
+      <VariableChoices
+        listId={listId}
+        names={names}
+        active={active}
+        onChoose={(name) => {
+          const box = document.getElementById(id);
+          if (box instanceof HTMLInputElement || box instanceof HTMLTextAreaElement) choose(box, name);
+        }}
+      />
+      <VariableNotes id={notesId} notes={notes} />
+    </>
+  );
+}
+
+/**
+ * The variables offered for a `{{` being typed, and what a screen reader hears of them: shared by
+ * the text boxes here and the code editors (forms/code-field.tsx). The box keeps the focus; an option
+ * is chosen before the box would lose it.
+ */
+export function VariableChoices({
+  listId,
+  names,
+  active,
+  onChoose,
+  announceActive = false,
+}: {
+  listId: string;
+  names: string[];
+  active: number;
+  onChoose: (name: string) => void;
+  /** Says the option chosen by the arrows (where the box cannot point at it: a code editor). */
+  announceActive?: boolean;
+}) {
+  const { variables, chosen } = useEnvironments();
+  const open = names.length > 0;
+  const value = (name: string) => {
+    const variable = variables?.find((candidate) => candidate.name === name);
+    if (!variable || !Object.hasOwn(variable.values, chosen)) return `no value in ${chosen}`;
+    return variable.secret ? 'secret' : String(variable.values[chosen]);
+  };
+  const count = `${names.length} ${names.length === 1 ? 'variable' : 'variables'}`;
+  return (
+    <>
       {open ? (
         <div class="variable-choices" role="listbox" id={listId} aria-label="Variables">
           {names.map((name, index) => (
@@ -128,11 +167,9 @@ export function VariableText({ multiline, ...attributes }: BoxAttributes & { mul
               // Never focused itself: the box keeps the focus and points at it (aria-activedescendant).
               tabIndex={-1}
               aria-selected={index === active}
-              // Chosen before the box loses its focus.
               onMouseDown={(event) => {
                 event.preventDefault();
-                const box = document.getElementById(id);
-                if (box instanceof HTMLInputElement || box instanceof HTMLTextAreaElement) choose(box, name);
+                onChoose(name);
               }}
             >
               <code>{`{{${name}}}`}</code> <span class="hint">{value(name)}</span>
@@ -142,21 +179,28 @@ export function VariableText({ multiline, ...attributes }: BoxAttributes & { mul
       ) : null}
       <span class="visually-hidden" role="status">
         {open
-          ? `${names.length} ${names.length === 1 ? 'variable' : 'variables'}: arrows to choose, Enter to write it`
+          ? announceActive
+            ? `${names[active]}, ${active + 1} of ${count}: arrows to choose, Enter to write it`
+            : `${count}: arrows to choose, Enter to write it`
           : ''}
       </span>
-      {notes.length ? (
-        <ul class="hint variable-notes" id={notesId}>
-          {notes.map((note) => (
-            <li key={note.name}>
-              <code>{`{{${note.name}}}`}</code>{' '}
-              {note.problem === 'unknown'
-                ? 'names no variable of this workspace: it stays as written.'
-                : `has no value in ${chosen}: there it stays as written.`}
-            </li>
-          ))}
-        </ul>
-      ) : null}
     </>
   );
+}
+
+/** The `{{NAME}}` of a text that will stay as written, said under its box. */
+export function VariableNotes({ id, notes }: { id: string; notes: ReferenceNote[] }) {
+  const { chosen } = useEnvironments();
+  return notes.length ? (
+    <ul class="hint variable-notes" id={id}>
+      {notes.map((note) => (
+        <li key={note.name}>
+          <code>{`{{${note.name}}}`}</code>{' '}
+          {note.problem === 'unknown'
+            ? 'names no variable of this workspace: it stays as written.'
+            : `has no value in ${chosen}: there it stays as written.`}
+        </li>
+      ))}
+    </ul>
+  ) : null;
 }
