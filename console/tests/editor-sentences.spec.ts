@@ -211,8 +211,13 @@ test('typing {{ in a body or a script offers the variables as the text boxes do'
   await signIn(page, workspace.key);
   let { pair } = await newRule(page, 'Response');
   const body = pair.getByRole('textbox', { name: 'Body', exact: true });
-  await body.click();
-  await page.keyboard.type('{"api": "{{');
+  await pair.getByRole('group', { name: 'Source' }).getByLabel('Value', { exact: true }).fill('/api/');
+  // Filled, then the braces typed: typing a whole body key by key under load has hung Chromium's page
+  // (seen on main as well, with no completion), which this test is not about.
+  await body.fill('api at ');
+  await body.press('End');
+  await body.press('{');
+  await body.press('{');
   const offer = pair.getByRole('listbox', { name: 'Variables' });
   await expect(offer.getByRole('option')).toHaveText([/^\{\{API\}\}/, /^\{\{API_KEY\}\}/]);
   await expect(offer.getByRole('option').nth(1)).not.toContainText('api_key value');
@@ -225,22 +230,25 @@ test('typing {{ in a body or a script offers the variables as the text boxes do'
   // Enter writes the name; it does not break the line.
   await page.keyboard.press('Enter');
   await expect(offer).toHaveCount(0);
-  await page.keyboard.type('"}');
+  // `/` and `n` in a code editor are text, not the console's shortcuts (search, new rule).
+  for (const key of ['/', 'v', '2', 'n']) await body.press(key);
   await page.getByRole('button', { name: 'JSON' }).click();
   await expect(page.getByRole('textbox', { name: 'The rule as JSON' })).toContainText(
-    String.raw`"value": "{\"api\": \"{{API}}\"}"`,
+    '"value": "api at {{API}}/v2n"',
   );
   await page.getByRole('button', { name: 'Form' }).click();
 
   // Escape closes the offer and leaves the text; a name of none is pointed out under the editor.
   ({ pair } = await newRule(page, 'Script'));
+  await pair.getByRole('group', { name: 'Source' }).getByLabel('Value', { exact: true }).fill('shop');
   const code = pair.getByRole('textbox', { name: 'Code', exact: true });
-  await code.click();
-  await page.keyboard.type('fetch("{{AP');
+  await code.fill('fetch("');
+  await code.press('End');
+  for (const key of ['{', '{', 'A', 'P']) await code.press(key);
   await expect(pair.getByRole('listbox', { name: 'Variables' }).getByRole('option')).toHaveCount(2);
   await page.keyboard.press('Escape');
   await expect(pair.getByRole('listbox', { name: 'Variables' })).toHaveCount(0);
-  await page.keyboard.type('PI}}")');
+  for (const key of ['P', 'I', '}', '}', '"', ')']) await code.press(key);
   await expect(pair.getByText('names no variable of this workspace')).toBeVisible();
   // Tab chooses only while names are offered: otherwise it leaves the editor, as from a text area.
   await page.keyboard.press('Tab');

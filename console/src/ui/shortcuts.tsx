@@ -33,7 +33,9 @@ export function useShortcuts(showHelp: () => void, canWrite: boolean): void {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
-      if (typingIn(event.target) || document.querySelector('dialog[open]')) return;
+      // The element typed in, not the event's target: a code editor lives in a shadow root, whose
+      // keys reach the page retargeted to its host (a plain div), and `n` there is text too.
+      if (typingIn(event.composedPath()[0] ?? event.target) || document.querySelector('dialog[open]')) return;
       if (event.key === '/') {
         event.preventDefault();
         const field = document.getElementById(SEARCH_FIELD_ID);
