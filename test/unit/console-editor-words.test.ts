@@ -12,6 +12,7 @@ import {
   pointerWords,
   valueLabel,
 } from '../../console/src/forms/labels.js';
+import { regexTokens } from '../../console/src/forms/regex-tokens.js';
 import { matchesEveryRequest, unsafePairs } from '../../console/src/rules/editor-safety.js';
 
 describe('the editor in words', () => {
@@ -130,5 +131,51 @@ describe("a body's colours and its pretty-printing", () => {
       '{\n  "a": [\n    1,\n    {\n      "b": null\n    }\n  ]\n}',
     );
     expect(prettyJson('{"a":')).toBeNull();
+  });
+});
+
+describe('a Matches pattern cut for its colours', () => {
+  const cut = (value: string) => regexTokens(value).map(({ kind, text }) => `${kind}:${text}`);
+
+  it('gives back the pattern exactly as written, backslashes as typed', () => {
+    for (const value of [
+      String.raw`/^https:\/\/shop\.example\.com\/(?:cart|checkout)\d{2,}[^#\]]*$/iu`,
+      String.raw`\\server\share`,
+      'plain text, no pattern',
+      '(unclosed [class \\',
+      '/',
+      '',
+    ]) {
+      expect(
+        regexTokens(value)
+          .map((token) => token.text)
+          .join(''),
+        value,
+      ).toBe(value);
+    }
+  });
+
+  it('names delimiters, flags, escapes, classes, groups, quantifiers, anchors and alternation', () => {
+    expect(cut(String.raw`/^a\.(?<n>b|c)+?[^x\]]{2,3}.$/gi`)).toEqual([
+      'delimiter:/',
+      'anchor:^',
+      'text:a',
+      String.raw`escape:\.`,
+      'group:(?<n>',
+      'text:b',
+      'alternation:|',
+      'text:c',
+      'group:)',
+      'quantifier:+?',
+      String.raw`class:[^x\]]`,
+      'quantifier:{2,3}',
+      'any:.',
+      'anchor:$',
+      'delimiter:/',
+      'flags:gi',
+    ]);
+    // A bare pattern has no delimiters; a quantifier with nothing before it is text.
+    expect(cut('*a')).toEqual(['text:*a']);
+    expect(cut('{{HOST}}/x')).toEqual(['text:{{HOST}}/x']);
   });
 });
