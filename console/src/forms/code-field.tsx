@@ -37,13 +37,10 @@ interface CodeFieldProps {
   invalid: boolean;
 }
 
-/** A reference being typed in the editor: where its `{{` is in the whole text, and the name so far. */
-type Reference = OpenReference;
-
 export function CodeField({ id, name, label, value, kind, onChange, describedBy, invalid }: CodeFieldProps) {
   const { variables, chosen } = useEnvironments();
   const offers = takesVariables(name) && Boolean(variables);
-  const [reference, setReference] = useState<Reference | null>(null);
+  const [reference, setReference] = useState<OpenReference | null>(null);
   const [active, setActive] = useState(0);
   const names =
     offers && reference && variables

@@ -53,8 +53,10 @@ const SENTENCES: Record<string, Part[]> = {
 /** Hints in people's words for a sentence, where its fields' descriptions would only repeat it. */
 const SENTENCE_HINTS: Record<string, string> = {
   DelayPair: fieldHint('/pairs/0/delay') ?? '',
-  ReplacePair: 'Every occurrence in the URL is replaced; the replacement may be empty.',
-  ResponsePair: 'With no status, the server’s own is kept.',
+  ReplacePair:
+    'Text replaces its first occurrence in the URL; a pattern (`/from/g`) each match, `$1` in the ' +
+    'replacement standing for its first group. The replacement may be empty.',
+  ResponsePair: 'With no status code, the response is 200.',
 };
 
 const SCRIPT = /\/scripts\/\d+$/;
