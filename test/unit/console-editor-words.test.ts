@@ -176,6 +176,9 @@ describe('a Matches pattern cut for its colours', () => {
     ]);
     // A bare pattern has no delimiters; a quantifier with nothing before it is text.
     expect(cut('*a')).toEqual(['text:*a']);
+    // As the service reads it: `//` is no pattern literal, and a flag is any letter.
+    expect(cut('//')).toEqual(['text://']);
+    expect(cut('/a/X')).toEqual(['delimiter:/', 'text:a', 'delimiter:/', 'flags:X']);
     expect(cut('{{HOST}}/x')).toEqual(['text:{{HOST}}/x']);
   });
 });

@@ -21,8 +21,8 @@ export interface RegexToken {
   text: string;
 }
 
-/** `/pattern/flags`, as the service reads a Matches value (a bare pattern has no delimiters). */
-const DELIMITED = /^\/(.*)\/([a-z]*)$/s;
+/** `/pattern/flags`, as the service reads a Matches value (model/patterns.ts); a bare pattern has none. */
+const DELIMITED = /^\/([\s\S]+)\/([A-Za-z]*)$/;
 
 export function regexTokens(value: string): RegexToken[] {
   const delimited = DELIMITED.exec(value);
