@@ -10,7 +10,7 @@ import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { bracketMatching, syntaxHighlighting } from '@codemirror/language';
 import { Compartment, EditorState, Prec } from '@codemirror/state';
 import { EditorView, type KeyBinding, keymap, lineNumbers } from '@codemirror/view';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useEnvironments } from '../environments/environment-context.js';
 import { CODE_HIGHLIGHT, CODE_THEME, FIELD_THEME } from '../ui/code-theme.js';
 import type { CodeKind } from './body-kind.js';
@@ -175,8 +175,11 @@ export function CodeField({ id, name, label, value, kind, onChange, describedBy,
     };
   }, []);
 
-  // A value set from outside (Pretty-print, a new type): the text follows.
-  useEffect(() => {
+  // A value set from outside (Pretty-print, a new type): the text follows. A layout effect, run as
+  // the render is committed: a plain effect waits for the next frame, and when keys come faster than
+  // frames, Preact runs it just before the next render, with the value of the render before, so the
+  // editor was set back to that older text, which the form then took, and so on: the page hung.
+  useLayoutEffect(() => {
     const editor = view.current;
     if (!editor || editor.state.doc.toString() === value) return;
     editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
