@@ -55,6 +55,13 @@ export interface FeedItem {
   changeRequestId?: string;
 }
 
+/** A workspace's revision as a request observed it, and what its cached reads are checked against. */
+export interface Observed {
+  revision: number;
+  /** ReadCache's version: SQLite's data_version, else the revision. */
+  version: number;
+}
+
 export interface FeedPage {
   data: FeedItem[];
   latest: number;
@@ -91,22 +98,49 @@ export function createChangesService({
 }) {
   let seenVersion = -1;
   const known = new Map<string, number>();
-  const batches = new Map<string, Promise<number>>();
+  /** The workspaces asked for in this turn of the event loop, each answered once (observeAll). */
+  let asked: Map<string, PromiseWithResolvers<Observed>> | undefined;
 
   /**
-   * The revision read once for every request asking in this turn of the event loop: the read starts
-   * after all of them arrived, so it sees every change acknowledged before any of them was sent.
+   * Reads, once, every revision asked for in this turn of the event loop: it runs after all of them
+   * arrived, so it sees every change acknowledged before any of them was sent, by any instance. On
+   * SQLite the data_version is asked once for them all (a read transaction on the shared WAL index:
+   * it was the most expensive step of a cached read), and a revision already read is reused while it
+   * holds; elsewhere each workspace's revision is one indexed read, shared by its requests.
    */
-  function batchedRevision(workspaceId: string): Promise<number> {
-    let batch = batches.get(workspaceId);
-    if (!batch) {
-      batch = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-        batches.delete(workspaceId);
-        return readRevision(workspaceId);
-      });
-      batches.set(workspaceId, batch);
+  function observeAll(): void {
+    const workspaces = asked as Map<string, PromiseWithResolvers<Observed>>;
+    asked = undefined;
+    const version = dataVersion?.();
+    if (version !== undefined && version !== seenVersion) {
+      known.clear();
+      seenVersion = version;
     }
-    return batch;
+    for (const [workspaceId, { resolve, reject }] of workspaces) {
+      const hit = version === undefined ? undefined : known.get(workspaceId);
+      if (hit !== undefined) {
+        resolve({ revision: hit, version: version as number });
+        continue;
+      }
+      readRevision(workspaceId).then((revision) => {
+        if (version === undefined) return resolve({ revision, version: revision });
+        if (seenVersion === version) known.set(workspaceId, revision);
+        resolve({ revision, version });
+      }, reject);
+    }
+  }
+
+  function observe(workspaceId: string): Promise<Observed> {
+    if (!asked) {
+      asked = new Map();
+      setImmediate(observeAll);
+    }
+    let waiting = asked.get(workspaceId);
+    if (!waiting) {
+      waiting = Promise.withResolvers<Observed>();
+      asked.set(workspaceId, waiting);
+    }
+    return waiting.promise;
   }
 
   async function readRevision(workspaceId: string): Promise<number> {
@@ -202,31 +236,16 @@ export function createChangesService({
     recorder,
 
     /**
-     * The workspace's current revision. On SQLite, synchronous while nothing was committed since it
-     * was last read; on PostgreSQL, one indexed read shared by the requests that arrived together.
-     */
-    revision(workspaceId: string): number | Promise<number> {
-      if (!dataVersion) return batchedRevision(workspaceId);
-      const version = dataVersion();
-      if (version !== seenVersion) {
-        known.clear();
-        seenVersion = version;
-      }
-      const hit = known.get(workspaceId);
-      if (hit !== undefined) return hit;
-      return readRevision(workspaceId).then((revision) => {
-        if (seenVersion === version) known.set(workspaceId, revision);
-        return revision;
-      });
-    },
-
-    /**
-     * What the workspace's cached reads are checked against, taken right after `revision()`: on
+     * The workspace's revision as it is now, and the version its cached reads are checked against: on
      * SQLite the data_version that read observed (it also sees writes made behind the service's back,
-     * by an operator's script), else the revision itself. Either way observed before the answer is built.
+     * by an operator's script), else the revision itself. Read once for all the requests of a turn of
+     * the event loop (observeAll), after each of them arrived.
      */
-    cacheVersion(revision: number): number {
-      return dataVersion ? seenVersion : revision;
+    observe,
+
+    /** The workspace's current revision (observe). */
+    revision(workspaceId: string): number | Promise<number> {
+      return observe(workspaceId).then((observed) => observed.revision);
     },
 
     /**

@@ -4,13 +4,13 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ifNoneMatchHolds } from '../../http/etag.js';
 import { REVISION_HEADER } from '../../http/revision-header.js';
-import type { ChangesService } from './changes-service.js';
+import type { ChangesService, Observed } from './changes-service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The workspace's revision, read before the answer was built (GET) or after the write. */
     revision: number | undefined;
-    /** What cached reads of this GET are checked against (ChangesService.cacheVersion). */
+    /** What cached reads of this GET are checked against (Observed.version). */
     cacheVersion: number | undefined;
   }
   interface FastifyContextConfig {
@@ -36,17 +36,15 @@ function listEtag(request: FastifyRequest, revision: number, also: string): stri
   return `"${revision}-${digest}"`;
 }
 
-export function revisionHooks(
-  app: FastifyInstance,
-  changes: Pick<ChangesService, 'revision' | 'cacheVersion'>,
-): void {
+export function revisionHooks(app: FastifyInstance, changes: Pick<ChangesService, 'observe'>): void {
   app.decorateRequest('revision', undefined);
   app.decorateRequest('cacheVersion', undefined);
 
   /** Sets the header; on a list, its ETag, and 304 when the client's copy still holds (true). */
-  function answered(request: FastifyRequest, reply: FastifyReply, revision: number, also = ''): boolean {
+  function answered(request: FastifyRequest, reply: FastifyReply, observed: Observed, also = ''): boolean {
+    const { revision } = observed;
     request.revision = revision;
-    request.cacheVersion = changes.cacheVersion(revision);
+    request.cacheVersion = observed.version;
     reply.header(REVISION_HEADER, revision);
     if (!request.routeOptions.config.revisionEtag) return false;
     const etag = listEtag(request, revision, also);
@@ -61,19 +59,15 @@ export function revisionHooks(
   // A public read (GET /v1/session/providers) speaks for no workspace: it has no revision.
   app.addHook('preHandler', (request, reply, done) => {
     if (request.method !== 'GET' || !request.principal) return done();
-    const revision = changes.revision(request.principal.workspaceId);
+    const observed = changes.observe(request.principal.workspaceId);
     const { revisionEtag, etagAlso } = request.routeOptions.config;
     if (revisionEtag && etagAlso) {
-      Promise.all([revision, etagAlso(request)]).then(([value, also]) => {
+      Promise.all([observed, etagAlso(request)]).then(([value, also]) => {
         if (!answered(request, reply, value, also)) done();
       }, done);
       return;
     }
-    if (typeof revision === 'number') {
-      if (!answered(request, reply, revision)) done();
-      return;
-    }
-    revision.then((value) => {
+    observed.then((value) => {
       if (!answered(request, reply, value)) done();
     }, done);
   });
@@ -84,14 +78,9 @@ export function revisionHooks(
   app.addHook('onSend', (request, reply, payload, done) => {
     if (request.revision !== undefined || !request.principal) return done(null, payload);
     if (reply.hasHeader(REVISION_HEADER) && reply.statusCode < 400) return done(null, payload);
-    const revision = changes.revision(request.principal.workspaceId);
-    if (typeof revision === 'number') {
-      reply.header(REVISION_HEADER, revision);
-      return done(null, payload);
-    }
-    revision.then(
-      (value) => {
-        reply.header(REVISION_HEADER, value);
+    changes.observe(request.principal.workspaceId).then(
+      ({ revision }) => {
+        reply.header(REVISION_HEADER, revision);
         done(null, payload);
       },
       () => done(null, payload),

@@ -137,7 +137,7 @@ export function createRulesService(deps: {
   return {
     /**
      * A rule as JSON text, built by the database: a read needs neither a row object nor a parse.
-     * `version` (ChangesService.cacheVersion, read before) lets the read model answer from memory.
+     * `version` (Observed.version, read before) lets the read model answer from memory.
      */
     async get(principal: Principal, id: string, version?: number): Promise<SerializedOne> {
       const { workspaceId, ownerUserId } = principal;
