@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { crossOrigin } from '../http/origin.js';
+import { routeConfig } from '../http/route-config.js';
 import { accessRefusal, isKeyScope, type KeyScope } from '../modules/keys/key-scopes.js';
 import { expiryDetail, type KeyCheck, type KeysService } from '../modules/keys/keys-service.js';
 import type { KeyPrincipal } from '../modules/keys/keys-store.js';
@@ -134,7 +135,7 @@ export function authenticationPlugin(
   // The caller is resolved first and refused later, so that the rate limiter (which runs in between)
   // can count requests by key or session, and requests without either by client address.
   app.addHook('onRequest', (request, _reply, done) => {
-    if (request.routeOptions.config.public) return done();
+    if (routeConfig(request).public) return done();
     const result = resolveCaller(request, authenticators);
     if (!(result instanceof Promise)) {
       remember(request, result);
@@ -149,7 +150,7 @@ export function authenticationPlugin(
   // Step 1 of the order of checks (http/checks.ts): the caller, then its scope and its user's role,
   // the smaller of which says what it may do, then, for a session, that the change is the person's own.
   app.addHook('preParsing', (request, _reply, payload, done) => {
-    const route = request.routeOptions.config;
+    const route = routeConfig(request);
     if (route.public) return done(null, payload);
     const { principal, authError } = request;
     const refused =

@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ClientGone } from '../db/abandon.js';
 import { isUnavailable } from '../db/dialect.js';
 import { AppError, type ErrorCode, type ErrorDetail, errorTable } from '../errors.js';
+import { routeConfig } from '../http/route-config.js';
 import { accessRefusal } from '../modules/keys/key-scopes.js';
 import { MAX_DETAILS } from '../validation.js';
 import { type Authenticators, resolveCaller } from './authentication.js';
@@ -61,7 +62,7 @@ function codeFor(error: FastifyError, request: FastifyRequest): ErrorCode {
   const status = error.statusCode ?? 500;
   if (status === 413) return 'PAYLOAD_TOO_LARGE';
   if (status === 415) return 'UNSUPPORTED_MEDIA_TYPE';
-  if (status >= 400 && status < 500) return request.routeOptions.config?.bodyError ?? 'ROUTE_NOT_FOUND';
+  if (status >= 400 && status < 500) return routeConfig(request)?.bodyError ?? 'ROUTE_NOT_FOUND';
   return 'INTERNAL';
 }
 
@@ -98,18 +99,44 @@ export function errorHandlerPlugin(app: FastifyInstance): void {
     return sendError(request, reply, 'METHOD_NOT_ALLOWED');
   };
 
+  /**
+   * The literal paths a parametric route's template also matches (`/v1/rules/deleted` for
+   * `/v1/rules/:ruleId`), each as the parameters that spell it: worked out once per template, on
+   * its first request (every route is known by then), so a request compares a parameter or two.
+   */
+  const beside = new Map<string, { params: [string, string][]; methods: Set<string> }[]>();
+  function literalsBeside(template: string) {
+    let found = beside.get(template);
+    if (found) return found;
+    found = [];
+    beside.set(template, found);
+    if (!/[:*]/.test(template)) return found;
+    const names = [...template.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1] as string);
+    const spelled = new RegExp(
+      `^${trimmed(template)
+        .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+        .replace(/:[A-Za-z0-9_]+/g, '([^/]+)')}/?$`,
+    );
+    for (const [path, methods] of literals) {
+      const match = spelled.exec(path);
+      if (match) found.push({ params: names.map((name, i) => [name, match[i + 1] as string]), methods });
+    }
+    return found;
+  }
+
   // A literal segment beside a parameter (`/rules/deleted` beside `/rules/:ruleId`): the router gives
   // the literal path's missing methods to the parametric route, which would answer as for an id
   // (PUT /v1/rules/deleted: 404 Rule not found). The path is the literal route's, so another method
   // is 405 with its Allow, before the key check, as for any known path.
   app.addHook('onRequest', (request, reply, done) => {
-    const template = request.routeOptions.url;
-    if (!template || !/[:*]/.test(template)) return done();
+    const template = routeConfig(request).url;
+    if (!template) return done();
     const params = request.params as Record<string, string | undefined>;
-    const path = template.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => params[name] ?? '');
-    const methods = literals.get(trimmed(path));
-    if (!methods) return done();
-    methodNotAllowed(request, reply, methods);
+    for (const literal of literalsBeside(template)) {
+      if (literal.params.every(([name, value]) => params[name] === value))
+        return methodNotAllowed(request, reply, literal.methods);
+    }
+    done();
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

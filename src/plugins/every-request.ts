@@ -6,6 +6,7 @@ import { AppError } from '../errors.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
 export function everyRequestPlugin(app: FastifyInstance): void {
+  app.decorateRequest('routeConfigOnce', null);
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;

@@ -1,9 +1,10 @@
 // Rulekeeper-Revision on every answer to an authenticated /v1 request, and the revision-based ETags
 // of lists: a list whose If-None-Match still holds is answered 304 before any other database work.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ifNoneMatchHolds } from '../../http/etag.js';
 import { REVISION_HEADER } from '../../http/revision-header.js';
+import { routeConfig } from '../../http/route-config.js';
 import type { ChangesService, Observed } from './changes-service.js';
 
 declare module 'fastify' {
@@ -24,15 +25,26 @@ declare module 'fastify' {
   }
 }
 
+/** Most list digests kept (by workspace and URL); past it, the oldest goes. */
+const MAX_DIGESTS = 10_000;
+/** Longer requests (a long search) are digested each time: the kept ones stay within a few MB. */
+const MAX_DIGESTED_LENGTH = 512;
+const digests = new Map<string, string>();
+
 /**
  * A list's content is a function of the workspace's revision and the request (path and query):
- * its ETag changes with either, and only then.
+ * its ETag changes with either, and only then. The digest of the request is kept: clients ask for
+ * the same lists again and again.
  */
 function listEtag(request: FastifyRequest, revision: number, also: string): string {
-  const digest = createHash('sha1')
-    .update(`${request.principal.workspaceId}\n${request.url}${also === '' ? '' : `\n${also}`}`)
-    .digest('base64url')
-    .slice(0, 16);
+  const named = `${request.principal.workspaceId}\n${request.url}${also === '' ? '' : `\n${also}`}`;
+  let digest = digests.get(named);
+  if (digest === undefined) {
+    digest = hash('sha1', named, 'base64url').slice(0, 16);
+    if (named.length > MAX_DIGESTED_LENGTH) return `"${revision}-${digest}"`;
+    if (digests.size >= MAX_DIGESTS) digests.delete(digests.keys().next().value as string);
+    digests.set(named, digest);
+  }
   return `"${revision}-${digest}"`;
 }
 
@@ -46,7 +58,7 @@ export function revisionHooks(app: FastifyInstance, changes: Pick<ChangesService
     request.revision = revision;
     request.cacheVersion = observed.version;
     reply.header(REVISION_HEADER, revision);
-    if (!request.routeOptions.config.revisionEtag) return false;
+    if (!routeConfig(request).revisionEtag) return false;
     const etag = listEtag(request, revision, also);
     reply.header('etag', etag);
     if (!ifNoneMatchHolds(request.headers['if-none-match'], etag)) return false;
@@ -60,7 +72,7 @@ export function revisionHooks(app: FastifyInstance, changes: Pick<ChangesService
   app.addHook('preHandler', (request, reply, done) => {
     if (request.method !== 'GET' || !request.principal) return done();
     const observed = changes.observe(request.principal.workspaceId);
-    const { revisionEtag, etagAlso } = request.routeOptions.config;
+    const { revisionEtag, etagAlso } = routeConfig(request);
     if (revisionEtag && etagAlso) {
       Promise.all([observed, etagAlso(request)]).then(([value, also]) => {
         if (!answered(request, reply, value, also)) done();

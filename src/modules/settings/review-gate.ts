@@ -2,7 +2,7 @@
 // declares `config.reviewed`, and while the workspace's review is required an editor's request there is
 // refused with `409 Review required` before its body is read, so nothing changes. A caller that may
 // still write (reaching `admin`) goes on marked, and the change log records its write as past the review.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 import type { SettingsService } from './settings-service.js';
 
 declare module 'fastify' {
@@ -13,8 +13,8 @@ declare module 'fastify' {
 }
 
 export function registerReviewGate(app: FastifyInstance, settings: SettingsService): void {
-  app.addHook('preParsing', async (request, _reply, payload) => {
-    if (!request.routeOptions.config.reviewed || !request.principal) return payload;
+  async function gate(request: FastifyRequest, _reply: FastifyReply, payload: RequestPayload) {
+    if (!request.principal) return payload;
     const { principal } = request;
     const found = settings.of(principal.workspaceId);
     const current = found instanceof Promise ? await found : found;
@@ -22,5 +22,11 @@ export function registerReviewGate(app: FastifyInstance, settings: SettingsServi
     if (settings.directWrite(principal, current))
       request.principal = { ...principal, reviewBypassed: true } as never;
     return payload;
+  }
+  // On the routes that declare it alone, after the scope's own preParsing hooks (the caller's check):
+  // a read is not held up by a hook that has nothing to do for it.
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.reviewed) return;
+    route.preParsing = [...[route.preParsing ?? []].flat(), gate];
   });
 }

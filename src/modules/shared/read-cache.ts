@@ -11,7 +11,8 @@ export type DataVersion = () => number;
 export interface ReadCache<T> {
   /**
    * The value of `key` built at `revision` (a version of its data): kept while the version holds,
-   * else built (and kept when `keep` says so, by default unless undefined). Without a version, always
+   * else built, once for all who ask meanwhile at that version (and kept when `keep` says so, by
+   * default unless undefined). Without a version, always
    * built. A value kept is answered at once, not as a promise: the hottest reads wait on nothing.
    */
   read(
@@ -32,6 +33,11 @@ export function createReadCache<T>(
   sizeOf: (value: T) => number,
 ): ReadCache<T> {
   const entries = new Map<string, { revision: number; value: T; size: number }>();
+  /**
+   * Builds under way, by key: the requests that miss the same entry at the same version together (the
+   * clients that read again right after a change, all at once) wait for one build, not one each.
+   */
+  const building = new Map<string, { revision: number; value: Promise<T | undefined> }>();
   let total = 0;
 
   function forget(key: string): void {
@@ -73,7 +79,16 @@ export function createReadCache<T>(
         entries.set(key, hit);
         return hit.value;
       }
-      return build(key, revision, make, keep);
+      const pending = building.get(key);
+      if (pending?.revision === revision) return pending.value;
+      const value = build(key, revision, make, keep);
+      const entry = { revision, value };
+      building.set(key, entry);
+      const done = () => {
+        if (building.get(key) === entry) building.delete(key);
+      };
+      value.then(done, done);
+      return value;
     },
   };
 }
