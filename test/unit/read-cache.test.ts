@@ -39,6 +39,27 @@ describe('createReadCache', () => {
     expect(await cache.read('k', 2, async () => 'rebuilt')).toBe('at 2');
   });
 
+  it('shares one build among the reads that miss the same entry at the same revision meanwhile', async () => {
+    const cache = createReadCache<string>(1000, (v) => v.length);
+    let builds = 0;
+    let release: () => void = () => {};
+    const slow = () =>
+      new Promise<string>((resolve) => {
+        builds++;
+        release = () => resolve(`value ${builds}`);
+      });
+    const first = cache.read('k', 1, slow);
+    const second = cache.read('k', 1, slow);
+    // Another revision is built apart: a build begun before a change may not answer after it.
+    const newer = cache.read('k', 2, async () => 'at 2');
+    expect(builds).toBe(1);
+    release();
+    expect([await first, await second, await newer]).toStrictEqual(['value 1', 'value 1', 'at 2']);
+    // A failed build is not shared with the reads that come after it.
+    await expect(cache.read('f', 1, async () => Promise.reject(new Error('gone')))).rejects.toThrow('gone');
+    expect(await cache.read('f', 1, async () => 'found')).toBe('found');
+  });
+
   it('does not keep undefined, and evicts the least recently used past its size', async () => {
     const cache = createReadCache<string>(10, (v) => v.length);
     let builds = 0;
