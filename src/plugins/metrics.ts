@@ -40,8 +40,11 @@ function durationHistogram() {
         found = { labels, counts: DURATION_BUCKETS.map(() => 0), sum: 0, count: 0 };
         series.set(name, found);
       }
-      const bucket = DURATION_BUCKETS.findIndex((bound) => seconds <= bound);
-      if (bucket >= 0) found.counts[bucket] = (found.counts[bucket] as number) + 1;
+      for (let bucket = 0; bucket < DURATION_BUCKETS.length; bucket++) {
+        if (seconds > (DURATION_BUCKETS[bucket] as number)) continue;
+        found.counts[bucket] = (found.counts[bucket] as number) + 1;
+        break;
+      }
       found.sum += seconds;
       found.count += 1;
     },

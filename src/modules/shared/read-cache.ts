@@ -28,11 +28,14 @@ export interface ReadCache<T> {
  * leaves an entry already stale (kept under the older revision), rebuilt on the next read, never served.
  */
 export function createReadCache<T>(
-  /** Bytes of memory the cache may hold; past it, the least recently used entries go. */
+  /** Bytes of memory the cache may hold; past it, entries not read for longest go (clock algorithm). */
   maxBytes: number,
   sizeOf: (value: T) => number,
 ): ReadCache<T> {
-  const entries = new Map<string, { revision: number; value: T; size: number }>();
+  // In insertion order, oldest first; `used` marks an entry read since it was last passed over for
+  // eviction (the clock algorithm: a hit sets a flag instead of moving the entry, which on a Map is a
+  // delete and an insert, a measurable share of a cached read).
+  const entries = new Map<string, { revision: number; value: T; size: number; used: boolean }>();
   /**
    * Builds under way, by key: the requests that miss the same entry at the same version together (the
    * clients that read again right after a change, all at once) wait for one build, not one each.
@@ -62,8 +65,17 @@ export function createReadCache<T>(
     if (value === undefined || !keep(value)) return value;
     const size = sizeOf(value as T);
     if (size <= maxBytes) {
-      while (total + size > maxBytes) forget(entries.keys().next().value as string);
-      entries.set(key, { revision, value: value as T, size });
+      while (total + size > maxBytes) {
+        const [oldestKey, oldest] = entries.entries().next().value as [string, { used: boolean }];
+        if (!oldest.used) forget(oldestKey);
+        else {
+          // Read since it was last passed over: it goes to the end, unmarked.
+          oldest.used = false;
+          entries.delete(oldestKey);
+          entries.set(oldestKey, oldest as never);
+        }
+      }
+      entries.set(key, { revision, value: value as T, size, used: false });
       total += size;
     }
     return value;
@@ -74,9 +86,7 @@ export function createReadCache<T>(
       if (revision === undefined) return make();
       const hit = entries.get(key);
       if (hit?.revision === revision) {
-        // Most recently used last: the Map's order is the eviction order.
-        entries.delete(key);
-        entries.set(key, hit);
+        hit.used = true;
         return hit.value;
       }
       const pending = building.get(key);
