@@ -88,6 +88,9 @@ async function start(): Promise<Session | undefined> {
   session = current;
   await saveStatus(current.status);
   const installer = createInstaller(settings, (result) => reportInstall(current, result));
+  // Installed at once: the compiled rules need neither the copy nor the stream, and after another
+  // environment was chosen the page loads would otherwise go without rules until the runtime is live.
+  void installer.request();
   feed.onChange(() => {
     void installer.request();
   });
