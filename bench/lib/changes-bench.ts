@@ -139,7 +139,7 @@ export function changesTargets(outcomes: Outcome[], fanouts: FanoutFacts[]): Tar
     const find = (name: string) => outcomes.find((o) => o.name === name && o.store === store);
     add(`not-modified / ceiling-list (${store})`, find('not-modified')?.ratio, 0.7, '>=');
     if (store === 'postgres')
-      add('list-rules / ceiling-list (postgres)', find('list-rules')?.ratio, 0.5, '>=');
+      add('list-rules / ceiling-list (postgres)', find('list-rules')?.ratio, 0.6, '>=');
     const fanout = fanouts.find((f) => f.store === store);
     add(`fanout p99 ms, ${fanout?.subscribers ?? 0} streams (${store})`, fanout?.p99_ms, 1000, '<=');
   }

@@ -126,7 +126,7 @@ export function targets(outcomes: Outcome[], scale: ScaleFacts | undefined): Tar
   const peerGet = find('peer-get', 'json-server');
   const peerCreate = find('peer-create', 'json-server');
   add('get-rule / ceiling-get (sqlite)', get?.ratio, 0.6, '>=');
-  add('list-rules / ceiling-list (sqlite)', find('list-rules')?.ratio, 0.5, '>=');
+  add('list-rules / ceiling-list (sqlite)', find('list-rules')?.ratio, 0.7, '>=');
   add('get-rule / json-server GET', get && peerGet && pairedRatio(get, peerGet), 5, '>=');
   add('create-rule / json-server POST', create && peerCreate && pairedRatio(create, peerCreate), 50, '>=');
   if (peerGet) {
@@ -139,7 +139,8 @@ export function targets(outcomes: Outcome[], scale: ScaleFacts | undefined): Tar
       '<=',
     );
   }
-  add('get-rule / ceiling-get (postgres)', find('get-rule', 'postgres')?.ratio, 0.4, '>=');
+  // Issue 40's read targets: get-rule and list-rules near their ceilings on both databases.
+  add('get-rule / ceiling-get (postgres)', find('get-rule', 'postgres')?.ratio, 0.5, '>=');
   // A write against a write: the bare server's durable insert of the same body (ceiling-create).
   for (const [store, threshold] of [
     ['sqlite', 0.35],
