@@ -3,6 +3,7 @@
 // boxes belong to a form outside the table (a form cannot hold a row), so Enter saves.
 import { useState } from 'preact/hooks';
 import { ApiError, type ErrorDetail, type Variable } from '../api.js';
+import { FieldErrorText } from '../forms/field-error-text.js';
 import { describeError, useApi } from '../session.js';
 import { bodyOf, type Cell, draftOf, dropsSecretValues, messagesAt } from './variable-draft.js';
 
@@ -75,15 +76,6 @@ function ValueShown({ variable, environment }: { variable: Variable; environment
 }
 
 const FORM_ID = 'variable-form';
-
-/** A cell's refusal, under its box. */
-function CellErrors({ id, messages }: { id: string; messages: string[] }) {
-  return messages.length ? (
-    <p class="field-error" id={`${id}-error`}>
-      {messages.join('; ')}
-    </p>
-  ) : null;
-}
 
 export function VariableEditor({
   original,
@@ -164,7 +156,7 @@ export function VariableEditor({
               value={draft.name}
               onInput={(event) => setDraft({ ...draft, name: event.currentTarget.value })}
             />
-            <CellErrors id="variable-name" messages={at('name')} />
+            <FieldErrorText id="variable-name" messages={at('name')} />
           </div>
         )}
         <div class={at('description').length ? 'field invalid' : 'field'}>
@@ -178,7 +170,7 @@ export function VariableEditor({
             value={draft.description}
             onInput={(event) => setDraft({ ...draft, description: event.currentTarget.value })}
           />
-          <CellErrors id="variable-description" messages={at('description')} />
+          <FieldErrorText id="variable-description" messages={at('description')} />
         </div>
         <div class="field checkbox">
           <input
@@ -188,7 +180,7 @@ export function VariableEditor({
             onChange={(event) => setDraft({ ...draft, secret: event.currentTarget.checked })}
           />
           <label for="variable-secret">Secret</label>
-          <CellErrors id="variable-secret" messages={at('secret')} />
+          <FieldErrorText id="variable-secret" messages={at('secret')} />
         </div>
         {original?.secret ? (
           <small class="hint">
@@ -220,7 +212,7 @@ export function VariableEditor({
                 setDraft({ ...draft, values: { ...draft.values, [environment]: event.currentTarget.value } })
               }
             />
-            <CellErrors id={id} messages={at(cell)} />
+            <FieldErrorText id={id} messages={at(cell)} />
           </td>
         );
       })}

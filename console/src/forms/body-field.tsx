@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks';
 import { type CodeKind, guessBodyKind, KIND_LABELS, prettyJson } from './body-kind.js';
 import { CodeField } from './code-field.js';
+import { FieldErrorText } from './field-error-text.js';
 import { fieldId, useFieldErrors } from './field-errors.js';
 import { FieldFindings, useFieldFindings } from './field-findings.js';
 import { fieldHint, fieldLabel } from './labels.js';
@@ -99,11 +100,7 @@ export function BodyField(props: FieldProps) {
           <DocText text={hint} />
         </small>
       ) : null}
-      {errors.length ? (
-        <p class="field-error" id={`${id}-error`}>
-          {errors.join('; ')}
-        </p>
-      ) : null}
+      <FieldErrorText id={id} messages={errors} />
       <FieldFindings pointer={props.pointer} />
     </div>
   );

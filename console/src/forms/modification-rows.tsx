@@ -2,6 +2,8 @@
 // a fieldset per set per list per change: a Headers rule with three changes fits in a few lines. The
 // rows edit the very arrays the API takes, and every control keeps its JSON Pointer, so the service's
 // errors and the lint's findings still land beside the control they name.
+
+import { FieldErrorText } from './field-error-text.js';
 import { fieldId, useFieldErrors } from './field-errors.js';
 import { FieldFindings } from './field-findings.js';
 import { SentenceLine, Word } from './sentence-row.js';
@@ -55,11 +57,7 @@ export function Cell({
         'aria-invalid': errors.length ? 'true' : undefined,
         'aria-describedby': errors.length ? `${id}-error` : undefined,
       })}
-      {errors.length ? (
-        <p class="field-error" id={`${id}-error`}>
-          {errors.join('; ')}
-        </p>
-      ) : null}
+      <FieldErrorText id={id} messages={errors} />
     </div>
   );
 }
@@ -92,11 +90,7 @@ function Select({
 /** Errors the service gives the list or a row as a whole ("1 to 100 changes in all"). */
 function ListErrors({ pointer }: { pointer: string }) {
   const errors = useFieldErrors(pointer);
-  return errors.length ? (
-    <p class="field-error" id={`${fieldId(pointer)}-error`}>
-      {errors.join('; ')}
-    </p>
-  ) : null;
+  return <FieldErrorText id={fieldId(pointer)} messages={errors} />;
 }
 
 export function HeaderRows({ value, pointer, onChange }: RowsProps) {

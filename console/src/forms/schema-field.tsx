@@ -4,6 +4,7 @@
 // its hint, and the API's error for its pointer is shown under it.
 import type { ComponentChildren } from 'preact';
 import { BodyField, isCode } from './body-field.js';
+import { FieldErrorText } from './field-error-text.js';
 import { fieldId, useFieldErrors } from './field-errors.js';
 import { FieldFindings, useFieldFindings } from './field-findings.js';
 import { fieldHint, fieldLabel, ITEM_NAMES, inSentence, labelFor, valueLabel } from './labels.js';
@@ -60,14 +61,6 @@ function Hint({ id, schema, pointer }: { id: string; schema: JsonSchema; pointer
   ) : null;
 }
 
-function Errors({ id, messages }: { id: string; messages: string[] }) {
-  return messages.length ? (
-    <p class="field-error" id={`${id}-error`}>
-      {messages.join('; ')}
-    </p>
-  ) : null;
-}
-
 /** The hint's, the error's and the lint findings' ids, for aria-describedby. */
 function describedBy(id: string, schema: JsonSchema, errors: string[], findings = false): string | undefined {
   const ids = [
@@ -89,7 +82,7 @@ function Control({ props, children }: { props: FieldProps; children: ComponentCh
       </label>
       {children}
       <Hint id={id} schema={props.schema} pointer={props.pointer} />
-      <Errors id={id} messages={errors} />
+      <FieldErrorText id={id} messages={errors} />
       <FieldFindings pointer={props.pointer} />
     </div>
   );
@@ -172,7 +165,7 @@ function BooleanField(props: FieldProps) {
       />
       <label for={id}>{props.label ?? fieldLabel(props.name, props.pointer)}</label>
       <Hint id={id} schema={props.schema} pointer={props.pointer} />
-      <Errors id={id} messages={errors} />
+      <FieldErrorText id={id} messages={errors} />
       <FieldFindings pointer={props.pointer} />
     </div>
   );
@@ -190,7 +183,7 @@ function Group({ props, children }: { props: FieldProps; children: ComponentChil
     >
       <legend>{props.label ?? fieldLabel(props.name, props.pointer)}</legend>
       <Hint id={id} schema={props.schema} pointer={props.pointer} />
-      <Errors id={id} messages={errors} />
+      <FieldErrorText id={id} messages={errors} />
       <FieldFindings pointer={props.pointer} />
       {children}
     </fieldset>

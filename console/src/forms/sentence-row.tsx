@@ -4,6 +4,7 @@
 // screen readers, as the words around it are for the eye), so the service's errors and the lint's
 // findings still land beside the control they name. The data is the very object the API takes.
 import type { ComponentChildren } from 'preact';
+import { FieldErrorText } from './field-error-text.js';
 import { fieldId, useFieldErrors } from './field-errors.js';
 import { FieldFindings, useFieldFindings } from './field-findings.js';
 import { fieldHint, fieldLabel, valueLabel } from './labels.js';
@@ -240,11 +241,7 @@ function SlotCell({
         {required ? '' : ' (optional)'}
       </label>
       {control}
-      {errors.length ? (
-        <p class="field-error" id={`${id}-error`}>
-          {errors.join('; ')}
-        </p>
-      ) : null}
+      <FieldErrorText id={id} messages={errors} />
     </div>
   );
 }

@@ -5,6 +5,7 @@
 // findings land beside the control they name.
 import type { ComponentChildren } from 'preact';
 import { useRef } from 'preact/hooks';
+import { FieldErrorText } from './field-error-text.js';
 import { fieldId, useFieldErrors } from './field-errors.js';
 import { FieldFindings, useFieldFindings } from './field-findings.js';
 import { fieldHint, fieldLabel, inSentence, valueLabel } from './labels.js';
@@ -119,11 +120,7 @@ export function ConditionField(props: FieldProps) {
           onChange={set('value')}
         />
       </div>
-      {errors.length ? (
-        <p class="field-error" id={`${id}-error`}>
-          {errors.join('; ')}
-        </p>
-      ) : null}
+      <FieldErrorText id={id} messages={errors} />
       <FieldFindings pointer={props.pointer} />
       {valueHint ? (
         <small class="hint" id={`${valueId}-hint`}>
@@ -213,11 +210,7 @@ function ValueCell({
         }}
         onScroll={follow}
       />
-      {errors.length ? (
-        <p class="field-error" id={`${id}-error`}>
-          {errors.join('; ')}
-        </p>
-      ) : null}
+      <FieldErrorText id={id} messages={errors} />
     </div>
   );
 }
@@ -265,11 +258,7 @@ export function FilterField(props: FieldProps) {
           <DocText text={props.schema.description} />
         </small>
       ) : null}
-      {errors.length ? (
-        <p class="field-error" id={`${id}-error`}>
-          {errors.join('; ')}
-        </p>
-      ) : null}
+      <FieldErrorText id={id} messages={errors} />
       <FieldFindings pointer={props.pointer} />
       {present.length ? (
         <div class="chips">

@@ -4,6 +4,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError } from '../api.js';
 import { useEnvironments } from '../environments/environment-context.js';
+import { FieldErrorText } from '../forms/field-error-text.js';
 import { errorsByPointer, FieldErrorsContext, fieldId, useFieldErrors } from '../forms/field-errors.js';
 import { describeError, useApi } from '../session.js';
 import { ErrorSummary } from '../ui/error-summary.js';
@@ -197,11 +198,7 @@ function Input({ pointer, label, value, onInput, required }: InputProps) {
         aria-describedby={errors.length ? `${id}-error` : undefined}
         onInput={(event) => onInput(event.currentTarget.value)}
       />
-      {errors.length ? (
-        <p class="field-error" id={`${id}-error`}>
-          {errors.join('; ')}
-        </p>
-      ) : null}
+      <FieldErrorText id={id} messages={errors} />
     </div>
   );
 }
@@ -228,11 +225,7 @@ function HeadersInput({ value, onInput }: { value: string; onInput: (value: stri
       <small class="hint" id={`${id}-hint`}>
         One <code>Name: value</code> a line, as the browser would send them.
       </small>
-      {errors.length ? (
-        <p class="field-error" id={`${id}-error`}>
-          {errors.join('; ')}
-        </p>
-      ) : null}
+      <FieldErrorText id={id} messages={errors} />
     </div>
   );
 }
